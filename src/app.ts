@@ -1,0 +1,123 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Deps } from './deps.js';
+import { registerAuth } from './http/auth.js';
+import { AppError, registerErrorHandling } from './http/errors.js';
+import { hashApiKey } from './lib/api-keys.js';
+import { ErrorResponse } from './http/schemas.js';
+import { formatValidationErrors } from './http/validation.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { Account } from './modules/accounts/schemas.js';
+import { settingsRoutes } from './modules/settings/routes.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { signupPages } from './web/signup.js';
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  public: boolean;
+  allowSuspended: boolean;
+  resellerOnly: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as registered, so the shared security suite covers new ones by itself. */
+    routeCatalog: RouteInfo[];
+  }
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: deps.config.logLevel,
+      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
+    },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaErrorFormatter: formatValidationErrors,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routeCatalog: RouteInfo[] = [];
+  app.decorate('routeCatalog', routeCatalog);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      routeCatalog.push({
+        method,
+        url: route.url,
+        public: Boolean(route.config?.public),
+        allowSuspended: Boolean(route.config?.allowSuspended),
+        resellerOnly: Boolean(route.config?.resellerOnly),
+      });
+    }
+  });
+
+  app.addSchema(ErrorResponse);
+  app.addSchema(Account);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'guestscreen API',
+        version: '1.0.0',
+        description:
+          'Guest screening for short-term rentals and hospitality. Every /v1 route takes the account key in `x-api-key`. ' +
+          'Errors are `{"error": "..."}` with `code` and `request_id`.',
+      },
+      servers: [{ url: deps.config.publicUrl }],
+      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ ApiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  registerAuth(app, deps);
+  if (deps.config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: deps.config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      allowList: (request) => !request.url.startsWith('/v1/'),
+      keyGenerator: (request) => {
+        const key = request.headers['x-api-key'];
+        return typeof key === 'string' ? hashApiKey(key) : request.ip;
+      },
+      errorResponseBuilder: (_request, context) =>
+        new AppError('rate_limited', `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`, {
+          'retry-after': String(Math.ceil(context.ttl / 1000)),
+        }),
+    });
+  }
+
+  await app.register(systemRoutes(deps));
+  await app.register(
+    async (v1) => {
+      await v1.register(accountRoutes(deps));
+      await v1.register(webhookRoutes(deps));
+      await v1.register(settingsRoutes(deps));
+    },
+    { prefix: '/v1' },
+  );
+  await app.register(signupPages(deps));
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+import closeWithGrace from 'close-with-grace';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import type { Deps } from './deps.js';
+import { findAccount } from './modules/accounts/repo.js';
+import { createAccount, toAccountView } from './modules/accounts/service.js';
+import { hashPassword } from './lib/passwords.js';
+import { createDeps, prepare, startServer } from './runtime.js';
+
+const USAGE = `guestscreen <command>
+
+Commands:
+  start                  API and worker in one process (the default deployment)
+  serve                  HTTP API, guest portal, signup pages and docs only
+  worker                 background jobs only
+  migrate                bring the database schema up to date and exit
+  accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
+                         create an account and print it with its API key
+
+Configuration is read from environment variables; see the README.`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function run(deps: Deps, command: string, args: string[]): Promise<boolean> {
+  switch (command) {
+    case 'start':
+    case 'serve': {
+      const { rootKey } = await prepare(deps);
+      const app = await startServer(deps);
+      out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${deps.config.publicUrl} (${deps.database.description})`);
+      out(`API reference: ${deps.config.publicUrl}/docs`);
+      if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
+      closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+        if (err) app.log.error({ err }, 'shutting down after an error');
+        await app.close();
+        await deps.database.close();
+      });
+      return true;
+    }
+    case 'worker': {
+      await prepare(deps);
+      out(`guestscreen worker started (${deps.database.description}); no job kinds are registered yet`);
+      closeWithGrace({ delay: 10_000 }, async () => {
+        await deps.database.close();
+      });
+      return true;
+    }
+    case 'migrate': {
+      const { rootKey } = await prepare(deps);
+      out(`database is up to date (${deps.database.description})`);
+      if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
+      return false;
+    }
+    case 'accounts':
+      await accountsCommand(deps, args);
+      return false;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+class UsageError extends Error {}
+
+async function accountsCommand(deps: Deps, args: string[]) {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError(`unknown accounts command '${sub ?? ''}'`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      parent: { type: 'string' },
+      password: { type: 'string' },
+      reseller: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.name || !values.email) throw new UsageError('accounts create needs --name and --email');
+  const { rootId } = await prepare(deps);
+  const parent = await findAccount(deps.db, values.parent ?? rootId);
+  if (!parent) throw new UsageError(`parent account ${values.parent} not found`);
+  const { account, apiKey } = await createAccount(
+    deps,
+    deps.db,
+    {
+      parent,
+      name: values.name,
+      email: values.email,
+      isReseller: values.reseller,
+      passwordHash: values.password ? await hashPassword(values.password) : null,
+    },
+    null,
+  );
+  if (values.json) out(JSON.stringify({ account: toAccountView(account), api_key: apiKey }, null, 2));
+  else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
+}
+
+async function main() {
+  const [command, ...args] = process.argv.slice(2);
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    out(USAGE);
+    return;
+  }
+  let deps: Deps | undefined;
+  try {
+    deps = createDeps(loadConfig());
+    const keepRunning = await run(deps, command, args);
+    if (!keepRunning) await deps.database.close();
+  } catch (err) {
+    await deps?.database.close().catch(() => undefined);
+    if (err instanceof ConfigError) process.stderr.write(`guestscreen: ${err.message}\n`);
+    else if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`guestscreen: ${(err as Error).message}\n\n${USAGE}\n`);
+    } else process.stderr.write(`guestscreen: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

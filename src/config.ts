@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import path from 'node:path';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+// The one place that reads process.env. Every variable the service understands is listed here;
+// the Config type is derived from the parsed result so the two cannot drift.
+const EnvSchema = Type.Object({
+  PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  LOG_LEVEL: Type.Optional(
+    Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  ),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  GUESTSCREEN_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  GUESTSCREEN_ROOT_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  GUESTSCREEN_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  GUESTSCREEN_ALLOW_PRIVATE_TARGETS: Type.Optional(Bool),
+  GUESTSCREEN_PMS_NAMES: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]+(,[a-z0-9_-]+)*$' })),
+  GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?(,[0-9]+(\\.[0-9]+)?)*$' })),
+  GUESTSCREEN_RATE_LIMIT_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_SIGNUP_TTL_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+const DEFAULT_PMS_NAMES = [
+  'airbnb',
+  'guesty',
+  'hostaway',
+  'hostfully',
+  'lodgify',
+  'ownerrez',
+  'smoobu',
+  'streamline',
+  'track',
+  'escapia',
+  'beds24',
+  'cloudbeds',
+  'mews',
+  'rentalsunited',
+  'uplisting',
+  'hospitable',
+];
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  secret: string | undefined;
+  rootKey: string | undefined;
+  publicUrl: string;
+  allowPrivateTargets: boolean;
+  pmsNames: string[];
+  webhookRetrySchedule: number[];
+  rateLimitPerMinute: number;
+  signupTtlHours: number;
+  lastLoginResolutionSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+const flag = (v: string | undefined) => v === 'true' || v === '1';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const problems = [...Value.Errors(EnvSchema, picked)].map((e) => {
+    const name = e.path.replace(/^\//, '');
+    return `${name}: ${e.message} (got ${JSON.stringify(picked[name])})`;
+  });
+  const e = picked as Env;
+  const port = e.PORT === undefined ? 8080 : Number(e.PORT);
+  if (port > 65535) problems.push(`PORT: must be at most 65535 (got ${port})`);
+  if (e.DATABASE_URL && !e.GUESTSCREEN_SECRET) {
+    problems.push('GUESTSCREEN_SECRET: required when DATABASE_URL is set, so every node shares one encryption secret');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const host = e.HOST ?? '0.0.0.0';
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const pmsNames = e.GUESTSCREEN_PMS_NAMES ? e.GUESTSCREEN_PMS_NAMES.split(',') : DEFAULT_PMS_NAMES;
+  return {
+    port,
+    host,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.GUESTSCREEN_DATA_DIR ?? './data'),
+    secret: e.GUESTSCREEN_SECRET,
+    rootKey: e.GUESTSCREEN_ROOT_KEY,
+    publicUrl: (e.GUESTSCREEN_PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ''),
+    allowPrivateTargets: flag(e.GUESTSCREEN_ALLOW_PRIVATE_TARGETS),
+    pmsNames: ['api', ...pmsNames.filter((n) => n !== 'api')],
+    webhookRetrySchedule: (e.GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000')
+      .split(',')
+      .map(Number),
+    rateLimitPerMinute: e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE === undefined ? 6000 : Number(e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE),
+    signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
+    lastLoginResolutionSeconds:
+      e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
+  };
+}
+
+export const ENV_VARIABLES = Object.keys(EnvSchema.properties);

@@ -1,0 +1,37 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import type { DatabaseHandle } from './connection.js';
+import type { DialectHelpers } from './dialect.js';
+import * as m0001 from './migrations/0001-accounts.js';
+
+type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
+
+// The list is static (not read from the file system) so the compiled build and the tests
+// run exactly the same migrations. Append only; never edit a released step.
+const STEPS: Record<string, Step> = {
+  '0001-accounts': m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly d: DialectHelpers) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, step] of Object.entries(STEPS)) out[name] = { up: (db) => step.up(db, this.d) };
+    return out;
+  }
+}
+
+export class MigrationError extends Error {}
+
+/** Brings the schema to the latest version; throws (never exits 0) when a step fails. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db: handle.db, provider: new StaticProvider(handle.dialect) });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown step';
+    throw new MigrationError(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return results;
+}

@@ -1,0 +1,83 @@
+import type { Generated } from 'kysely';
+
+// Booleans are stored as boolean on PostgreSQL and 0/1 on SQLite; repositories read them
+// through Boolean() and write JS booleans (the SQLite dialect converts them).
+type Flag = boolean | number;
+
+export interface AccountsTable {
+  id: string;
+  parent_id: string | null;
+  // '/root/.../self/': a subtree is every path with this prefix, one indexed range scan on both databases.
+  path: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  password_hash: string | null;
+  company_name: string | null;
+  company_email: string | null;
+  company_phone: string | null;
+  pms: string;
+  is_reseller: Flag;
+  is_active: Flag;
+  is_suspended: Flag;
+  webhook_secret_enc: string;
+  last_login: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  key_enc: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface WebhooksTable {
+  account_id: string;
+  webhook_key: string;
+  url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountSettingsTable {
+  account_id: string;
+  config_key: string;
+  config_data: string;
+  updated_at: string;
+}
+
+export interface SignupLinksTable {
+  id: string;
+  token_hash: string;
+  reseller_id: string;
+  pms: string;
+  redirect: string | null;
+  hide_password: Flag;
+  expires_at: string;
+  used_at: string | null;
+  account_id: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string | null;
+  actor_id: string | null;
+  action: string;
+  subject_id: string | null;
+  detail: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  webhooks: WebhooksTable;
+  account_settings: AccountSettingsTable;
+  signup_links: SignupLinksTable;
+  audit_log: AuditLogTable;
+}

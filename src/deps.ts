@@ -1,0 +1,15 @@
+import type { Config } from './config.js';
+import type { Db, DatabaseHandle } from './db/connection.js';
+import type { DialectHelpers } from './db/dialect.js';
+import type { SecretBox } from './lib/secret-box.js';
+import type { Clock } from './lib/time.js';
+
+/** What services need from the outside world, built once at boot and handed down. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  dialect: DialectHelpers;
+  database: DatabaseHandle;
+  secrets: SecretBox;
+  clock: Clock;
+}

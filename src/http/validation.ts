@@ -1,0 +1,46 @@
+import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+
+type SchemaContext = 'body' | 'querystring' | 'params' | 'headers';
+
+const CONTEXT_NAME: Record<SchemaContext, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** A string enum that validates with a readable "must be one of" message. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** A nullable wrapper that OpenAPI 3.1 and ajv both understand. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+function describe(e: FastifySchemaValidationError): string {
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return `unknown field '${String(params.additionalProperty)}'`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'type':
+      return `must be ${String(params.type).replace(',', ' or ')}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/** Turns ajv's first error into "body.guest.email: must match format \"email\"" style text. */
+export function formatValidationErrors(errors: FastifySchemaValidationError[], context: string): Error {
+  const first = errors[0];
+  const base = CONTEXT_NAME[context as SchemaContext] ?? context;
+  if (!first) return new Error(`${base}: is invalid`);
+  const params = first.params as Record<string, unknown>;
+  const segments = first.instancePath.split('/').filter(Boolean);
+  if (first.keyword === 'required') segments.push(String(params.missingProperty));
+  const where = [base, ...segments].join('.');
+  const message = first.keyword === 'required' ? 'is required' : describe(first);
+  return new Error(`${where}: ${message}`);
+}

@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * AES-256-GCM under a key derived from the service secret. The associated data binds a
+ * ciphertext to its purpose and record, so a value copied into another row does not decrypt.
+ */
+export class SecretBox {
+  readonly #key: Buffer;
+
+  constructor(secret: string) {
+    this.#key = Buffer.from(hkdfSync('sha256', secret, 'guestscreen', 'secret-box v1', 32));
+  }
+
+  seal(plaintext: string, aad: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    cipher.setAAD(Buffer.from(aad));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+  }
+
+  open(sealed: string, aad: string): string {
+    if (!sealed.startsWith('v1.')) throw new Error('unknown ciphertext version');
+    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(aad));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * The configured secret, or the one generated on first start into the data directory
+ * (mode 0600) for the embedded default.
+ */
+export function resolveSecret(configured: string | undefined, dataDir: string): string {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}

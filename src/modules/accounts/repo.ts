@@ -1,0 +1,89 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import { countAll } from '../../db/dialect.js';
+import type { AccountsTable, ApiKeysTable } from '../../db/schema.js';
+
+export type AccountRow = Selectable<AccountsTable>;
+
+export async function insertAccount(db: Db, row: Insertable<AccountsTable>): Promise<void> {
+  await db.insertInto('accounts').values(row).execute();
+}
+
+export async function insertApiKey(db: Db, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findRootAccount(db: Db): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('parent_id', 'is', null).orderBy('created_at').executeTakeFirst();
+}
+
+export async function findAccountByKeyHash(db: Db, keyHash: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .selectAll('accounts')
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listChildren(
+  db: Db,
+  parentId: string,
+  from: number,
+  size: number,
+): Promise<{ total: number; rows: AccountRow[] }> {
+  const [count, rows] = await Promise.all([
+    db.selectFrom('accounts').select(countAll().as('n')).where('parent_id', '=', parentId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('parent_id', '=', parentId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .offset(from)
+      .limit(size)
+      .execute(),
+  ]);
+  return { total: Number(count.n), rows };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface SubtreeKeyRow {
+  key_id: string;
+  key_enc: string;
+  account_id: string;
+  account_name: string;
+}
+
+/** Every active key of every account whose path starts with the given one (the account itself included). */
+export async function listSubtreeKeys(db: Db, path: string): Promise<SubtreeKeyRow[]> {
+  return db
+    .selectFrom('accounts')
+    .innerJoin('api_keys', 'api_keys.account_id', 'accounts.id')
+    .select(['api_keys.id as key_id', 'api_keys.key_enc', 'accounts.id as account_id', 'accounts.name as account_name'])
+    .where(sql<boolean>`accounts.path like ${`${escapeLike(path)}%`} escape '\\'`)
+    .where('api_keys.revoked_at', 'is', null)
+    .orderBy('accounts.path')
+    .orderBy('api_keys.created_at')
+    .execute();
+}
+
+export async function updateAccount(db: Db, id: string, patch: Updateable<AccountsTable>): Promise<void> {
+  await db.updateTable('accounts').set(patch).where('id', '=', id).execute();
+}
+
+/** Moves last_login forward only; a slower writer never puts it back. */
+export async function touchLastLogin(db: Db, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ last_login: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_login', 'is', null), eb('last_login', '<', at)]))
+    .execute();
+}

@@ -1,0 +1,22 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { WebhooksTable } from '../../db/schema.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+export async function upsertWebhook(db: Db, accountId: string, key: string, url: string, at: string): Promise<void> {
+  await db
+    .insertInto('webhooks')
+    .values({ account_id: accountId, webhook_key: key, url, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.columns(['account_id', 'webhook_key']).doUpdateSet({ url, updated_at: at }))
+    .execute();
+}
+
+export async function deleteWebhook(db: Db, accountId: string, key: string): Promise<boolean> {
+  const r = await db.deleteFrom('webhooks').where('account_id', '=', accountId).where('webhook_key', '=', key).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function listWebhooks(db: Db, accountId: string): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('webhook_key').execute();
+}

@@ -1,0 +1,29 @@
+import type { Deps } from '../../deps.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { iso } from '../../lib/time.js';
+import { outboundUrlProblem } from '../../lib/urls.js';
+import { webhookSecret, type AccountRow } from '../accounts/service.js';
+import type { WebhookKey } from './keys.js';
+import * as repo from './repo.js';
+
+export async function registerWebhook(deps: Deps, account: AccountRow, key: WebhookKey, url: string) {
+  const problem = outboundUrlProblem(url);
+  if (problem) throw badRequest(`body.webhook_url: ${problem}`);
+  await repo.upsertWebhook(deps.db, account.id, key, url, iso(deps.clock()));
+  return { message: `${key} registered` };
+}
+
+export async function unregisterWebhook(deps: Deps, account: AccountRow, key: WebhookKey, url: string | undefined) {
+  const current = (await repo.listWebhooks(deps.db, account.id)).find((w) => w.webhook_key === key);
+  if (!current || (url !== undefined && current.url !== url)) throw notFound(`webhook ${key}${url ? ` for ${url}` : ''}`);
+  await repo.deleteWebhook(deps.db, account.id, key);
+  return { message: `${key} unregistered` };
+}
+
+export async function describeWebhooks(deps: Deps, account: AccountRow) {
+  const rows = await repo.listWebhooks(deps.db, account.id);
+  return {
+    signing_secret: webhookSecret(deps, account),
+    webhooks: rows.map((r) => ({ webhook_key: r.webhook_key, webhook_url: r.url, created_at: r.created_at, updated_at: r.updated_at })),
+  };
+}

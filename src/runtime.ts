@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Deps } from './deps.js';
+import { resolveSecret, SecretBox } from './lib/secret-box.js';
+import { systemClock } from './lib/time.js';
+import { bootstrapRoot } from './modules/accounts/service.js';
+
+export function createDeps(config: Config): Deps {
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return {
+    config,
+    database,
+    db: database.db,
+    dialect: database.dialect,
+    secrets: new SecretBox(resolveSecret(config.secret, config.dataDir)),
+    clock: systemClock,
+  };
+}
+
+/** Migrations, then the root account. Safe to run on every start and from many nodes at once. */
+export async function prepare(deps: Deps): Promise<{ rootKey: string | null; rootId: string }> {
+  await migrateToLatest(deps.database);
+  const { account, apiKey } = await bootstrapRoot(deps);
+  return { rootKey: apiKey, rootId: account.id };
+}
+
+export async function startServer(deps: Deps): Promise<FastifyInstance> {
+  const app = await buildApp(deps);
+  await app.listen({ port: deps.config.port, host: deps.config.host });
+  return app;
+}

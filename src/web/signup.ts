@@ -1,0 +1,102 @@
+import formbody from '@fastify/formbody';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { Deps } from '../deps.js';
+import { AppError } from '../http/errors.js';
+import { completeSignup, openSignupLink, type SignupForm } from '../modules/signup/service.js';
+import { html, page, type Raw } from './html.js';
+
+const Params = Type.Object({ token: Type.String({ maxLength: 200 }) });
+const Form = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  phone: Type.Optional(Type.String({ maxLength: 40 })),
+  company: Type.Optional(Type.String({ maxLength: 200 })),
+  password: Type.Optional(Type.String({ maxLength: 256 })),
+});
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^[+0-9 ().-]*$/;
+
+function formProblems(form: SignupForm, needsPassword: boolean): string[] {
+  const problems: string[] = [];
+  if (!form.name?.trim()) problems.push('Enter your name.');
+  if (!form.email || !EMAIL.test(form.email)) problems.push('Enter a valid e-mail address.');
+  if (form.phone && !PHONE.test(form.phone)) problems.push('A phone number has only digits, spaces and + ( ) . -');
+  if (needsPassword && (form.password ?? '').length < 8) problems.push('Choose a password of at least 8 characters.');
+  return problems;
+}
+
+function formPage(token: string, hidePassword: boolean, form: Partial<SignupForm>, problems: string[]): string {
+  return page(
+    'Create your account',
+    html`<h1>Create your guestscreen account</h1>
+${problems.length ? html`<div class="error" role="alert">${problems.map((p) => html`<div>${p}</div>`)}</div>` : ''}
+<form method="post" action="/signup/${token}">
+  <label for="name">Your name</label><input id="name" name="name" required value="${form.name ?? ''}">
+  <label for="email">E-mail</label><input id="email" name="email" type="email" required value="${form.email ?? ''}">
+  <label for="phone">Phone <small>(optional)</small></label><input id="phone" name="phone" value="${form.phone ?? ''}">
+  <label for="company">Company <small>(optional)</small></label><input id="company" name="company" value="${form.company ?? ''}">
+  ${hidePassword ? '' : html`<label for="password">Password</label><input id="password" name="password" type="password" minlength="8" required>`}
+  <button type="submit">Create account</button>
+</form>`,
+  );
+}
+
+const send = (reply: FastifyReply, body: string | Raw, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+
+/** The page a reseller's signup link opens: a form that creates a child account and shows its key once. */
+export const signupPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+    // People read these answers, so errors are pages, not JSON.
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const known = err instanceof AppError ? err : undefined;
+      const status = known?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
+      if (status >= 500) request.log.error({ err }, 'signup page failed');
+      const message =
+        status >= 500
+          ? `Something went wrong on our side. Please try again later (reference ${request.id}).`
+          : known?.message ?? 'The form could not be read. Go back and try again.';
+      const heading = status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong';
+      return send(reply, page('Signup', html`<h1>${heading}</h1><p class="error">${message}</p>`), status);
+    });
+
+    app.get(
+      '/signup/:token',
+      { config: { public: true }, schema: { hide: true, params: Params } },
+      async (request, reply) => {
+        const { link } = await openSignupLink(deps, request.params.token);
+        return send(reply, formPage(request.params.token, Boolean(link.hide_password), {}, []));
+      },
+    );
+
+    app.post(
+      '/signup/:token',
+      { config: { public: true }, schema: { hide: true, params: Params, body: Form } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const form: SignupForm = { ...request.body, name: request.body.name?.trim() ?? '', email: request.body.email?.trim() ?? '' };
+        const { link } = await openSignupLink(deps, token);
+        const problems = formProblems(form, !link.hide_password);
+        if (problems.length) return send(reply, formPage(token, Boolean(link.hide_password), form, problems), 400);
+        const { account, apiKey, redirect } = await completeSignup(deps, token, form);
+        const next = redirect ? new URL(redirect) : null;
+        next?.searchParams.set('account_id', account.id);
+        return send(
+          reply,
+          page(
+            'Account created',
+            html`<h1>Your account is ready</h1>
+<p>Account <strong>${account.id}</strong> for ${account.name}.</p>
+<p>Your API key (it is shown only this once; store it somewhere safe):</p>
+<p class="key" id="api-key">${apiKey}</p>
+${next ? html`<a class="button" id="continue" href="${next.toString()}">Continue</a>` : ''}`,
+          ),
+        );
+      },
+    );
+  };

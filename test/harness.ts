@@ -1,0 +1,139 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { Deps } from '../src/deps.js';
+import { newId } from '../src/lib/ids.js';
+import { findAccount } from '../src/modules/accounts/repo.js';
+import { createAccount, toAccountView, type AccountRow } from '../src/modules/accounts/service.js';
+import { createDeps, prepare } from '../src/runtime.js';
+
+/**
+ * The suite runs on SQLite by default and on PostgreSQL when DATABASE_URL is set; each test
+ * app gets its own SQLite file or its own PostgreSQL schema, so files run in parallel.
+ */
+export const databaseUrl = process.env.DATABASE_URL;
+export const dbKind = databaseUrl ? 'postgres' : 'sqlite';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  root: Tenant;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface Tenant {
+  account: AccountRow;
+  key: string;
+}
+
+export async function createIsolatedEnv(extra: Record<string, string> = {}): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'guestscreen-test-'));
+  const env: Record<string, string> = {
+    GUESTSCREEN_DATA_DIR: dataDir,
+    GUESTSCREEN_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    GUESTSCREEN_PUBLIC_URL: 'http://guestscreen.test',
+    GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+  let schema: string | undefined;
+  if (databaseUrl) {
+    schema = `t_${newId('job').slice(4)}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+  return {
+    env,
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (schema && databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+export async function createTestApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+  const { env, cleanup } = await createIsolatedEnv(extraEnv);
+  const deps = createDeps(loadConfig(env));
+  const { rootKey, rootId } = await prepare(deps);
+  const rootAccount = await findAccount(deps.db, rootId);
+  if (!rootAccount || !rootKey) throw new Error('the test database was not empty');
+  const app = await buildApp(deps, { logger: false });
+  return {
+    app,
+    deps,
+    env,
+    root: { account: rootAccount, key: rootKey },
+    async close() {
+      await app.close();
+      await deps.database.close();
+      await cleanup();
+    },
+  };
+}
+
+let counter = 0;
+
+/** A fresh account for one test: a child of the given parent (the test root by default). */
+export async function tenant(t: TestApp, opts: { reseller?: boolean; parent?: Tenant; name?: string } = {}): Promise<Tenant> {
+  counter += 1;
+  const name = opts.name ?? `Tenant ${counter}`;
+  const { account, apiKey } = await createAccount(
+    t.deps,
+    t.deps.db,
+    {
+      parent: (opts.parent ?? t.root).account,
+      name,
+      email: `tenant${counter}@example.test`,
+      isReseller: opts.reseller ?? false,
+    },
+    null,
+  );
+  return { account, key: apiKey };
+}
+
+export interface Answer {
+  status: number;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: string;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export async function call(
+  t: TestApp,
+  method: InjectOptions['method'],
+  url: string,
+  opts: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers['x-api-key'] = opts.key;
+  const res = await t.app.inject({
+    method,
+    url,
+    headers,
+    ...(opts.rawBody !== undefined ? { payload: opts.rawBody } : opts.body !== undefined ? { payload: opts.body as object } : {}),
+  });
+  let json: unknown;
+  try {
+    json = res.json();
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, json, body: res.body, headers: res.headers };
+}
+
+export { toAccountView };
