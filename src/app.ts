@@ -34,6 +34,8 @@ declare module 'fastify' {
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Registers more routes before the app is sealed (tests use it for failure routes). */
+  configure?: (app: FastifyInstance) => void;
 }
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -118,6 +120,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     { prefix: '/v1' },
   );
   await app.register(signupPages(deps));
+  opts.configure?.(app);
   await app.ready();
   return app;
 }

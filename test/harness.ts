@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Deps } from '../src/deps.js';
 import { newId } from '../src/lib/ids.js';
@@ -66,13 +66,13 @@ export async function createIsolatedEnv(extra: Record<string, string> = {}): Pro
   };
 }
 
-export async function createTestApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(extraEnv: Record<string, string> = {}, opts: BuildOptions = {}): Promise<TestApp> {
   const { env, cleanup } = await createIsolatedEnv(extraEnv);
   const deps = createDeps(loadConfig(env));
   const { rootKey, rootId } = await prepare(deps);
   const rootAccount = await findAccount(deps.db, rootId);
   if (!rootAccount || !rootKey) throw new Error('the test database was not empty');
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, { logger: false, ...opts });
   return {
     app,
     deps,
