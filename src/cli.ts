@@ -28,7 +28,10 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     case 'serve': {
       const { rootKey } = await prepare(deps);
       const app = await startServer(deps);
-      out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${deps.config.publicUrl} (${deps.database.description})`);
+      const address = app.server.address();
+      const listening = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address);
+      out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
+      out(`Public URL: ${deps.config.publicUrl}`);
       out(`API reference: ${deps.config.publicUrl}/docs`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
       closeWithGrace({ delay: 10_000 }, async ({ err }) => {

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
 import type { DatabaseHandle } from './connection.js';
 import type { DialectHelpers } from './dialect.js';
 import * as m0001 from './migrations/0001-accounts.js';
@@ -25,7 +25,17 @@ export class MigrationError extends Error {}
 
 /** Brings the schema to the latest version; throws (never exits 0) when a step fails. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db: handle.db, provider: new StaticProvider(handle.dialect) });
+  // On PostgreSQL, name the schema: Kysely's existence check otherwise sees the bookkeeping
+  // tables of any schema in the database and skips creating its own.
+  const schema =
+    handle.dialect.kind === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticProvider(handle.dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown step';

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { generateApiKey } from '../src/lib/api-keys.js';
+import { createIsolatedEnv, dbKind } from './harness.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const NODE_ARGS = ['--import', 'tsx', CLI];
+
+function runCli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const port = (srv.address() as { port: number }).port;
+  srv.close();
+  return port;
+}
+
+describe(`guestscreen command (${dbKind})`, () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  before(async () => {
+    ({ env, cleanup } = await createIsolatedEnv());
+  });
+  after(() => cleanup());
+
+  it('migrates, then creates accounts and prints them with a working key as JSON', () => {
+    const m = runCli(['migrate'], env);
+    assert.equal(m.code, 0, m.stderr);
+    assert.match(m.stdout, /database is up to date/);
+
+    const r = runCli(['accounts', 'create', '--name', 'Harbour Homes', '--email', 'ops@harbour.example', '--reseller', '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.account.name, 'Harbour Homes');
+    assert.equal(out.account.is_reseller, true);
+    assert.match(out.api_key, /^gsk_/);
+
+    const child = runCli(['accounts', 'create', '--name', 'Child', '--email', 'c@harbour.example', '--parent', out.account.id], env);
+    assert.equal(child.code, 0, child.stderr);
+    assert.match(child.stdout, /^created account acc_[0-9a-z]+ \(Child, c@harbour\.example\)\napi key: gsk_/);
+  });
+
+  it('fails with a usage message for a missing option or an unknown command', () => {
+    let r = runCli(['accounts', 'create', '--name', 'X'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /accounts create needs --name and --email/);
+    r = runCli(['frobnicate'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown command 'frobnicate'/);
+  });
+
+  it('refuses to start on a bad configuration and lists every problem', () => {
+    const r = runCli(['start'], { ...env, PORT: 'x', GUESTSCREEN_SECRET: 'short' });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /PORT/);
+    assert.match(r.stderr, /GUESTSCREEN_SECRET/);
+  });
+});
+
+describe(`guestscreen start (${dbKind})`, () => {
+  it('installs GUESTSCREEN_ROOT_KEY on first start, serves it, and shuts down cleanly on SIGTERM', async () => {
+    const { env, cleanup } = await createIsolatedEnv();
+    let child: ChildProcess | undefined;
+    try {
+      const port = await freePort();
+      const rootKey = generateApiKey();
+      child = spawn(process.execPath, [...NODE_ARGS, 'start'], {
+        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', GUESTSCREEN_ROOT_KEY: rootKey },
+      });
+      const stopped = once(child, 'exit');
+      let stdout = '';
+      child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (stdout += d.toString()));
+      const deadline = Date.now() + 20_000;
+      while (!stdout.includes('listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
+      assert.ok(stdout.includes(rootKey), 'the root key is printed on first start');
+
+      const me = await fetch(`http://127.0.0.1:${port}/v1/accounts/me`, { headers: { 'x-api-key': rootKey } });
+      assert.equal(me.status, 200);
+      assert.equal(((await me.json()) as { is_reseller: boolean }).is_reseller, true);
+
+      child.kill('SIGTERM');
+      const [code] = await stopped;
+      assert.equal(code, 0);
+    } finally {
+      child?.kill('SIGKILL');
+      await cleanup();
+    }
+  });
+});

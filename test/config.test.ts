@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.publicUrl, 'http://localhost:8080');
+    assert.equal(c.databaseUrl, undefined);
+    assert.deepEqual(c.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 36000]);
+    assert.equal(c.pmsNames[0], 'api');
+    assert.equal(c.allowPrivateTargets, false);
+  });
+
+  it('lists every problem at once', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          PORT: 'eighty',
+          GUESTSCREEN_SECRET: 'short',
+          GUESTSCREEN_ALLOW_PRIVATE_TARGETS: 'yes',
+          DATABASE_URL: 'mysql://x',
+          GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE: '5,abc',
+        }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        const text = err.problems.join('\n');
+        for (const name of ['PORT', 'GUESTSCREEN_SECRET', 'GUESTSCREEN_ALLOW_PRIVATE_TARGETS', 'DATABASE_URL', 'GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE']) {
+          assert.ok(text.includes(name), `${name} is named in:\n${text}`);
+        }
+        return true;
+      },
+    );
+  });
+
+  it('requires a shared secret when running on PostgreSQL', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' }), /GUESTSCREEN_SECRET: required when DATABASE_URL is set/);
+  });
+
+  it('reads PMS names and puts api first', () => {
+    assert.deepEqual(loadConfig({ GUESTSCREEN_PMS_NAMES: 'hostaway,guesty' }).pmsNames, ['api', 'hostaway', 'guesty']);
+  });
+});
