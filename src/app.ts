@@ -7,11 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { AppError, registerErrorHandling } from './http/errors.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { hashApiKey } from './lib/api-keys.js';
 import { ErrorResponse } from './http/schemas.js';
 import { formatValidationErrors } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { Account } from './modules/accounts/schemas.js';
+import { reservationRoutes } from './modules/reservations/routes.js';
+import { Reservation } from './modules/reservations/schemas.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -70,6 +73,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
 
   app.addSchema(ErrorResponse);
   app.addSchema(Account);
+  app.addSchema(Reservation);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -94,6 +98,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   registerAuth(app, deps);
+  registerIdempotency(app, deps);
   if (deps.config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: deps.config.rateLimitPerMinute,
@@ -116,6 +121,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(accountRoutes(deps));
       await v1.register(webhookRoutes(deps));
       await v1.register(settingsRoutes(deps));
+      await v1.register(reservationRoutes(deps));
     },
     { prefix: '/v1' },
   );

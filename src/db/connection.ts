@@ -35,6 +35,8 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // Erased personal data is overwritten on disk, not just unlinked.
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()] });
   return { db, dialect: dialectHelpers('sqlite'), description: `SQLite ${file}`, close: () => db.destroy() };
 }

@@ -1,5 +1,6 @@
 import {
   OperationNodeTransformer,
+  type Kysely,
   sql,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
@@ -23,12 +24,26 @@ export interface DialectHelpers {
   serialType: 'integer' | 'bigserial';
   /** Column type for a blob of bytes. */
   blobType: 'blob' | 'bytea';
+  /**
+   * Runs after personal data was deleted. SQLite's full-text index keeps deleted terms in
+   * older segments until they merge; 'optimize' merges them now so the terms are gone.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  afterErasure(db: Kysely<any>): Promise<void>;
 }
 
 export function dialectHelpers(kind: DialectKind): DialectHelpers {
   return kind === 'sqlite'
-    ? { kind, boolType: 'integer', serialType: 'integer', blobType: 'blob' }
-    : { kind, boolType: 'boolean', serialType: 'bigserial', blobType: 'bytea' };
+    ? {
+        kind,
+        boolType: 'integer',
+        serialType: 'integer',
+        blobType: 'blob',
+        afterErasure: async (db) => {
+          await sql`insert into reservations_fts(reservations_fts) values ('optimize')`.execute(db);
+        },
+      }
+    : { kind, boolType: 'boolean', serialType: 'bigserial', blobType: 'bytea', afterErasure: async () => undefined };
 }
 
 /** count(*) comes back as a string from PostgreSQL (bigint) and a number from SQLite. */
@@ -57,4 +72,38 @@ export class SqliteBooleanPlugin implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `column LIKE '%term%'` with the term's own % and _ taken literally, on both databases. */
+export function containsLike(column: string, term: string) {
+  return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(term)}%`} escape '\\'`;
+}
+
+/** `column LIKE 'prefix%'`, literally. */
+export function startsWithLike(column: string, prefix: string) {
+  return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(prefix)}%`} escape '\\'`;
+}
+
+/**
+ * Case-insensitive substring match over a reservation's guest name, e-mail, phone,
+ * confirmation code and listing nickname, through each database's trigram index: FTS5's
+ * trigram tokenizer on SQLite, pg_trgm's GIN index on the generated search_text column on
+ * PostgreSQL. Terms under three characters have no trigram and fall back to a scan.
+ */
+export function reservationTextMatch(kind: DialectKind, term: string) {
+  const t = term.toLowerCase();
+  if (kind === 'postgres') return containsLike('reservations.search_text', t);
+  if (t.length < 3) {
+    return sql<boolean>`lower(concat_ws(' ', reservations.guest_full_name, reservations.guest_email, reservations.guest_phone, reservations.confirmation_code, reservations.listing_nickname)) like ${`%${escapeLike(t)}%`} escape '\\'`;
+  }
+  const phrase = `"${t.replaceAll('"', '""')}"`;
+  return sql<boolean>`reservations.seq in (select rowid from reservations_fts where reservations_fts match ${phrase})`;
+}
+
+/** A unique constraint refused the write (SQLite SQLITE_CONSTRAINT_UNIQUE / PostgreSQL 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }

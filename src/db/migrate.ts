@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, typ
 import type { DatabaseHandle } from './connection.js';
 import type { DialectHelpers } from './dialect.js';
 import * as m0001 from './migrations/0001-accounts.js';
+import * as m0002 from './migrations/0002-reservations.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -9,6 +10,7 @@ type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 // run exactly the same migrations. Append only; never edit a released step.
 const STEPS: Record<string, Step> = {
   '0001-accounts': m0001,
+  '0002-reservations': m0002,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -73,6 +73,74 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+export interface ReservationsTable {
+  /** SQLite only: the stable integer key the full-text index refers to. */
+  seq?: Generated<number>;
+  id: string;
+  account_id: string;
+  pms: string;
+  pms_reservation_id: string | null;
+  confirmation_code: string | null;
+  status: string;
+  source: string | null;
+  listing_id: string | null;
+  listing_nickname: string | null;
+  listing_timezone_name: string | null;
+  number_of_guests: number | null;
+  nights: number | null;
+  total_price: number | null;
+  average_daily_rate: number | null;
+  check_in_date: string | null;
+  check_out_date: string | null;
+  guest_first_name: string | null;
+  guest_last_name: string | null;
+  guest_full_name: string | null;
+  guest_phone: string | null;
+  guest_email: string | null;
+  guest_location: string | null;
+  identification_enc: string | null;
+  gp_token: string;
+  guestportal_completed: Flag;
+  verification_status: string;
+  supervised: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReservationNotesTable {
+  id: string;
+  reservation_id: string;
+  text: string;
+  author_id: string;
+  author_name: string;
+  author_type: string;
+  created_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  reservation_id: string;
+  event_source: string;
+  event_id: string;
+  event_type: string;
+  event_status: string;
+  occurred_at: string;
+  data: string;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  resource_id: string | null;
+  locked_until: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -80,4 +148,8 @@ export interface Database {
   account_settings: AccountSettingsTable;
   signup_links: SignupLinksTable;
   audit_log: AuditLogTable;
+  reservations: ReservationsTable;
+  reservation_notes: ReservationNotesTable;
+  payment_events: PaymentEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { countAll } from '../../db/dialect.js';
+import { countAll, startsWithLike } from '../../db/dialect.js';
 import type { AccountsTable, ApiKeysTable } from '../../db/schema.js';
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -52,8 +52,6 @@ export async function listChildren(
   return { total: Number(count.n), rows };
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export interface SubtreeKeyRow {
   key_id: string;
   key_enc: string;
@@ -67,7 +65,7 @@ export async function listSubtreeKeys(db: Db, path: string): Promise<SubtreeKeyR
     .selectFrom('accounts')
     .innerJoin('api_keys', 'api_keys.account_id', 'accounts.id')
     .select(['api_keys.id as key_id', 'api_keys.key_enc', 'accounts.id as account_id', 'accounts.name as account_name'])
-    .where(sql<boolean>`accounts.path like ${`${escapeLike(path)}%`} escape '\\'`)
+    .where(startsWithLike('accounts.path', path))
     .where('api_keys.revoked_at', 'is', null)
     .orderBy('accounts.path')
     .orderBy('api_keys.created_at')

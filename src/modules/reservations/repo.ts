@@ -1,0 +1,121 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import { countAll, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
+import type { PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
+
+export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq'> & { seq?: number };
+export type NoteRow = Selectable<ReservationNotesTable>;
+export type PaymentEventRow = Selectable<PaymentEventsTable>;
+
+export async function insertReservation(db: Db, row: Insertable<ReservationsTable>): Promise<void> {
+  await db.insertInto('reservations').values(row).execute();
+}
+
+export async function updateReservation(db: Db, id: string, patch: Updateable<ReservationsTable>): Promise<void> {
+  await db.updateTable('reservations').set(patch).where('id', '=', id).execute();
+}
+
+const base = (db: Db, accountId: string) => db.selectFrom('reservations').selectAll().where('account_id', '=', accountId);
+
+export async function findById(db: Db, accountId: string, id: string): Promise<ReservationRow | undefined> {
+  return base(db, accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findByCode(db: Db, accountId: string, pms: string, code: string): Promise<ReservationRow | undefined> {
+  return base(db, accountId).where('pms', '=', pms).where('confirmation_code', '=', code).executeTakeFirst();
+}
+
+export async function findByPmsId(db: Db, accountId: string, pms: string, pmsId: string): Promise<ReservationRow | undefined> {
+  return base(db, accountId).where('pms', '=', pms).where('pms_reservation_id', '=', pmsId).orderBy('created_at').executeTakeFirst();
+}
+
+export async function deleteReservation(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('reservations').where('id', '=', id).execute();
+}
+
+/** True when the guest's e-mail or phone appears on a reservation of the account made before this one. */
+export async function hasEarlierWithContact(
+  db: Db,
+  r: Pick<ReservationRow, 'account_id' | 'id' | 'created_at' | 'guest_email' | 'guest_phone'>,
+): Promise<boolean> {
+  if (!r.guest_email && !r.guest_phone) return false;
+  const hit = await db
+    .selectFrom('reservations')
+    .select('id')
+    .where('account_id', '=', r.account_id)
+    .where('id', '!=', r.id)
+    .where('created_at', '<=', r.created_at)
+    .where((eb) =>
+      eb.or([
+        ...(r.guest_email ? [eb('guest_email', '=', r.guest_email)] : []),
+        ...(r.guest_phone ? [eb('guest_phone', '=', r.guest_phone)] : []),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return hit !== undefined;
+}
+
+export interface SearchFilters {
+  status?: string | undefined;
+  text?: string | undefined;
+  listings?: string[] | undefined;
+  emails?: string[] | undefined;
+  source?: string | undefined;
+  guestportalCompleted?: boolean | undefined;
+  /** Check-out on or after (true) or before (false) this day. */
+  active?: { value: boolean; today: string } | undefined;
+  pendingReview?: boolean | undefined;
+  dateField: 'check_in_date' | 'check_out_date' | 'created_at' | 'updated_at';
+  /** Inclusive bounds, already in the date field's own format. */
+  from?: string | undefined;
+  to?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+export async function searchReservations(
+  db: Db,
+  dialect: DialectKind,
+  accountId: string,
+  f: SearchFilters,
+): Promise<{ total: number; rows: ReservationRow[] }> {
+  let q = db.selectFrom('reservations').where('account_id', '=', accountId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.source) q = q.where('source', '=', f.source);
+  if (f.listings?.length) q = q.where('listing_id', 'in', f.listings);
+  if (f.emails?.length) q = q.where('guest_email', 'in', f.emails);
+  if (f.guestportalCompleted !== undefined) q = q.where('guestportal_completed', '=', f.guestportalCompleted);
+  if (f.active) q = q.where('check_out_date', f.active.value ? '>=' : '<', f.active.today);
+  if (f.pendingReview) q = q.where('verification_status', '=', 'review').where('supervised', 'is', null);
+  if (f.from) q = q.where(f.dateField, '>=', f.from);
+  if (f.to) q = q.where(f.dateField, '<=', f.to);
+  if (f.text) q = q.where(reservationTextMatch(dialect, f.text));
+  const [count, rows] = await Promise.all([
+    q.select(countAll().as('n')).executeTakeFirstOrThrow(),
+    q.selectAll().orderBy(f.dateField, 'desc').orderBy('id', 'desc').offset(f.offset).limit(f.limit).execute(),
+  ]);
+  return { total: Number(count.n), rows };
+}
+
+export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
+  await db.insertInto('reservation_notes').values(row).execute();
+}
+
+export async function listNotes(db: Db, reservationId: string): Promise<NoteRow[]> {
+  return db.selectFrom('reservation_notes').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Inserts the event unless (reservation, source, event id) is already recorded; true when inserted. */
+export async function insertPaymentEvent(db: Db, row: Insertable<PaymentEventsTable>): Promise<boolean> {
+  const r = await db
+    .insertInto('payment_events')
+    .values(row)
+    .onConflict((oc) => oc.columns(['reservation_id', 'event_source', 'event_id']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function listPaymentEvents(db: Db, reservationId: string): Promise<PaymentEventRow[]> {
+  return db.selectFrom('payment_events').selectAll().where('reservation_id', '=', reservationId).orderBy('occurred_at').orderBy('id').execute();
+}

@@ -1,0 +1,135 @@
+import { withTx } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { resolveScreens } from '../settings/resolve.js';
+import * as repo from './repo.js';
+import type { ReservationRow } from './repo.js';
+
+export const CHECKS = [
+  'general_risk',
+  'background_check',
+  'credit_check',
+  'blacklist',
+  'payment_verification',
+  'identification_document',
+  'fraud_detection',
+  'adverse_media',
+  'social_verification',
+  'sanctions',
+  'house_rules',
+] as const;
+
+export type Supervised = 'approve' | 'decline';
+
+/** The manual decision wins; otherwise the screening status stands. */
+export function compositeStatus(r: ReservationRow): string {
+  if (r.supervised === 'approve') return 'verified';
+  if (r.supervised === 'decline') return 'declined';
+  return r.verification_status;
+}
+
+function reason(r: ReservationRow): string {
+  if (r.supervised) return `manually ${r.supervised === 'approve' ? 'approved' : 'declined'}`;
+  if (r.verification_status === 'pending') return 'not screened yet: the screening engine has not run for this reservation';
+  return r.verification_status;
+}
+
+export function statusView(r: ReservationRow) {
+  return {
+    status: compositeStatus(r),
+    pms_status: r.status,
+    supervised: r.supervised,
+    reason: reason(r),
+    guestportal_completed: Boolean(r.guestportal_completed),
+    business_rules: [] as string[],
+  };
+}
+
+/**
+ * Until a screening run exists every check is INCOMPLETE and says why; the engine replaces
+ * this with its decision record.
+ */
+export function summaryView(r: ReservationRow) {
+  const details = Object.fromEntries(
+    CHECKS.map((c) =>
+      c === 'house_rules'
+        ? [c, { status: 'INCOMPLETE' }]
+        : [
+            c,
+            {
+              status: 'INCOMPLETE',
+              value: 'not screened yet',
+              help: 'This check runs when the reservation is screened; no screening run has finished yet.',
+              ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
+            },
+          ],
+    ),
+  );
+  return {
+    guest_portal_status: r.guestportal_completed ? 'COMPLETED' : 'NOT_STARTED',
+    guest_portal_last_screen: '',
+    verification_composite_status: compositeStatus(r),
+    verification_status: r.verification_status,
+    verification_status_reason: reason(r),
+    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : 'yellow',
+    top_risks: [] as string[],
+    top_recommendations: r.supervised ? [] : ['Wait for screening to finish, or decide manually.'],
+    details,
+    supervised_status: r.supervised,
+  };
+}
+
+export async function setManualDecision(deps: Deps, author: AccountRow, r: ReservationRow, decision: Supervised): Promise<ReservationRow> {
+  const now = iso(deps.clock());
+  const previous = r.supervised;
+  const text =
+    previous && previous !== decision
+      ? `Manual decision changed from ${previous} to ${decision} by ${author.name}.`
+      : `Manually ${decision === 'approve' ? 'approved' : 'declined'} by ${author.name}.`;
+  await withTx(deps.db, async (tx) => {
+    await repo.updateReservation(tx, r.id, { supervised: decision, updated_at: now });
+    await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: now });
+  });
+  return { ...r, supervised: decision, updated_at: now };
+}
+
+export async function addHostNote(deps: Deps, author: AccountRow, r: ReservationRow, text: string) {
+  await repo.insertNote(deps.db, {
+    id: newId('not'),
+    reservation_id: r.id,
+    text,
+    author_id: author.id,
+    author_name: author.name,
+    author_type: 'user',
+    created_at: iso(deps.clock()),
+  });
+  return notesView(deps, r);
+}
+
+export async function notesView(deps: Deps, r: ReservationRow) {
+  const rows = await repo.listNotes(deps.db, r.id);
+  return rows.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at }));
+}
+
+export async function screensView(deps: Deps, r: ReservationRow) {
+  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => repo.hasEarlierWithContact(deps.db, r));
+  return screens;
+}
+
+/** The guest portal has not been built yet; its details read empty, as they would before a guest opens it. */
+export function guestPortalView(r: ReservationRow) {
+  return {
+    full_name: '',
+    phone: '',
+    email: '',
+    name_on_card: '',
+    security_deposit: false,
+    last_step: '',
+    completed: Boolean(r.guestportal_completed),
+    completed_at: '',
+    updated_at: '',
+    guests: [] as { name: string; email: string }[],
+  };
+}

@@ -1,0 +1,256 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { badRequest } from '../../http/errors.js';
+import { authErrors, isTrue, MessageResponse } from '../../http/schemas.js';
+import { StringEnum } from '../../http/validation.js';
+import { outboundUrlProblem } from '../../lib/urls.js';
+import { SCREENS } from '../settings/screens.js';
+import { PaymentEventBody, PaymentsResponse, paymentsView, recordPaymentEvent } from './payments.js';
+import * as review from './review.js';
+import { CreateBody, IdParams, READ_ONLY_FIELDS, ReadQuery, ReservationList, SearchQuery, UpdateBody, WriteQuery } from './schemas.js';
+import * as reservations from './service.js';
+import { toReservationView } from './views.js';
+
+const tags = ['Reservations'];
+const ReservationRef = Type.Ref('Reservation');
+const errors = { ...authErrors, 409: authErrors[400], 413: authErrors[400], 422: authErrors[400] };
+
+/** Read-only fields get their own message rather than "unknown field". */
+async function rejectReadOnly(request: { body: unknown }) {
+  const body = request.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object') return;
+  const hit = READ_ONLY_FIELDS.find((f) => f in body);
+  if (hit) throw badRequest(`body.${hit}: is read-only`);
+}
+
+function checkWriteQuery(q: { callback?: string | undefined }) {
+  if (q.callback !== undefined) {
+    const problem = outboundUrlProblem(q.callback);
+    if (problem) throw badRequest(`query.callback: ${problem}`);
+  }
+}
+
+const StatusResponse = Type.Object(
+  {
+    status: Type.String(),
+    pms_status: Type.String(),
+    supervised: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.String(),
+    guestportal_completed: Type.Boolean(),
+    business_rules: Type.Array(Type.String()),
+  },
+  { title: 'ReservationStatusResponse' },
+);
+
+const Check = Type.Object({
+  status: Type.String(),
+  value: Type.Optional(Type.String()),
+  help: Type.Optional(Type.String()),
+  findings: Type.Optional(Type.Array(Type.String())),
+});
+
+const SummaryResponse = Type.Object(
+  {
+    guest_portal_status: Type.String(),
+    guest_portal_last_screen: Type.String(),
+    verification_composite_status: Type.String(),
+    verification_status: Type.String(),
+    verification_status_reason: Type.String(),
+    risk_color: Type.String(),
+    top_risks: Type.Array(Type.String()),
+    top_recommendations: Type.Array(Type.String()),
+    details: Type.Record(Type.String(), Check),
+    supervised_status: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ReservationSummaryResponse' },
+);
+
+const NotesResponse = Type.Array(
+  Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() }),
+);
+
+const ScreensResponse = Type.Object(Object.fromEntries(SCREENS.map((s) => [s, Type.String()])), { title: 'ReservationScreensResponse' });
+
+const GuestPortalResponse = Type.Object({
+  full_name: Type.String(),
+  phone: Type.String(),
+  email: Type.String(),
+  name_on_card: Type.String(),
+  security_deposit: Type.Boolean(),
+  last_step: Type.String(),
+  completed: Type.Boolean(),
+  completed_at: Type.String(),
+  updated_at: Type.String(),
+  guests: Type.Array(Type.Object({ name: Type.String(), email: Type.String() })),
+});
+
+const StargateResponse = Type.Array(
+  Type.Object({
+    email: Type.String(),
+    phone: Type.String(),
+    tag: Type.String(),
+    method: Type.String(),
+    via: Type.String(),
+    sendAfter: Type.String(),
+    created: Type.String(),
+    updated: Type.String(),
+    reservation_id: Type.String(),
+    listing_id: Type.String(),
+    confirmation_code: Type.String(),
+    message: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
+  }),
+);
+
+export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const load = (request: { account: Parameters<typeof reservations.getReservation>[1]; params: { id: string }; query?: unknown }) => {
+      const q = (request.query ?? {}) as { pms?: string; usepmsid?: string };
+      return reservations.getReservation(deps, request.account, request.params.id, { pms: q.pms, usePmsId: isTrue(q.usepmsid) });
+    };
+
+    app.post(
+      '/reservations',
+      {
+        preValidation: rejectReadOnly,
+        schema: { tags, summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
+      },
+      async (request) => {
+        checkWriteQuery(request.query);
+        return toReservationView(deps, await reservations.createReservation(deps, request.account, request.body));
+      },
+    );
+
+    app.put(
+      '/reservations/:id',
+      {
+        preValidation: rejectReadOnly,
+        schema: {
+          tags,
+          summary: 'Update a reservation: given fields replace, guest and identification merge key by key',
+          params: IdParams,
+          querystring: WriteQuery,
+          body: UpdateBody,
+          response: { 200: ReservationRef, ...errors },
+        },
+      },
+      async (request) => {
+        checkWriteQuery(request.query);
+        return toReservationView(deps, await reservations.updateReservation(deps, request.account, request.params.id, request.body));
+      },
+    );
+
+    app.get(
+      '/reservations/:id',
+      { schema: { tags, summary: 'A reservation by id, confirmation code (pms) or PMS id (pms + usepmsid)', params: IdParams, querystring: ReadQuery, response: { 200: ReservationRef, ...errors } } },
+      async (request) => toReservationView(deps, await load(request)),
+    );
+
+    app.delete(
+      '/reservations/:id',
+      { schema: { tags, summary: "Erase a reservation and its guest's personal data (beyond the spec)", params: IdParams, response: { 200: MessageResponse, ...errors } } },
+      async (request) => {
+        await reservations.eraseReservation(deps, request.account, request.params.id);
+        return { message: `reservation ${request.params.id} erased` };
+      },
+    );
+
+    app.get(
+      '/reservations',
+      { schema: { tags, summary: 'Search reservations', querystring: SearchQuery, response: { 200: ReservationList, ...errors } } },
+      async (request) => {
+        const { rows, ...page } = await reservations.searchReservations(deps, request.account, request.query);
+        return { ...page, items: rows.map((r) => toReservationView(deps, r)) };
+      },
+    );
+
+    app.get(
+      '/reservations/:id/summary',
+      { schema: { tags, summary: 'Verification summary', params: IdParams, querystring: ReadQuery, response: { 200: SummaryResponse, ...errors } } },
+      async (request) => review.summaryView(await load(request)),
+    );
+
+    app.get(
+      '/reservations/:id/status',
+      { schema: { tags, summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } },
+      async (request) => review.statusView(await load(request)),
+    );
+
+    app.post(
+      '/reservations/:id/status',
+      {
+        schema: {
+          tags,
+          summary: 'Approve or decline manually; can be changed later',
+          params: IdParams,
+          body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const) }, { additionalProperties: false, title: 'ReservationsVerificationChangeRequest' }),
+          response: { 200: StatusResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const r = await load(request);
+        return review.statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised));
+      },
+    );
+
+    app.get(
+      '/reservations/:id/screens',
+      { schema: { tags, summary: "Guest-portal screens resolved from the account's settings", params: IdParams, querystring: ReadQuery, response: { 200: ScreensResponse, ...errors } } },
+      async (request) => review.screensView(deps, await load(request)),
+    );
+
+    app.get(
+      '/reservations/:id/notes',
+      { schema: { tags, summary: 'Notes: system, manual decisions, hosts', params: IdParams, querystring: ReadQuery, response: { 200: NotesResponse, ...errors } } },
+      async (request) => review.notesView(deps, await load(request)),
+    );
+
+    app.post(
+      '/reservations/:id/notes',
+      {
+        schema: {
+          tags,
+          summary: 'Add a host note (beyond the spec)',
+          params: IdParams,
+          body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false }),
+          response: { 200: NotesResponse, ...errors },
+        },
+      },
+      async (request) => review.addHostNote(deps, request.account, await load(request), request.body.text),
+    );
+
+    app.get(
+      '/reservations/:id/payments',
+      { schema: { tags, summary: 'Payments derived from payment events', params: IdParams, response: { 200: PaymentsResponse, ...errors } } },
+      async (request) => paymentsView(deps, await load(request)),
+    );
+
+    app.post(
+      '/reservations/:id/payment-event',
+      {
+        schema: {
+          tags,
+          summary: 'Record a payment event; idempotent on (event_source, event_id)',
+          params: IdParams,
+          body: PaymentEventBody,
+          response: { 200: MessageResponse, ...errors },
+        },
+      },
+      async (request) => recordPaymentEvent(deps, await load(request), request.body),
+    );
+
+    app.get(
+      '/reservations/:id/stargate',
+      { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
+      async (request) => {
+        await load(request);
+        return [];
+      },
+    );
+
+    app.get(
+      '/reservations/:id/guestportal',
+      { schema: { tags, summary: 'Guest-portal details', params: IdParams, querystring: ReadQuery, response: { 200: GuestPortalResponse, ...errors } } },
+      async (request) => review.guestPortalView(await load(request)),
+    );
+  };

@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import { withTx } from '../../db/connection.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Deps } from '../../deps.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { audit } from '../audit/repo.js';
+import { assertKnownPms } from '../signup/service.js';
+import * as repo from './repo.js';
+import type { ReservationRow } from './repo.js';
+import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
+import { openIdentification, sealIdentification, type Identification } from './views.js';
+
+const DAY_MS = 86_400_000;
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+const clean = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim());
+
+/** Applies the spec's derivations and cross-field rules to a merged reservation. */
+function finish(r: ReservationRow, given: { nights: boolean; rate: boolean; fullName: boolean }): ReservationRow {
+  if (r.check_in_date && r.check_out_date && daysBetween(r.check_in_date, r.check_out_date) <= 0) {
+    throw badRequest(`body.check_out_date: must be after check_in_date (${r.check_in_date})`);
+  }
+  if (!given.nights && r.check_in_date && r.check_out_date) r.nights = daysBetween(r.check_in_date, r.check_out_date);
+  if (!given.rate && r.total_price !== null && r.nights) r.average_daily_rate = Math.round((r.total_price / r.nights) * 100) / 100;
+  if (!given.fullName) r.guest_full_name = [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || null;
+  return r;
+}
+
+function applyFields(r: ReservationRow, input: UpdateInput, identification: Identification): Identification {
+  const set = <K extends keyof ReservationRow>(key: K, value: ReservationRow[K] | undefined) => {
+    if (value !== undefined) r[key] = value;
+  };
+  set('confirmation_code', input.confirmation_code);
+  set('status', input.status);
+  set('source', clean(input.source));
+  set('listing_id', clean(input.listing_id));
+  set('listing_nickname', clean(input.listing_nickname));
+  set('listing_timezone_name', clean(input.listing_timezone_name));
+  set('number_of_guests', input.number_of_guests);
+  set('nights', input.nights);
+  set('total_price', input.total_price);
+  set('average_daily_rate', input.average_daily_rate);
+  set('check_in_date', input.check_in_date);
+  set('check_out_date', input.check_out_date);
+  set('pms_reservation_id', clean(input.pms_reservation_id));
+  const g = input.guest;
+  if (g) {
+    set('guest_first_name', clean(g.first_name));
+    set('guest_last_name', clean(g.last_name));
+    set('guest_full_name', clean(g.full_name));
+    set('guest_phone', clean(g.phone));
+    set('guest_email', clean(g.email)?.toLowerCase() ?? (g.email === undefined ? undefined : null));
+    set('guest_location', clean(g.location));
+  }
+  const merged: Identification = { ...identification };
+  for (const [k, v] of Object.entries(input.identification ?? {})) {
+    if (v === '' || v === undefined) delete merged[k as keyof Identification];
+    else merged[k as keyof Identification] = v;
+  }
+  return merged;
+}
+
+async function assertCodeFree(deps: Deps, r: ReservationRow): Promise<void> {
+  if (!r.confirmation_code) return;
+  const other = await repo.findByCode(deps.db, r.account_id, r.pms, r.confirmation_code);
+  if (other && other.id !== r.id) {
+    throw conflict(`a reservation with confirmation code ${r.confirmation_code} (pms ${r.pms}) already exists: ${other.id}`);
+  }
+}
+
+async function writeGuarded<T>(deps: Deps, r: ReservationRow, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await assertCodeFree(deps, r);
+    throw err;
+  }
+}
+
+export async function createReservation(deps: Deps, account: AccountRow, input: CreateInput): Promise<ReservationRow> {
+  const pms = input.pms ?? 'api';
+  assertKnownPms(deps, pms, 'body.pms');
+  const now = iso(deps.clock());
+  const r: ReservationRow = {
+    id: newId('res'),
+    account_id: account.id,
+    pms,
+    pms_reservation_id: null,
+    confirmation_code: null,
+    status: 'CONFIRMED',
+    source: null,
+    listing_id: null,
+    listing_nickname: null,
+    listing_timezone_name: null,
+    number_of_guests: null,
+    nights: null,
+    total_price: null,
+    average_daily_rate: null,
+    check_in_date: null,
+    check_out_date: null,
+    guest_first_name: null,
+    guest_last_name: null,
+    guest_full_name: null,
+    guest_phone: null,
+    guest_email: null,
+    guest_location: null,
+    identification_enc: null,
+    gp_token: randomBytes(24).toString('base64url'),
+    guestportal_completed: false,
+    verification_status: 'pending',
+    supervised: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const ident = applyFields(r, input, {});
+  finish(r, { nights: input.nights !== undefined, rate: input.average_daily_rate !== undefined, fullName: !!input.guest.full_name });
+  r.identification_enc = sealIdentification(deps, r, ident);
+  await assertCodeFree(deps, r);
+  await writeGuarded(deps, r, () =>
+    withTx(deps.db, async (tx) => {
+      await repo.insertReservation(tx, r);
+      await repo.insertNote(tx, systemNote(r.id, `Reservation created through the API (pms ${pms}).`, now));
+    }),
+  );
+  return r;
+}
+
+export async function updateReservation(deps: Deps, account: AccountRow, id: string, input: UpdateInput): Promise<ReservationRow> {
+  const current = await getReservation(deps, account, id);
+  const r: ReservationRow = { ...current };
+  if (input.pms !== undefined) {
+    assertKnownPms(deps, input.pms, 'body.pms');
+    r.pms = input.pms;
+  }
+  const ident = applyFields(r, input, openIdentification(deps, current));
+  const namesChanged = input.guest?.first_name !== undefined || input.guest?.last_name !== undefined;
+  finish(r, {
+    nights: input.nights !== undefined || (input.check_in_date === undefined && input.check_out_date === undefined),
+    rate: input.average_daily_rate !== undefined || (input.total_price === undefined && input.nights === undefined && input.check_in_date === undefined && input.check_out_date === undefined),
+    fullName: input.guest?.full_name !== undefined || !namesChanged,
+  });
+  r.identification_enc = sealIdentification(deps, r, ident);
+  r.updated_at = iso(deps.clock());
+  await assertCodeFree(deps, r);
+  const { id: _id, seq: _seq, account_id: _acc, created_at: _c, gp_token: _g, ...patch } = r;
+  await writeGuarded(deps, r, () => repo.updateReservation(deps.db, r.id, patch));
+  return r;
+}
+
+/** The reservation by id, by confirmation code (with pms), or by the PMS's own id (with pms and usepmsid). */
+export async function getReservation(
+  deps: Deps,
+  account: AccountRow,
+  id: string,
+  lookup: { pms?: string | undefined; usePmsId?: boolean } = {},
+): Promise<ReservationRow> {
+  if (lookup.usePmsId && !lookup.pms) throw badRequest('query.usepmsid: must be used with pms');
+  if (lookup.pms) assertKnownPms(deps, lookup.pms, 'query.pms');
+  const found = !lookup.pms
+    ? await repo.findById(deps.db, account.id, id)
+    : lookup.usePmsId
+      ? await repo.findByPmsId(deps.db, account.id, lookup.pms, id)
+      : await repo.findByCode(deps.db, account.id, lookup.pms, id);
+  if (!found) throw notFound(`reservation ${id}`);
+  return found;
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+const list = (v: string | undefined, lower = false) =>
+  v?.split(',').map((s) => (lower ? s.trim().toLowerCase() : s.trim())).filter(Boolean);
+
+export async function searchReservations(deps: Deps, account: AccountRow, q: SearchInput) {
+  const from = q.from ?? 0;
+  const size = q.size ?? 20;
+  const dateField = q.dateField ?? 'check_in_date';
+  if (q.startDate && q.endDate && q.startDate > q.endDate) throw badRequest('query.endDate: must not be before startDate');
+  const timestamps = dateField === 'created_at' || dateField === 'updated_at';
+  const { total, rows } = await repo.searchReservations(deps.db, deps.dialect.kind, account.id, {
+    status: q.status && q.status !== 'any' ? q.status : undefined,
+    text: q.search?.trim() || undefined,
+    listings: list(q.listings),
+    emails: list(q.emails, true),
+    source: q.source,
+    guestportalCompleted: q.guestportal_completed === undefined ? undefined : q.guestportal_completed === 'true',
+    active: q.active === undefined ? undefined : { value: q.active === '1', today: iso(deps.clock()).slice(0, 10) },
+    pendingReview: q.pending_review === 'true',
+    dateField,
+    from: q.startDate && (timestamps ? `${q.startDate}T00:00:00.000Z` : q.startDate),
+    to: q.endDate && (timestamps ? `${nextDay(q.endDate)}T00:00:00.000Z` : q.endDate),
+    offset: from,
+    limit: size,
+  });
+  return { from, size, total, rows };
+}
+
+/**
+ * Erases a reservation's personal data everywhere this service keeps it: the row (and with it
+ * the search index entry), notes, payment events and stored idempotent answers. An audit entry
+ * records that it happened, without the data.
+ */
+export async function eraseReservation(deps: Deps, account: AccountRow, id: string): Promise<void> {
+  const r = await getReservation(deps, account, id);
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await tx.deleteFrom('payment_events').where('reservation_id', '=', r.id).execute();
+    await tx.deleteFrom('reservation_notes').where('reservation_id', '=', r.id).execute();
+    await tx.deleteFrom('idempotency_keys').where('resource_id', '=', r.id).execute();
+    await repo.deleteReservation(tx, r.id);
+    await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
+  });
+  await deps.dialect.afterErasure(deps.db);
+}
+
+export function systemNote(reservationId: string, text: string, at: string) {
+  return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };
+}

@@ -1,0 +1,52 @@
+import type { Deps } from '../../deps.js';
+import type { ReservationRow } from './repo.js';
+import { IDENTIFICATION_FIELDS } from './schemas.js';
+
+export type Identification = Partial<Record<(typeof IDENTIFICATION_FIELDS)[number], string>>;
+
+const identificationAad = (r: Pick<ReservationRow, 'account_id' | 'id'>) => `identification:${r.account_id}:${r.id}`;
+
+export function sealIdentification(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id'>, value: Identification): string | null {
+  return Object.keys(value).length === 0 ? null : deps.secrets.seal(JSON.stringify(value), identificationAad(r));
+}
+
+export function openIdentification(deps: Deps, r: ReservationRow): Identification {
+  return r.identification_enc ? (JSON.parse(deps.secrets.open(r.identification_enc, identificationAad(r))) as Identification) : {};
+}
+
+export const guestPortalUrl = (deps: Deps, r: Pick<ReservationRow, 'gp_token'>) => `${deps.config.publicUrl}/gp/${r.gp_token}`;
+
+/** The spec's ReservationDetailsResponse. */
+export function toReservationView(deps: Deps, r: ReservationRow) {
+  const ident = openIdentification(deps, r);
+  return {
+    id: r.id,
+    user_id: r.account_id,
+    pms: r.pms,
+    pms_reservation_id: r.pms_reservation_id,
+    confirmation_code: r.confirmation_code,
+    status: r.status,
+    source: r.source,
+    listing_id: r.listing_id,
+    listing_nickname: r.listing_nickname,
+    listing_timezone_name: r.listing_timezone_name,
+    number_of_guests: r.number_of_guests,
+    nights: r.nights,
+    total_price: r.total_price,
+    average_daily_rate: r.average_daily_rate,
+    check_in_date: r.check_in_date,
+    check_out_date: r.check_out_date,
+    guest_portal_url: guestPortalUrl(deps, r),
+    guest: {
+      first_name: r.guest_first_name,
+      last_name: r.guest_last_name,
+      full_name: r.guest_full_name,
+      phone: r.guest_phone,
+      email: r.guest_email,
+      location: r.guest_location,
+    },
+    identification: Object.fromEntries(IDENTIFICATION_FIELDS.map((f) => [f, ident[f] ?? null])),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
