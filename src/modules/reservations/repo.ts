@@ -15,6 +15,39 @@ export async function updateReservation(db: Db, id: string, patch: Updateable<Re
   await db.updateTable('reservations').set(patch).where('id', '=', id).execute();
 }
 
+const MUTABLE = [
+  'pms',
+  'pms_reservation_id',
+  'confirmation_code',
+  'status',
+  'source',
+  'listing_id',
+  'listing_nickname',
+  'listing_timezone_name',
+  'number_of_guests',
+  'nights',
+  'total_price',
+  'average_daily_rate',
+  'check_in_date',
+  'check_out_date',
+  'guest_first_name',
+  'guest_last_name',
+  'guest_full_name',
+  'guest_phone',
+  'guest_email',
+  'guest_location',
+  'identification_enc',
+  'guestportal_completed',
+  'verification_status',
+  'supervised',
+  'updated_at',
+] as const;
+
+/** The columns an update may write (never the id, owner, token, or PostgreSQL's generated search column). */
+export function mutableColumns(r: ReservationRow): Updateable<ReservationsTable> {
+  return Object.fromEntries(MUTABLE.map((c) => [c, r[c]]));
+}
+
 const base = (db: Db, accountId: string) => db.selectFrom('reservations').selectAll().where('account_id', '=', accountId);
 
 export async function findById(db: Db, accountId: string, id: string): Promise<ReservationRow | undefined> {

@@ -149,8 +149,7 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
   r.identification_enc = sealIdentification(deps, r, ident);
   r.updated_at = iso(deps.clock());
   await assertCodeFree(deps, r);
-  const { id: _id, seq: _seq, account_id: _acc, created_at: _c, gp_token: _g, ...patch } = r;
-  await writeGuarded(deps, r, () => repo.updateReservation(deps.db, r.id, patch));
+  await writeGuarded(deps, r, () => repo.updateReservation(deps.db, r.id, repo.mutableColumns(r)));
   return r;
 }
 
