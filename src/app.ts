@@ -11,6 +11,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { hashApiKey } from './lib/api-keys.js';
 import { ErrorResponse } from './http/schemas.js';
 import { formatValidationErrors } from './http/validation.js';
+import { createValidatorCompiler } from './http/validators.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { Account } from './modules/accounts/schemas.js';
 import { reservationRoutes } from './modules/reservations/routes.js';
@@ -50,7 +51,6 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     schemaErrorFormatter: formatValidationErrors,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -71,9 +71,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     }
   });
 
-  app.addSchema(ErrorResponse);
-  app.addSchema(Account);
-  app.addSchema(Reservation);
+  const shared = [ErrorResponse, Account, Reservation];
+  for (const schema of shared) app.addSchema(schema);
+  app.setValidatorCompiler(createValidatorCompiler(shared));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { after, before, describe, it } from 'node:test';
+import { call, createTestApp, dbKind, tenant, type TestApp } from '../../../test/harness.js';
+
+const CANARY = 'Qzvxcanary';
+
+/** Every row of every table in the test database, as text (blobs as latin1), to look for a value in. */
+async function everyRowAsText(t: TestApp): Promise<Map<string, string>> {
+  const tables =
+    t.deps.dialect.kind === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(t.deps.db)).rows.map((r) => r.name)
+      : (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+            t.deps.db,
+          )
+        ).rows.map((r) => r.name);
+  const out = new Map<string, string>();
+  for (const table of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.deps.db)).rows;
+    out.set(
+      table,
+      rows
+        .map((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v))).join('|'))
+        .join('\n'),
+    );
+  }
+  return out;
+}
+
+describe(`erasing a reservation (${dbKind})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('removes a canary value from every table, keeps an audit entry without it, and answers 404 after', async () => {
+    const me = await tenant(t);
+    const keep = await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Kept', last_name: 'Guest' } } });
+    const created = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      headers: { 'idempotency-key': 'erase-me' },
+      body: {
+        confirmation_code: `${CANARY}-CODE`,
+        listing_nickname: 'Cliff House',
+        guest: { first_name: CANARY, last_name: 'Doe', email: `${CANARY.toLowerCase()}@example.test`, phone: '+44 7700 900123' },
+        identification: { document_number: `${CANARY}-DOC`, birth_date: '1988-01-01' },
+      },
+    });
+    const id = created.json.id;
+    await call(t, 'POST', `/v1/reservations/${id}/notes`, { key: me.key, body: { text: `Called ${CANARY} about parking` } });
+    await call(t, 'POST', `/v1/reservations/${id}/payment-event`, {
+      key: me.key,
+      body: { event_source: 'stripe', event_id: 'ch_1', event_type: 'charge', event_status: 'succeeded', billing_name: `${CANARY} Doe`, name_on_card: CANARY },
+    });
+    assert.equal((await call(t, 'GET', `/v1/reservations?search=${CANARY}`, { key: me.key })).json.total, 1);
+    const before = await everyRowAsText(t);
+    assert.ok([...before.values()].some((text) => text.toLowerCase().includes(CANARY.toLowerCase())), 'the canary is stored before');
+
+    const del = await call(t, 'DELETE', `/v1/reservations/${id}`, { key: me.key });
+    assert.equal(del.status, 200);
+    assert.equal(del.json.message, `reservation ${id} erased`);
+
+    for (const [table, text] of await everyRowAsText(t)) {
+      assert.ok(!text.toLowerCase().includes(CANARY.toLowerCase()), `the canary is gone from ${table}`);
+    }
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).status, 404);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}/notes`, { key: me.key })).status, 404);
+    assert.equal((await call(t, 'GET', `/v1/reservations?search=${CANARY}`, { key: me.key })).json.total, 0);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${keep.json.id}`, { key: me.key })).status, 200);
+
+    const audit = await t.deps.db.selectFrom('audit_log').selectAll().where('subject_id', '=', id).execute();
+    assert.deepEqual(audit.map((a) => a.action), ['reservation.erased']);
+    assert.equal(audit[0]!.actor_id, me.account.id);
+  });
+
+  it("answers 404 when erasing another account's reservation, and erases nothing", async () => {
+    const a = await tenant(t);
+    const b = await tenant(t);
+    const { id } = (await call(t, 'POST', '/v1/reservations', { key: a.key, body: { guest: { first_name: 'Own', last_name: 'Er' } } })).json;
+    assert.equal((await call(t, 'DELETE', `/v1/reservations/${id}`, { key: b.key })).status, 404);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}`, { key: a.key })).status, 200);
+  });
+});
