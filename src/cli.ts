@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import { findAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
+import { seedDemo } from './modules/demo/seed.js';
 import { createDeps, prepare, startServer } from './runtime.js';
 
 const USAGE = `guestscreen <command>
@@ -17,6 +18,8 @@ Commands:
   migrate                bring the database schema up to date and exit
   accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
                          create an account and print it with its API key
+  demo [--accounts N] [--reservations N] [--per-account N] [--seed S] [--json]
+                         seed a demo reseller, accounts, reservations and payment events
 
 Configuration is read from environment variables; see the README.`;
 
@@ -58,6 +61,9 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     case 'accounts':
       await accountsCommand(deps, args);
       return false;
+    case 'demo':
+      await demoCommand(deps, args);
+      return false;
     default:
       throw new UsageError(`unknown command '${command}'`);
   }
@@ -98,6 +104,46 @@ async function accountsCommand(deps: Deps, args: string[]) {
   );
   if (values.json) out(JSON.stringify({ account: toAccountView(account), api_key: apiKey }, null, 2));
   else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
+}
+
+async function demoCommand(deps: Deps, args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      accounts: { type: 'string', default: '3' },
+      reservations: { type: 'string', default: '500' },
+      'per-account': { type: 'string', default: '50' },
+      seed: { type: 'string', default: '42' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const num = (name: string, v: string, min: number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}`);
+    return n;
+  };
+  const opts = {
+    accounts: num('accounts', values.accounts, 1),
+    reservations: num('reservations', values.reservations, 0),
+    perAccount: num('per-account', values['per-account'], 0),
+    seed: num('seed', values.seed, 0),
+  };
+  const { rootId } = await prepare(deps);
+  const started = Date.now();
+  const result = await seedDemo(deps, rootId, opts);
+  if (values.json) {
+    out(JSON.stringify(result, null, 2));
+    return;
+  }
+  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  out(`reseller ${result.reseller.id}: ${result.reseller.api_key}`);
+  for (const a of result.accounts) out(`account ${a.id} (${a.name}, ${a.reservations} reservations): ${a.api_key}`);
+  const first = result.accounts[0];
+  if (first) {
+    out(`\ntry:\n  curl -H 'x-api-key: ${first.api_key}' '${deps.config.publicUrl}/v1/reservations?size=5'`);
+    out(`  curl -H 'x-api-key: ${first.api_key}' '${deps.config.publicUrl}/v1/reservations?search=maria&active=1'`);
+  }
 }
 
 async function main() {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
-import { createIsolatedEnv, dbKind } from './harness.js';
+import { createIsolatedEnv, dbKind, openApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const NODE_ARGS = ['--import', 'tsx', CLI];
@@ -46,6 +46,26 @@ describe(`guestscreen command (${dbKind})`, () => {
     const child = runCli(['accounts', 'create', '--name', 'Child', '--email', 'c@harbour.example', '--parent', out.account.id], env);
     assert.equal(child.code, 0, child.stderr);
     assert.match(child.stdout, /^created account acc_[0-9a-z]+ \(Child, c@harbour\.example\)\napi key: gsk_/);
+  });
+
+  it('seeds demo data that the printed keys can read', async () => {
+    const r = runCli(['demo', '--accounts', '2', '--reservations', '120', '--per-account', '7', '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.reservations, 127);
+    assert.deepEqual(out.accounts.map((a: { reservations: number }) => a.reservations), [120, 7]);
+    assert.ok(out.payment_events > 0);
+    const app = await openApp(env);
+    try {
+      const list = await app.inject({ url: '/v1/reservations?size=100', headers: { 'x-api-key': out.accounts[0].api_key } });
+      assert.equal(list.json().total, 120);
+      const sources = new Set(list.json().items.map((x: { source: string }) => x.source));
+      assert.ok(sources.size > 2, 'varied sources');
+      const children = await app.inject({ url: '/v1/accounts/children', headers: { 'x-api-key': out.reseller.api_key } });
+      assert.equal(children.json().total, 2);
+    } finally {
+      await app.close();
+    }
   });
 
   it('fails with a usage message for a missing option or an unknown command', () => {

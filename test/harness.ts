@@ -86,6 +86,12 @@ export async function createTestApp(extraEnv: Record<string, string> = {}, opts:
   };
 }
 
+/** The app over an existing test environment (one the CLI wrote to), closed with its database. */
+export async function openApp(env: Record<string, string>): Promise<FastifyInstance> {
+  const deps = createDeps(loadConfig(env));
+  return buildApp(deps, { logger: false, configure: (app) => app.addHook('onClose', async () => deps.database.close()) });
+}
+
 let counter = 0;
 
 /** A fresh account for one test: a child of the given parent (the test root by default). */

@@ -84,7 +84,8 @@ async function writeGuarded<T>(deps: Deps, r: ReservationRow, write: () => Promi
   }
 }
 
-export async function createReservation(deps: Deps, account: AccountRow, input: CreateInput): Promise<ReservationRow> {
+/** A new reservation row from a create body, with every derivation applied; nothing is written. */
+export function buildReservation(deps: Deps, account: AccountRow, input: CreateInput): ReservationRow {
   const pms = input.pms ?? 'api';
   assertKnownPms(deps, pms, 'body.pms');
   const now = iso(deps.clock());
@@ -122,11 +123,18 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
   const ident = applyFields(r, input, {});
   finish(r, { nights: input.nights !== undefined, rate: input.average_daily_rate !== undefined, fullName: !!input.guest.full_name });
   r.identification_enc = sealIdentification(deps, r, ident);
+  return r;
+}
+
+export const creationNote = (r: ReservationRow) => systemNote(r.id, `Reservation created through the API (pms ${r.pms}).`, r.created_at);
+
+export async function createReservation(deps: Deps, account: AccountRow, input: CreateInput): Promise<ReservationRow> {
+  const r = buildReservation(deps, account, input);
   await assertCodeFree(deps, r);
   await writeGuarded(deps, r, () =>
     withTx(deps.db, async (tx) => {
       await repo.insertReservation(tx, r);
-      await repo.insertNote(tx, systemNote(r.id, `Reservation created through the API (pms ${pms}).`, now));
+      await repo.insertNote(tx, creationNote(r));
     }),
   );
   return r;
