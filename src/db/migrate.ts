@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './connection.js';
 import type { DialectHelpers } from './dialect.js';
 import * as m0001 from './migrations/0001-accounts.js';
 import * as m0002 from './migrations/0002-reservations.js';
+import * as m0003 from './migrations/0003-jobs-events.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -11,6 +12,7 @@ type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 const STEPS: Record<string, Step> = {
   '0001-accounts': m0001,
   '0002-reservations': m0002,
+  '0003-jobs-events': m0003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -21,6 +21,8 @@ export interface AccountsTable {
   is_active: Flag;
   is_suspended: Flag;
   webhook_secret_enc: string;
+  webhook_secret_prev_enc: string | null;
+  webhook_secret_rotated_at: string | null;
   last_login: string | null;
   created_at: string;
   updated_at: string;
@@ -41,6 +43,8 @@ export interface WebhooksTable {
   url: string;
   created_at: string;
   updated_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
 }
 
 export interface AccountSettingsTable {
@@ -103,6 +107,8 @@ export interface ReservationsTable {
   guestportal_completed: Flag;
   verification_status: string;
   supervised: string | null;
+  callback_url: string | null;
+  skip_gp: Flag;
   created_at: string;
   updated_at: string;
 }
@@ -141,6 +147,83 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  state: string;
+  attempt: number;
+  max_attempts: number;
+  run_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  unique_key: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  subject_id: string | null;
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  account_id: string;
+  /** A webhook key, or 'callback'. */
+  target: string;
+  url: string;
+  state: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  created_at: string;
+}
+
+export interface ListingsTable {
+  account_id: string;
+  listing_id: string;
+  nickname: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GuestMessagesTable {
+  id: string;
+  account_id: string;
+  reservation_id: string;
+  tag: string;
+  method: string;
+  via: string | null;
+  email: string | null;
+  phone: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  send_after: string;
+  state: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -152,4 +235,10 @@ export interface Database {
   reservation_notes: ReservationNotesTable;
   payment_events: PaymentEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  listings: ListingsTable;
+  guest_messages: GuestMessagesTable;
 }

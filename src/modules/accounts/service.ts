@@ -93,6 +93,8 @@ export async function createAccount(
     is_active: true,
     is_suspended: false,
     webhook_secret_enc: deps.secrets.seal(`whsec_${randomBytes(32).toString('base64')}`, webhookSecretAad(id)),
+    webhook_secret_prev_enc: null,
+    webhook_secret_rotated_at: null,
     last_login: null,
     created_at: now,
     updated_at: now,

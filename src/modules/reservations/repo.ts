@@ -40,6 +40,8 @@ const MUTABLE = [
   'guestportal_completed',
   'verification_status',
   'supervised',
+  'callback_url',
+  'skip_gp',
   'updated_at',
 ] as const;
 

@@ -117,6 +117,8 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     guestportal_completed: false,
     verification_status: 'pending',
     supervised: null,
+    callback_url: null,
+    skip_gp: false,
     created_at: now,
     updated_at: now,
   };

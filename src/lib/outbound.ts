@@ -1,0 +1,146 @@
+import ipaddr from 'ipaddr.js';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { outboundUrlProblem } from './urls.js';
+
+/** dns.lookup's shape, so tests can inject a resolver without touching the network. */
+export type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+export class OutboundRefused extends Error {
+  readonly code = 'OUTBOUND_REFUSED';
+}
+
+/**
+ * Why an address may not be a target, or null for a public unicast address. Everything that
+ * ipaddr.js does not call plain 'unicast' is refused: loopback, private, link-local, CGNAT,
+ * multicast, reserved, unspecified, NAT64, 6to4, Teredo, unique-local; IPv4-mapped IPv6 is
+ * judged by the IPv4 address inside it.
+ */
+export function addressProblem(address: string): string | null {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  const range = parsed.range();
+  return range === 'unicast' ? null : `${address} is a ${range} address`;
+}
+
+export interface OutboundOptions {
+  allowPrivate: boolean;
+  resolver?: Resolver | undefined;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  body: string;
+  latencyMs: number;
+}
+
+const agents = new Map<string, Agent>();
+
+function agentFor(opts: OutboundOptions): Agent {
+  const resolver = opts.resolver ?? systemResolver;
+  const key = opts.allowPrivate ? 'open' : 'guarded';
+  const cached = opts.resolver ? undefined : agents.get(key);
+  if (cached) return cached;
+  const agent = new Agent({
+    connections: 16,
+    connect: {
+      // Resolve, check every address, and hand the socket only checked addresses: the
+      // connection goes where the check looked, so a DNS answer cannot change in between.
+      lookup: ((hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
+        resolver(hostname, { ...options, all: true }, (err, addresses) => {
+          if (err) return callback(err);
+          if (!opts.allowPrivate) {
+            for (const a of addresses) {
+              const problem = addressProblem(a.address);
+              if (problem) return callback(new OutboundRefused(`refused ${hostname}: ${problem}`));
+            }
+          }
+          if (options.all) return callback(null, addresses);
+          const first = addresses[0];
+          if (!first) return callback(new Error(`${hostname} did not resolve`));
+          return callback(null, first.address, first.family);
+        });
+      }) as unknown as LookupFunction,
+    },
+  });
+  if (!opts.resolver) agents.set(key, agent);
+  return agent;
+}
+
+/** Checks a URL before any connection: its form, and a literal IP host against the private ranges. */
+export function assertOutboundUrl(url: string, opts: Pick<OutboundOptions, 'allowPrivate'>): URL {
+  const problem = outboundUrlProblem(url);
+  if (problem) throw new OutboundRefused(`refused ${url}: ${problem}`);
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!opts.allowPrivate && isIP(host)) {
+    const p = addressProblem(host);
+    if (p) throw new OutboundRefused(`refused ${url}: ${p}`);
+  }
+  return u;
+}
+
+/** Resolves a host now (at registration time) and refuses it when any address is private. */
+export async function assertPublicHost(url: string, opts: OutboundOptions): Promise<void> {
+  const u = assertOutboundUrl(url, opts);
+  if (opts.allowPrivate) return;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return;
+  const resolver = opts.resolver ?? systemResolver;
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+    resolver(host, { all: true }, (err, list) => (err ? reject(new OutboundRefused(`refused ${url}: ${host} does not resolve (${err.code ?? err.message})`)) : resolve(list))),
+  );
+  for (const a of addresses) {
+    const p = addressProblem(a.address);
+    if (p) throw new OutboundRefused(`refused ${url}: ${host} resolves to ${p}`);
+  }
+}
+
+/**
+ * POST through the guard: http(s) only, no credentials, no redirects followed, every resolved
+ * address checked, a time limit and a cap on how much of the answer is read.
+ */
+export async function postOutbound(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: OutboundOptions,
+): Promise<OutboundResponse> {
+  assertOutboundUrl(url, opts);
+  const timeout = opts.timeoutMs ?? 10_000;
+  const cap = opts.maxResponseBytes ?? 64 * 1024;
+  const started = performance.now();
+  const res = await request(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'user-agent': 'guestscreen-webhooks/1', ...headers },
+    dispatcher: agentFor(opts),
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    signal: AbortSignal.timeout(timeout),
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const b = chunk as Buffer;
+    if (size < cap) chunks.push(b.subarray(0, cap - size));
+    size += b.length;
+    if (size >= cap) {
+      res.body.destroy();
+      break;
+    }
+  }
+  return { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), latencyMs: Math.round(performance.now() - started) };
+}
