@@ -7,7 +7,8 @@ import { findAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
 import { seedDemo } from './modules/demo/seed.js';
-import { createDeps, prepare, startServer } from './runtime.js';
+import { listJobs, retryJob } from './jobs/queue.js';
+import { createDeps, prepare, startServer, startWorker } from './runtime.js';
 
 const USAGE = `guestscreen <command>
 
@@ -18,6 +19,9 @@ Commands:
   migrate                bring the database schema up to date and exit
   accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
                          create an account and print it with its API key
+  jobs list [--failed] [--json]
+                         queued, running and failed background jobs
+  jobs retry ID          put a failed job back in line
   demo [--accounts N] [--reservations N] [--per-account N] [--seed S] [--json]
                          seed a demo reseller, accounts, reservations and payment events
 
@@ -31,27 +35,35 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     case 'serve': {
       const { rootKey } = await prepare(deps);
       const app = await startServer(deps);
+      const worker = command === 'start' ? startWorker(deps) : undefined;
       const address = app.server.address();
       const listening = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address);
       out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
       out(`Public URL: ${deps.config.publicUrl}`);
       out(`API reference: ${deps.config.publicUrl}/docs`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
-      closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+      closeWithGrace({ delay: 15_000 }, async ({ err }) => {
         if (err) app.log.error({ err }, 'shutting down after an error');
         await app.close();
+        await worker?.stop(10_000);
         await deps.database.close();
       });
       return true;
     }
     case 'worker': {
       await prepare(deps);
-      out(`guestscreen worker started (${deps.database.description}); no job kinds are registered yet`);
-      closeWithGrace({ delay: 10_000 }, async () => {
+      const worker = startWorker(deps);
+      out(`guestscreen worker ${worker.id} started (${deps.database.description})`);
+      closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+        if (err) deps.log?.error({ err }, 'shutting down after an error');
+        await worker.stop(10_000);
         await deps.database.close();
       });
       return true;
     }
+    case 'jobs':
+      await jobsCommand(deps, args);
+      return false;
     case 'migrate': {
       const { rootKey } = await prepare(deps);
       out(`database is up to date (${deps.database.description})`);
@@ -104,6 +116,32 @@ async function accountsCommand(deps: Deps, args: string[]) {
   );
   if (values.json) out(JSON.stringify({ account: toAccountView(account), api_key: apiKey }, null, 2));
   else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
+}
+
+async function jobsCommand(deps: Deps, args: string[]) {
+  const [sub, ...rest] = args;
+  await prepare(deps);
+  if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: { failed: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, strict: true });
+    const jobs = await listJobs(deps.db, { failed: values.failed });
+    if (values.json) {
+      out(JSON.stringify(jobs.map((j) => ({ ...j, payload: JSON.parse(j.payload) as unknown })), null, 2));
+      return;
+    }
+    if (jobs.length === 0) out(values.failed ? 'no failed jobs' : 'no jobs');
+    for (const j of jobs) {
+      out(`${j.id}  ${j.kind.padEnd(16)} ${j.state.padEnd(9)} attempt ${j.attempt}/${j.max_attempts}  run at ${j.run_at}${j.last_error ? `  last error: ${j.last_error}` : ''}`);
+    }
+    return;
+  }
+  if (sub === 'retry') {
+    const [id] = rest;
+    if (!id) throw new UsageError('jobs retry needs a job id');
+    if (!(await retryJob(deps.db, id, deps.clock))) throw new UsageError(`job ${id} is not a failed job`);
+    out(`job ${id} queued again`);
+    return;
+  }
+  throw new UsageError(`unknown jobs command '${sub ?? ''}'`);
 }
 
 async function demoCommand(deps: Deps, args: string[]) {

@@ -23,6 +23,14 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_RATE_LIMIT_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_SIGNUP_TTL_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  GUESTSCREEN_MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
+  GUESTSCREEN_SMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  GUESTSCREEN_SMS_ACCOUNT_SID: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SMS_AUTH_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SMS_FROM: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -61,6 +69,11 @@ export interface Config {
   rateLimitPerMinute: number;
   signupTtlHours: number;
   lastLoginResolutionSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+  reminderDays: number;
+  workerConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_URL && !e.GUESTSCREEN_SECRET) {
     problems.push('GUESTSCREEN_SECRET: required when DATABASE_URL is set, so every node shares one encryption secret');
   }
+  const smsKeys = ['GUESTSCREEN_SMS_URL', 'GUESTSCREEN_SMS_ACCOUNT_SID', 'GUESTSCREEN_SMS_AUTH_TOKEN', 'GUESTSCREEN_SMS_FROM'] as const;
+  const smsSet = smsKeys.filter((k) => e[k] !== undefined);
+  if (smsSet.length > 0 && smsSet.length < smsKeys.length) {
+    problems.push(`SMS needs all of ${smsKeys.join(', ')}; missing ${smsKeys.filter((k) => e[k] === undefined).join(', ')}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const host = e.HOST ?? '0.0.0.0';
@@ -110,6 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
     lastLoginResolutionSeconds:
       e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
+    smtpUrl: e.GUESTSCREEN_SMTP_URL,
+    mailFrom: e.GUESTSCREEN_MAIL_FROM ?? 'guestscreen <no-reply@localhost>',
+    sms:
+      e.GUESTSCREEN_SMS_URL && e.GUESTSCREEN_SMS_ACCOUNT_SID && e.GUESTSCREEN_SMS_AUTH_TOKEN && e.GUESTSCREEN_SMS_FROM
+        ? { url: e.GUESTSCREEN_SMS_URL.replace(/\/+$/, ''), accountSid: e.GUESTSCREEN_SMS_ACCOUNT_SID, authToken: e.GUESTSCREEN_SMS_AUTH_TOKEN, from: e.GUESTSCREEN_SMS_FROM }
+        : undefined,
+    reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
+    workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 4 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
   };
 }
 

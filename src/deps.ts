@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db, DatabaseHandle } from './db/connection.js';
 import type { DialectHelpers } from './db/dialect.js';
@@ -12,4 +13,8 @@ export interface Deps {
   database: DatabaseHandle;
   secrets: SecretBox;
   clock: Clock;
+  /** Process logger for work outside a request (jobs); absent in some tests. */
+  log?: FastifyBaseLogger | undefined;
+  /** Tells this process's worker that a job was just enqueued; a no-op without one. */
+  wakeWorker: () => void;
 }

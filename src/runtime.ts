@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
@@ -6,6 +7,8 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { resolveSecret, SecretBox } from './lib/secret-box.js';
 import { systemClock } from './lib/time.js';
+import { handlers } from './jobs/handlers.js';
+import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
 
 export function createDeps(config: Config): Deps {
@@ -17,6 +20,7 @@ export function createDeps(config: Config): Deps {
     dialect: database.dialect,
     secrets: new SecretBox(resolveSecret(config.secret, config.dataDir)),
     clock: systemClock,
+    wakeWorker: () => undefined,
   };
 }
 
@@ -29,6 +33,16 @@ export async function prepare(deps: Deps): Promise<{ rootKey: string | null; roo
 
 export async function startServer(deps: Deps): Promise<FastifyInstance> {
   const app = await buildApp(deps);
+  deps.log ??= app.log;
   await app.listen({ port: deps.config.port, host: deps.config.host });
   return app;
+}
+
+/** The job worker of this process; enqueues from this process wake it at once. */
+export function startWorker(deps: Deps): Worker {
+  deps.log ??= pino({ level: deps.config.logLevel });
+  const worker = new Worker(deps, handlers, { concurrency: deps.config.workerConcurrency });
+  deps.wakeWorker = () => worker.wake();
+  worker.start();
+  return worker;
 }

@@ -100,7 +100,7 @@ describe(`guestscreen start (${dbKind})`, () => {
       child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr?.on('data', (d: Buffer) => (stdout += d.toString()));
       const deadline = Date.now() + 20_000;
-      while (!stdout.includes('listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!stdout.includes(rootKey) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
       assert.ok(stdout.includes(rootKey), 'the root key is printed on first start');
 

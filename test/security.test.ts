@@ -13,8 +13,9 @@ interface Ctx {
   t: TestApp;
   owner: Tenant;
   stranger: Tenant;
-  /** One reservation per tenant, by account id. */
+  /** One reservation and one webhook delivery per tenant, by account id. */
   reservations: Map<string, string>;
+  deliveries: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -23,6 +24,7 @@ type Probe = { url: string; body?: unknown };
 function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'key') return 'guest_portal_screens_by_source';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
+  if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/accounts/')) return who.account.id;
   assert.fail(`security suite: no object for :${param} of ${route}; teach objectId() about it`);
 }
@@ -72,13 +74,19 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map() };
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {
+      await call(t, 'POST', '/v1/accounts/webhooks', {
+        key: who.key,
+        body: { webhook_key: 'reservation_webhook_url', webhook_url: 'http://127.0.0.1:9/never-delivered' },
+      });
       const r = await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Ada', last_name: 'Owner' } } });
       assert.equal(r.status, 200, r.body);
       ctx.reservations.set(who.account.id, r.json.id);
+      const d = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
+      ctx.deliveries.set(who.account.id, d.id);
     }
     await call(t, 'PUT', `/v1/accounts/${disabled.account.id}?status=disabled`, { key: t.root.key });
     await call(t, 'PUT', `/v1/accounts/${suspended.account.id}?suspended=true`, { key: t.root.key });

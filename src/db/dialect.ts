@@ -107,3 +107,11 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
+
+/**
+ * The row-claiming difference: PostgreSQL locks the chosen rows and skips rows another worker
+ * holds (FOR UPDATE SKIP LOCKED); SQLite serialises writers, so the plain select is enough.
+ */
+export function lockForClaim<Q extends { forUpdate(): { skipLocked(): Q } }>(kind: DialectKind, query: Q): Q {
+  return kind === 'postgres' ? query.forUpdate().skipLocked() : query;
+}

@@ -7,6 +7,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
 import { randomBytes } from 'node:crypto';
 import { audit } from '../audit/repo.js';
+import { emitWebhook } from '../events/service.js';
 import * as repo from './repo.js';
 import type { AccountRow } from './repo.js';
 
@@ -111,6 +112,9 @@ export async function createAccount(
       revoked_at: null,
     });
     await audit(tx, { account_id: row.parent_id, actor_id: actorId, action: 'account.created', subject_id: id, at: now });
+    if (row.parent_id) {
+      await emitWebhook(tx, deps, 'account_webhook_url', { accountId: row.parent_id, type: 'account.created', subjectId: id, body: toAccountView(row) });
+    }
   });
   return { account: row, apiKey };
 }
@@ -203,7 +207,7 @@ export async function updateManagedAccount(
   if (profile.company?.phone !== undefined) patch.company_phone = profile.company.phone;
   if (change.status !== undefined) patch.is_active = change.status === 'active';
   if (change.suspended !== undefined) patch.is_suspended = change.suspended;
-  await withTx(deps.db, async (tx) => {
+  return withTx(deps.db, async (tx) => {
     await repo.updateAccount(tx, target.id, patch);
     await audit(tx, {
       account_id: target.parent_id,
@@ -213,8 +217,11 @@ export async function updateManagedAccount(
       detail: { fields: Object.keys(patch).filter((k) => k !== 'updated_at').map((k) => k.replace('_hash', '')), ...change },
       at: now,
     });
+    const updated = await repo.findAccount(tx, target.id);
+    if (!updated) throw new AppError('internal', 'account vanished during update');
+    if (updated.parent_id) {
+      await emitWebhook(tx, deps, 'account_webhook_url', { accountId: updated.parent_id, type: 'account.updated', subjectId: updated.id, body: toAccountView(updated) });
+    }
+    return updated;
   });
-  const updated = await repo.findAccount(deps.db, target.id);
-  if (!updated) throw new AppError('internal', 'account vanished during update');
-  return updated;
 }

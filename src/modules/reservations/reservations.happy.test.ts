@@ -163,10 +163,21 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     assert.equal(screens.CreditCheck, 'disabled');
   });
 
-  it('answers stargate and guestportal in the spec shapes', async () => {
+  it('queues the guest-portal invitation and a reminder, shown by stargate, and answers guestportal', async () => {
     const me = await tenant(t);
-    const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: booking() })).json;
-    assert.deepEqual((await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key: me.key })).json, []);
+    const { id, guest_portal_url } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: booking() })).json;
+    const messages = (await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key: me.key })).json;
+    assert.deepEqual(
+      messages.map((m: { tag: string; method: string; status: string; sendAfter: string }) => [m.tag, m.method, m.status]),
+      [
+        ['invitation', 'email', 'queued'],
+        ['reminder', 'email', 'queued'],
+      ],
+    );
+    assert.equal(messages[1].sendAfter, '2026-12-07T09:00:00.000Z', 'three days before check-in');
+    assert.ok(messages[0].message.text.includes(guest_portal_url));
+    assert.equal(messages[0].email, 'maria.santos@example.pt');
+    assert.equal(messages[0].confirmation_code.length > 0, true);
     const gp = (await call(t, 'GET', `/v1/reservations/${id}/guestportal`, { key: me.key })).json;
     assert.equal(gp.completed, false);
     assert.deepEqual(gp.guests, []);

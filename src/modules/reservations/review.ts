@@ -1,8 +1,9 @@
-import { withTx } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import { emitWebhook } from '../events/service.js';
 import { resolveScreens } from '../settings/resolve.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
@@ -88,11 +89,33 @@ export async function setManualDecision(deps: Deps, author: AccountRow, r: Reser
     previous && previous !== decision
       ? `Manual decision changed from ${previous} to ${decision} by ${author.name}.`
       : `Manually ${decision === 'approve' ? 'approved' : 'declined'} by ${author.name}.`;
+  const updated = { ...r, supervised: decision, updated_at: now };
   await withTx(deps.db, async (tx) => {
     await repo.updateReservation(tx, r.id, { supervised: decision, updated_at: now });
     await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: now });
+    await emitScreeningEvent(tx, deps, updated);
   });
-  return { ...r, supervised: decision, updated_at: now };
+  return updated;
+}
+
+/** The screening event body of DESIGN.md section 6, sent when the verdict or the manual decision changes. */
+export async function screeningEventBody(db: Db, r: ReservationRow) {
+  const s = statusView(r);
+  const notes = await repo.listNotes(db, r.id);
+  return {
+    id: r.id,
+    status: s.status,
+    guestportal_completed: s.guestportal_completed,
+    reason: s.reason,
+    business_rules: s.business_rules,
+    notes: notes.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at })),
+    supervised: s.supervised,
+  };
+}
+
+export async function emitScreeningEvent(tx: Db, deps: Deps, r: ReservationRow): Promise<void> {
+  const body = await screeningEventBody(tx, r);
+  await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body });
 }
 
 export async function addHostNote(deps: Deps, author: AccountRow, r: ReservationRow, text: string) {

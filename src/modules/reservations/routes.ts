@@ -4,7 +4,9 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { authErrors, isTrue, MessageResponse } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
+import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
+import { stargateView } from '../messages/service.js';
 import { SCREENS } from '../settings/screens.js';
 import { PaymentEventBody, PaymentsResponse, paymentsView, recordPaymentEvent } from './payments.js';
 import * as review from './review.js';
@@ -24,11 +26,18 @@ async function rejectReadOnly(request: { body: unknown }) {
   if (hit) throw badRequest(`body.${hit}: is read-only`);
 }
 
-function checkWriteQuery(q: { callback?: string | undefined }) {
+/** callback is checked like a webhook URL (form and, unless private targets are allowed, where it resolves). */
+async function writeOptions(deps: Deps, q: { callback?: string | undefined; skip_gp?: string | undefined }) {
   if (q.callback !== undefined) {
     const problem = outboundUrlProblem(q.callback);
     if (problem) throw badRequest(`query.callback: ${problem}`);
+    try {
+      await assertPublicHost(q.callback, { allowPrivate: deps.config.allowPrivateTargets });
+    } catch (err) {
+      throw badRequest(`query.callback: ${(err as Error).message}`);
+    }
   }
+  return { callback: q.callback, skipGp: q.skip_gp === undefined ? undefined : isTrue(q.skip_gp) };
 }
 
 const StatusResponse = Type.Object(
@@ -87,6 +96,8 @@ const GuestPortalResponse = Type.Object({
 
 const StargateResponse = Type.Array(
   Type.Object({
+    id: Type.String(),
+    status: Type.String({ description: 'beyond the spec: queued, sent, canceled' }),
     email: Type.String(),
     phone: Type.String(),
     tag: Type.String(),
@@ -116,8 +127,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         schema: { tags, summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
       },
       async (request) => {
-        checkWriteQuery(request.query);
-        return toReservationView(deps, await reservations.createReservation(deps, request.account, request.body));
+        return toReservationView(deps, await reservations.createReservation(deps, request.account, request.body, await writeOptions(deps, request.query)));
       },
     );
 
@@ -135,8 +145,10 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         },
       },
       async (request) => {
-        checkWriteQuery(request.query);
-        return toReservationView(deps, await reservations.updateReservation(deps, request.account, request.params.id, request.body));
+        return toReservationView(
+          deps,
+          await reservations.updateReservation(deps, request.account, request.params.id, request.body, await writeOptions(deps, request.query)),
+        );
       },
     );
 
@@ -242,10 +254,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get(
       '/reservations/:id/stargate',
       { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
-      async (request) => {
-        await load(request);
-        return [];
-      },
+      async (request) => stargateView(deps, await load(request)),
     );
 
     app.get(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { withTx } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -7,11 +7,14 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
+import { emitWebhook } from '../events/service.js';
+import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
+import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
-import { openIdentification, sealIdentification, type Identification } from './views.js';
+import { openIdentification, sealIdentification, toReservationView, type Identification } from './views.js';
 
 const DAY_MS = 86_400_000;
 
@@ -130,19 +133,35 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
 
 export const creationNote = (r: ReservationRow) => systemNote(r.id, `Reservation created through the API (pms ${r.pms}).`, r.created_at);
 
-export async function createReservation(deps: Deps, account: AccountRow, input: CreateInput): Promise<ReservationRow> {
+export interface WriteOptions {
+  callback?: string | undefined;
+  skipGp?: boolean | undefined;
+}
+
+export async function createReservation(deps: Deps, account: AccountRow, input: CreateInput, opts: WriteOptions = {}): Promise<ReservationRow> {
   const r = buildReservation(deps, account, input);
+  if (opts.callback !== undefined) r.callback_url = opts.callback;
+  if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
   await assertCodeFree(deps, r);
   await writeGuarded(deps, r, () =>
     withTx(deps.db, async (tx) => {
       await repo.insertReservation(tx, r);
       await repo.insertNote(tx, creationNote(r));
+      await afterWrite(tx, deps, r, 'reservation.created');
     }),
   );
   return r;
 }
 
-export async function updateReservation(deps: Deps, account: AccountRow, id: string, input: UpdateInput): Promise<ReservationRow> {
+/** What every create and update causes, in its transaction: events out and guest messages queued. */
+async function afterWrite(tx: Db, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated'): Promise<void> {
+  await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
+  await trackListing(tx, deps, r);
+  if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
+  else await queueGuestMessages(tx, deps, r);
+}
+
+export async function updateReservation(deps: Deps, account: AccountRow, id: string, input: UpdateInput, opts: WriteOptions = {}): Promise<ReservationRow> {
   const current = await getReservation(deps, account, id);
   const r: ReservationRow = { ...current };
   if (input.pms !== undefined) {
@@ -158,8 +177,15 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
   });
   r.identification_enc = sealIdentification(deps, r, ident);
   r.updated_at = iso(deps.clock());
+  if (opts.callback !== undefined) r.callback_url = opts.callback;
+  if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
   await assertCodeFree(deps, r);
-  await writeGuarded(deps, r, () => repo.updateReservation(deps.db, r.id, repo.mutableColumns(r)));
+  await writeGuarded(deps, r, () =>
+    withTx(deps.db, async (tx) => {
+      await repo.updateReservation(tx, r.id, repo.mutableColumns(r));
+      await afterWrite(tx, deps, r, 'reservation.updated');
+    }),
+  );
   return r;
 }
 
@@ -221,6 +247,9 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     await tx.deleteFrom('payment_events').where('reservation_id', '=', r.id).execute();
     await tx.deleteFrom('reservation_notes').where('reservation_id', '=', r.id).execute();
     await tx.deleteFrom('idempotency_keys').where('resource_id', '=', r.id).execute();
+    // Event bodies carry the guest's data; their deliveries and attempts go with them.
+    await tx.deleteFrom('events').where('subject_id', '=', r.id).execute();
+    await tx.deleteFrom('guest_messages').where('reservation_id', '=', r.id).execute();
     await repo.deleteReservation(tx, r.id);
     await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
   });

@@ -7,8 +7,8 @@ export type WebhookRow = Selectable<WebhooksTable>;
 export async function upsertWebhook(db: Db, accountId: string, key: string, url: string, at: string): Promise<void> {
   await db
     .insertInto('webhooks')
-    .values({ account_id: accountId, webhook_key: key, url, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.columns(['account_id', 'webhook_key']).doUpdateSet({ url, updated_at: at }))
+    .values({ account_id: accountId, webhook_key: key, url, created_at: at, updated_at: at, disabled_at: null, disabled_reason: null })
+    .onConflict((oc) => oc.columns(['account_id', 'webhook_key']).doUpdateSet({ url, updated_at: at, disabled_at: null, disabled_reason: null }))
     .execute();
 }
 

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, MessageResponse } from '../../http/schemas.js';
+import { authErrors, MessageResponse, Pagination } from '../../http/schemas.js';
+import { deliveriesView, replayDelivery, rotateWebhookSecret } from '../events/service.js';
 import { StringEnum } from '../../http/validation.js';
 import { WEBHOOK_KEYS } from './keys.js';
 import * as webhooks from './service.js';
@@ -28,6 +29,8 @@ const WebhookList = Type.Object({
     Type.Object({
       webhook_key: Type.String(),
       webhook_url: Type.String(),
+      enabled: Type.Boolean({ description: 'false after the receiver answered 410 Gone; registering again enables it' }),
+      disabled_reason: Type.Union([Type.String(), Type.Null()]),
       created_at: Type.String({ format: 'date-time' }),
       updated_at: Type.String({ format: 'date-time' }),
     }),
@@ -73,4 +76,70 @@ export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
       async (request) => webhooks.describeWebhooks(deps, request.account),
     );
+
+    app.get(
+      '/accounts/webhooks/deliveries',
+      {
+        schema: {
+          tags,
+          summary: 'Webhook and callback deliveries with every attempt, newest first (beyond the spec)',
+          querystring: Type.Object(Pagination, { additionalProperties: false }),
+          response: { 200: DeliveryList, ...authErrors },
+        },
+      },
+      async (request) => deliveriesView(deps, request.account, request.query.from ?? 0, request.query.size ?? 20),
+    );
+
+    app.post(
+      '/accounts/webhooks/deliveries/:id/replay',
+      {
+        schema: {
+          tags,
+          summary: "Send a delivery's event again, to the target's current URL (beyond the spec)",
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 200: Type.Object({ message: Type.String(), id: Type.String() }), ...authErrors },
+        },
+      },
+      async (request) => replayDelivery(deps, request.account, request.params.id),
+    );
+
+    app.post(
+      '/accounts/webhooks/secret/rotate',
+      {
+        schema: {
+          tags,
+          summary: 'Replace the signing secret; deliveries carry both signatures for 24 hours (beyond the spec)',
+          response: { 200: Type.Object({ signing_secret: Type.String(), previous_secret_valid_until: Type.String() }), ...authErrors },
+        },
+      },
+      async (request) => rotateWebhookSecret(deps, request.account),
+    );
   };
+
+const DeliveryList = Type.Object({
+  from: Type.Integer(),
+  size: Type.Integer(),
+  total: Type.Integer(),
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      event_id: Type.String(),
+      event_type: Type.String(),
+      subject_id: Type.Union([Type.String(), Type.Null()]),
+      target: Type.String({ description: 'the webhook key, or callback' }),
+      url: Type.String(),
+      state: Type.String({ description: 'pending, succeeded or failed' }),
+      attempts: Type.Array(
+        Type.Object({
+          attempt: Type.Integer(),
+          status_code: Type.Union([Type.Integer(), Type.Null()]),
+          latency_ms: Type.Integer(),
+          error: Type.Union([Type.String(), Type.Null()]),
+          at: Type.String(),
+        }),
+      ),
+      created_at: Type.String(),
+      updated_at: Type.String(),
+    }),
+  ),
+});

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { iso } from '../../lib/time.js';
+import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
 import { webhookSecret, type AccountRow } from '../accounts/service.js';
 import type { WebhookKey } from './keys.js';
@@ -9,6 +10,11 @@ import * as repo from './repo.js';
 export async function registerWebhook(deps: Deps, account: AccountRow, key: WebhookKey, url: string) {
   const problem = outboundUrlProblem(url);
   if (problem) throw badRequest(`body.webhook_url: ${problem}`);
+  try {
+    await assertPublicHost(url, { allowPrivate: deps.config.allowPrivateTargets });
+  } catch (err) {
+    throw badRequest(`body.webhook_url: ${(err as Error).message}`);
+  }
   await repo.upsertWebhook(deps.db, account.id, key, url, iso(deps.clock()));
   return { message: `${key} registered` };
 }
@@ -24,6 +30,13 @@ export async function describeWebhooks(deps: Deps, account: AccountRow) {
   const rows = await repo.listWebhooks(deps.db, account.id);
   return {
     signing_secret: webhookSecret(deps, account),
-    webhooks: rows.map((r) => ({ webhook_key: r.webhook_key, webhook_url: r.url, created_at: r.created_at, updated_at: r.updated_at })),
+    webhooks: rows.map((r) => ({
+      webhook_key: r.webhook_key,
+      webhook_url: r.url,
+      enabled: r.disabled_at === null,
+      disabled_reason: r.disabled_reason,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    })),
   };
 }

@@ -1,0 +1,9 @@
+import { deliverWebhook } from '../modules/events/deliver.js';
+import { sendGuestMessage } from '../modules/messages/send.js';
+import type { JobHandlers } from './worker.js';
+
+/** What runs each job kind of the catalog in kinds.ts. */
+export const handlers: JobHandlers = {
+  'webhook.deliver': deliverWebhook,
+  'message.send': sendGuestMessage,
+};

@@ -1,0 +1,36 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Config } from '../config.js';
+
+export interface JobPolicy<S extends TSchema> {
+  payload: S;
+  /** Attempts in all, the first included. */
+  maxAttempts: (config: Config) => number;
+  /** Seconds to wait before attempt n+1, after attempt n (1-based) failed. */
+  backoff: (attempt: number, config: Config) => number;
+  /** How long one attempt may run; the lease is this plus a margin. */
+  timeoutMs: number;
+}
+
+const exponential = (base: number, cap: number) => (attempt: number) => Math.min(cap, base * 2 ** (attempt - 1));
+
+/**
+ * Every job kind, one entry each: what its payload is and how it is retried. Handlers live in
+ * handlers.ts, so this catalog stays free of the modules that enqueue jobs.
+ */
+export const JOB_KINDS = {
+  'webhook.deliver': {
+    payload: Type.Object({ delivery_id: Type.String() }),
+    maxAttempts: (config: Config) => config.webhookRetrySchedule.length + 1,
+    backoff: (attempt: number, config: Config) => config.webhookRetrySchedule[attempt - 1] ?? config.webhookRetrySchedule.at(-1) ?? 60,
+    timeoutMs: 30_000,
+  },
+  'message.send': {
+    payload: Type.Object({ message_id: Type.String() }),
+    maxAttempts: () => 8,
+    backoff: exponential(30, 3600),
+    timeoutMs: 60_000,
+  },
+} satisfies Record<string, JobPolicy<TSchema>>;
+
+export type JobKind = keyof typeof JOB_KINDS;
+export type JobPayload<K extends JobKind> = Static<(typeof JOB_KINDS)[K]['payload']>;

@@ -1,0 +1,157 @@
+import { Value } from '@sinclair/typebox/value';
+import { sql, type Selectable } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { lockForClaim, type DialectKind } from '../db/dialect.js';
+import type { JobsTable } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { iso, type Clock } from '../lib/time.js';
+import { JOB_KINDS, type JobKind, type JobPayload } from './kinds.js';
+
+export type JobRow = Selectable<JobsTable>;
+
+// Jitter spreads retries of many failed jobs so they do not come back at the same instant.
+const JITTER = 0.2;
+// A lease outlives the longest attempt any kind may take, so only a dead worker's jobs expire.
+const LEASE_MS = Math.max(...Object.values(JOB_KINDS).map((k) => k.timeoutMs)) + 30_000;
+
+export interface EnqueueOptions {
+  runAt?: Date;
+  /** At most one live (available or running) job per key; a second enqueue is a no-op. */
+  uniqueKey?: string;
+}
+
+/**
+ * Adds a job. Call it with the transaction of the write that causes the job, so both commit
+ * or neither does. Returns the job id, or null when a live job holds the unique key.
+ */
+export async function enqueue<K extends JobKind>(
+  db: Db,
+  env: { config: Config; clock: Clock },
+  kind: K,
+  payload: JobPayload<K>,
+  opts: EnqueueOptions = {},
+): Promise<string | null> {
+  const def = JOB_KINDS[kind];
+  if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for job ${kind}: ${JSON.stringify(payload)}`);
+  const now = env.clock();
+  const id = newId('job');
+  const row = {
+    id,
+    kind,
+    payload: JSON.stringify(payload),
+    state: 'available',
+    attempt: 0,
+    max_attempts: def.maxAttempts(env.config),
+    run_at: iso(opts.runAt ?? now),
+    locked_by: null,
+    locked_until: null,
+    unique_key: opts.uniqueKey ?? null,
+    last_error: null,
+    created_at: iso(now),
+    updated_at: iso(now),
+  };
+  if (!opts.uniqueKey) {
+    await db.insertInto('jobs').values(row).execute();
+    return id;
+  }
+  const r = await db.insertInto('jobs').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+}
+
+/**
+ * Takes up to `limit` due jobs for this worker: available ones whose time has come, and
+ * running ones whose lease expired (their worker died). On PostgreSQL the rows are locked
+ * with SKIP LOCKED, so two workers never take the same job; SQLite has one writer at a time.
+ */
+export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number): Promise<JobRow[]> {
+  const now = iso(clock());
+  const lockedUntil = iso(new Date(clock().getTime() + LEASE_MS));
+  const due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'available'), eb('run_at', '<=', now)]),
+        eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)]),
+      ]),
+    )
+    .orderBy('run_at')
+    .limit(limit);
+  const rows = await db
+    .updateTable('jobs')
+    .set({ state: 'running', locked_by: workerId, locked_until: lockedUntil, attempt: sql`attempt + 1`, updated_at: now })
+    .where('id', 'in', lockForClaim(dialect, due))
+    .returningAll()
+    .execute();
+  const claimed: JobRow[] = [];
+  for (const row of rows) {
+    if (row.attempt > row.max_attempts) {
+      await fail(db, row, 'lease expired on the last attempt (the worker running it stopped)', clock, { retry: false });
+      continue;
+    }
+    claimed.push(row);
+  }
+  return claimed;
+}
+
+/** A finished job leaves the table; what it did is recorded by its own module. */
+export async function complete(db: Db, job: JobRow): Promise<void> {
+  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
+}
+
+export async function fail(db: Db, job: JobRow, error: string, clock: Clock, opts: { retry: boolean; config?: Config }): Promise<void> {
+  const now = clock();
+  const def = JOB_KINDS[job.kind as JobKind];
+  const last = !opts.retry || job.attempt >= job.max_attempts || !def || !opts.config;
+  if (last) {
+    await db
+      .updateTable('jobs')
+      .set({ state: 'failed', last_error: error.slice(0, 2000), locked_by: null, locked_until: null, unique_key: null, updated_at: iso(now) })
+      .where('id', '=', job.id)
+      .execute();
+    return;
+  }
+  const base = def.backoff(job.attempt, opts.config!) * 1000;
+  const delay = base * (1 - JITTER + Math.random() * 2 * JITTER);
+  await db
+    .updateTable('jobs')
+    .set({
+      state: 'available',
+      run_at: iso(new Date(now.getTime() + delay)),
+      last_error: error.slice(0, 2000),
+      locked_by: null,
+      locked_until: null,
+      updated_at: iso(now),
+    })
+    .where('id', '=', job.id)
+    .execute();
+}
+
+/** Gives a job back untried (graceful shutdown): the attempt does not count. */
+export async function release(db: Db, job: JobRow, clock: Clock): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ state: 'available', attempt: sql`attempt - 1`, locked_by: null, locked_until: null, updated_at: iso(clock()) })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .execute();
+}
+
+export async function listJobs(db: Db, opts: { failed?: boolean; limit?: number } = {}): Promise<JobRow[]> {
+  let q = db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').limit(opts.limit ?? 100);
+  if (opts.failed) q = q.where('state', '=', 'failed');
+  return q.execute();
+}
+
+/** Puts a failed job back in line with a fresh set of attempts. */
+export async function retryJob(db: Db, id: string, clock: Clock): Promise<boolean> {
+  const now = iso(clock());
+  const r = await db
+    .updateTable('jobs')
+    .set({ state: 'available', attempt: 0, run_at: now, last_error: null, updated_at: now })
+    .where('id', '=', id)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -1,0 +1,132 @@
+import { Value } from '@sinclair/typebox/value';
+import { hostname } from 'node:os';
+import type { Deps } from '../deps.js';
+import { newId } from '../lib/ids.js';
+import { JOB_KINDS, type JobKind } from './kinds.js';
+import { claim, complete, fail, release, type JobRow } from './queue.js';
+
+/** A failure that retrying cannot fix (bad payload, object gone): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export interface JobContext {
+  deps: Deps;
+  job: JobRow;
+  signal: AbortSignal;
+}
+
+export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
+export type JobHandlers = Record<JobKind, JobHandler>;
+
+export interface WorkerOptions {
+  concurrency?: number;
+  pollMs?: number;
+}
+
+/**
+ * Runs jobs from the database queue: claims what is due, runs each under its kind's time
+ * limit, retries with backoff, and on stop finishes what it holds or gives it back.
+ */
+export class Worker {
+  readonly id = `${hostname()}:${process.pid}:${newId('job').slice(-6)}`;
+  readonly #running = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  #stopping = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly handlers: JobHandlers,
+    opts: WorkerOptions = {},
+  ) {
+    this.#concurrency = opts.concurrency ?? 4;
+    this.#pollMs = opts.pollMs ?? 250;
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** Shortens the wait when this process just enqueued something. */
+  wake(): void {
+    this.#wake?.();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopping) {
+      const free = this.#concurrency - this.#running.size;
+      let claimed: JobRow[] = [];
+      if (free > 0) {
+        try {
+          claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free);
+        } catch (err) {
+          this.deps.log?.error({ err }, 'claiming jobs failed');
+        }
+      }
+      for (const job of claimed) this.#execute(job);
+      if (claimed.length === 0 || this.#running.size >= this.#concurrency) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#pollMs);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = undefined;
+      }
+    }
+  }
+
+  #execute(job: JobRow): void {
+    const abort = new AbortController();
+    const done = this.#attempt(job, abort).finally(() => this.#running.delete(job.id));
+    this.#running.set(job.id, { job, done, abort });
+    void done.then(() => this.wake());
+  }
+
+  async #attempt(job: JobRow, abort: AbortController): Promise<void> {
+    const { deps } = this;
+    const def = JOB_KINDS[job.kind as JobKind];
+    const handler = this.handlers[job.kind as JobKind];
+    try {
+      if (!def || !handler) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
+      const payload: unknown = JSON.parse(job.payload);
+      if (!Value.Check(def.payload, payload)) throw new PermanentJobError(`invalid payload for ${job.kind}`);
+      const timeout = AbortSignal.timeout(def.timeoutMs);
+      const signal = AbortSignal.any([abort.signal, timeout]);
+      await Promise.race([
+        handler(payload, { deps, job, signal }),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error(timeout.aborted ? `timed out after ${def.timeoutMs} ms` : 'worker stopping')), {
+            once: true,
+          }),
+        ),
+      ]);
+      await complete(deps.db, job);
+    } catch (err) {
+      if (abort.signal.aborted) {
+        await release(deps.db, job, deps.clock).catch(() => undefined);
+        return;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      deps.log?.warn({ job_id: job.id, kind: job.kind, attempt: job.attempt, err: message }, 'job attempt failed');
+      await fail(deps.db, job, message, deps.clock, { retry: !(err instanceof PermanentJobError), config: deps.config }).catch((e: unknown) =>
+        deps.log?.error({ err: e }, 'recording a job failure failed'),
+      );
+    }
+  }
+
+  /** Stops claiming; waits up to graceMs for running jobs, then gives the rest back. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.#stopping = true;
+    this.wake();
+    await this.#loop;
+    const pending = [...this.#running.values()];
+    const all = Promise.all(pending.map((p) => p.done));
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([all, timer]);
+    for (const p of this.#running.values()) p.abort.abort();
+    await all;
+  }
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../http/errors.js';
+import { enqueue } from '../../jobs/queue.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { updateAccount } from '../accounts/repo.js';
+import type { WebhookKey } from '../webhooks/keys.js';
+import * as repo from './repo.js';
+
+export interface EventInput {
+  accountId: string;
+  /** e.g. reservation.created; sent in the webhook-event header. */
+  type: string;
+  subjectId: string | null;
+  body: unknown;
+}
+
+/**
+ * Records an event and queues its delivery to each target, all in the caller's transaction:
+ * the change, the event and the delivery job commit together or not at all.
+ */
+async function emit(db: Db, deps: Deps, e: EventInput, targets: { target: string; url: string }[]): Promise<string | null> {
+  if (targets.length === 0) return null;
+  const now = iso(deps.clock());
+  const eventId = newId('evt');
+  await repo.insertEvent(db, { id: eventId, account_id: e.accountId, type: e.type, subject_id: e.subjectId, payload: JSON.stringify(e.body), created_at: now });
+  for (const t of targets) {
+    const deliveryId = newId('evt').replace('evt_', 'dlv_');
+    await repo.insertDelivery(db, {
+      id: deliveryId,
+      event_id: eventId,
+      account_id: e.accountId,
+      target: t.target,
+      url: t.url,
+      state: 'pending',
+      attempts: 0,
+      last_status: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await enqueue(db, deps, 'webhook.deliver', { delivery_id: deliveryId });
+  }
+  deps.wakeWorker();
+  return eventId;
+}
+
+/** Queues the event to the account's URL for this webhook key, if one is registered and enabled. */
+export async function emitWebhook(db: Db, deps: Deps, key: WebhookKey, e: EventInput): Promise<string | null> {
+  const hook = await db
+    .selectFrom('webhooks')
+    .select('url')
+    .where('account_id', '=', e.accountId)
+    .where('webhook_key', '=', key)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return emit(db, deps, e, hook ? [{ target: key, url: hook.url }] : []);
+}
+
+/** Queues the event to a per-request callback URL, signed like webhooks. */
+export async function emitCallback(db: Db, deps: Deps, url: string, e: EventInput): Promise<string | null> {
+  return emit(db, deps, e, [{ target: 'callback', url }]);
+}
+
+/** Sends an event again to the target's current URL, as a new delivery with fresh attempts. */
+export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId: string) {
+  const found = await repo.findDelivery(deps.db, deliveryId);
+  if (!found || found.delivery.account_id !== account.id) throw notFound(`delivery ${deliveryId}`);
+  const { delivery } = found;
+  let url = delivery.url;
+  if (delivery.target !== 'callback') {
+    const hook = await deps.db
+      .selectFrom('webhooks')
+      .select('url')
+      .where('account_id', '=', account.id)
+      .where('webhook_key', '=', delivery.target)
+      .executeTakeFirst();
+    if (hook) url = hook.url;
+  }
+  const now = iso(deps.clock());
+  const id = newId('evt').replace('evt_', 'dlv_');
+  await deps.db.transaction().execute(async (tx) => {
+    await repo.insertDelivery(tx, { ...delivery, id, url, state: 'pending', attempts: 0, last_status: null, last_error: null, created_at: now, updated_at: now });
+    await enqueue(tx, deps, 'webhook.deliver', { delivery_id: id });
+  });
+  deps.wakeWorker();
+  return { message: `delivery ${deliveryId} queued again as ${id}`, id };
+}
+
+/** A new signing secret; the old one keeps signing alongside it for 24 hours. */
+export async function rotateWebhookSecret(deps: Deps, account: AccountRow) {
+  const now = iso(deps.clock());
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  await updateAccount(deps.db, account.id, {
+    webhook_secret_prev_enc: account.webhook_secret_enc,
+    webhook_secret_enc: deps.secrets.seal(secret, `webhook_secret:${account.id}`),
+    webhook_secret_rotated_at: now,
+    updated_at: now,
+  });
+  return { signing_secret: secret, previous_secret_valid_until: iso(new Date(deps.clock().getTime() + 24 * 3600_000)) };
+}
+
+export async function deliveriesView(deps: Deps, account: AccountRow, from: number, size: number) {
+  const { total, rows, attempts } = await repo.listDeliveries(deps.db, account.id, from, size);
+  return {
+    from,
+    size,
+    total,
+    items: rows.map((d) => ({
+      id: d.id,
+      event_id: d.event_id,
+      event_type: d.event_type,
+      subject_id: d.subject_id,
+      target: d.target,
+      url: d.url,
+      state: d.state,
+      attempts: attempts
+        .filter((a) => a.delivery_id === d.id)
+        .map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, at: a.created_at })),
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+    })),
+  };
+}

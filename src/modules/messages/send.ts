@@ -1,0 +1,33 @@
+import { withTx } from '../../db/connection.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { iso } from '../../lib/time.js';
+import { emitWebhook } from '../events/service.js';
+import { findById } from '../reservations/repo.js';
+import { stargateView } from './service.js';
+import { sendEmail, sendSms } from './transports.js';
+
+/** Sends one queued guest message, unless the reservation no longer needs it. */
+export async function sendGuestMessage(payload: unknown, { deps }: JobContext): Promise<void> {
+  const { message_id } = payload as { message_id: string };
+  const m = await deps.db.selectFrom('guest_messages').selectAll().where('id', '=', message_id).executeTakeFirst();
+  if (!m || m.state !== 'queued') return;
+  const r = await findById(deps.db, m.account_id, m.reservation_id);
+  const now = () => iso(deps.clock());
+  if (!r || r.status === 'CANCELED' || (m.tag === 'reminder' && r.guestportal_completed)) {
+    await deps.db.updateTable('guest_messages').set({ state: 'canceled', updated_at: now() }).where('id', '=', m.id).execute();
+    return;
+  }
+  const out = { id: m.id, to: { email: m.email, phone: m.phone }, subject: m.subject, text: m.text, html: m.html };
+  let via;
+  try {
+    via = m.method === 'email' ? await sendEmail(deps.config, out) : await sendSms(deps.config, out);
+  } catch (err) {
+    await deps.db.updateTable('guest_messages').set({ error: err instanceof Error ? err.message : String(err), updated_at: now() }).where('id', '=', m.id).execute();
+    throw err;
+  }
+  await withTx(deps.db, async (tx) => {
+    await tx.updateTable('guest_messages').set({ state: 'sent', via, error: null, updated_at: now() }).where('id', '=', m.id).execute();
+    const sent = (await stargateView({ ...deps, db: tx }, r)).find((x) => x.id === m.id);
+    await emitWebhook(tx, deps, 'stargate_webhook_url', { accountId: m.account_id, type: 'guest_message.sent', subjectId: r.id, body: sent });
+  });
+}

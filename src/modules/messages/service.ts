@@ -1,0 +1,95 @@
+import type { Db } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { enqueue } from '../../jobs/queue.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { esc } from '../../web/html.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import { guestPortalUrl } from '../reservations/views.js';
+
+type Tag = 'invitation' | 'reminder';
+
+function compose(deps: Deps, r: ReservationRow, tag: Tag) {
+  const place = r.listing_nickname ?? 'your stay';
+  const url = guestPortalUrl(deps, r);
+  const name = r.guest_first_name ?? 'there';
+  const subject = tag === 'invitation' ? `Check-in details for ${place}` : `Reminder: complete your check-in for ${place}`;
+  const lead =
+    tag === 'invitation'
+      ? `Thank you for booking ${place}${r.check_in_date ? ` from ${r.check_in_date}` : ''}. Please complete your guest check-in:`
+      : `Your stay at ${place} begins ${r.check_in_date ?? 'soon'}, and your guest check-in is not complete yet:`;
+  const text = `Hello ${name},\n\n${lead}\n${url}\n\nThank you.`;
+  const html = `<p>Hello ${esc(name)},</p><p>${esc(lead)}</p><p><a href="${esc(url)}">${esc(url)}</a></p><p>Thank you.</p>`;
+  return { subject, text, html };
+}
+
+/**
+ * Queues the guest-portal invitation now and a reminder some days before check-in, for a
+ * confirmed reservation with a way to reach the guest. Runs in the reservation's transaction.
+ */
+export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow): Promise<void> {
+  if (r.status !== 'CONFIRMED' || (!r.guest_email && !r.guest_phone) || r.guestportal_completed) return;
+  const existing = await db.selectFrom('guest_messages').select('id').where('reservation_id', '=', r.id).limit(1).executeTakeFirst();
+  if (existing) return;
+  const now = deps.clock();
+  const plans: { tag: Tag; at: Date }[] = [{ tag: 'invitation', at: now }];
+  if (r.check_in_date) {
+    const reminder = new Date(Date.parse(`${r.check_in_date}T09:00:00Z`) - deps.config.reminderDays * 86_400_000);
+    if (reminder.getTime() > now.getTime() + 3600_000) plans.push({ tag: 'reminder', at: reminder });
+  }
+  for (const p of plans) {
+    const id = newId('not').replace('not_', 'msg_');
+    const content = compose(deps, r, p.tag);
+    await db
+      .insertInto('guest_messages')
+      .values({
+        id,
+        account_id: r.account_id,
+        reservation_id: r.id,
+        tag: p.tag,
+        method: r.guest_email ? 'email' : 'sms',
+        via: null,
+        email: r.guest_email,
+        phone: r.guest_phone,
+        ...content,
+        send_after: iso(p.at),
+        state: 'queued',
+        error: null,
+        created_at: iso(now),
+        updated_at: iso(now),
+      })
+      .execute();
+    await enqueue(db, deps, 'message.send', { message_id: id }, { runAt: p.at, uniqueKey: `message:${id}` });
+  }
+  deps.wakeWorker();
+}
+
+/** A canceled reservation sends nothing more. */
+export async function cancelQueuedMessages(db: Db, deps: Deps, reservationId: string): Promise<void> {
+  await db
+    .updateTable('guest_messages')
+    .set({ state: 'canceled', updated_at: iso(deps.clock()) })
+    .where('reservation_id', '=', reservationId)
+    .where('state', '=', 'queued')
+    .execute();
+}
+
+export async function stargateView(deps: Deps, r: ReservationRow) {
+  const rows = await deps.db.selectFrom('guest_messages').selectAll().where('reservation_id', '=', r.id).orderBy('send_after').orderBy('id').execute();
+  return rows.map((m) => ({
+    id: m.id,
+    email: m.email ?? '',
+    phone: m.phone ?? '',
+    tag: m.tag,
+    method: m.method,
+    via: m.via ?? '',
+    status: m.state,
+    sendAfter: m.send_after,
+    created: m.created_at,
+    updated: m.updated_at,
+    reservation_id: r.id,
+    listing_id: r.listing_id ?? '',
+    confirmation_code: r.confirmation_code ?? '',
+    message: { subject: m.subject, text: m.text, html: m.html },
+  }));
+}

@@ -1,0 +1,71 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../../config.js';
+import { postOutbound } from '../../lib/outbound.js';
+
+export interface OutgoingMessage {
+  id: string;
+  to: { email: string | null; phone: string | null };
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Which way a message went: 'smtp', 'sms', or 'outbox' when no transport is configured. */
+export type Via = 'smtp' | 'sms' | 'outbox';
+
+let smtp: { url: string; transport: Transporter } | undefined;
+
+function smtpTransport(url: string): Transporter {
+  if (smtp?.url !== url) smtp = { url, transport: nodemailer.createTransport(url) };
+  return smtp.transport;
+}
+
+/** E-mail over SMTP, or into the outbox as a .eml file when no SMTP server is configured. */
+export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via> {
+  const mail = { from: config.mailFrom, to: m.to.email ?? '', subject: m.subject, text: m.text, html: m.html, messageId: `<${m.id}@guestscreen>` };
+  if (config.smtpUrl) {
+    await smtpTransport(config.smtpUrl).sendMail(mail);
+    return 'smtp';
+  }
+  const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
+  await writeOutbox(config, `${m.id}.eml`, built.message as Buffer);
+  return 'outbox';
+}
+
+/**
+ * SMS through a Twilio-style Messages API (POST {url}/2010-04-01/Accounts/{sid}/Messages.json,
+ * form-encoded To/From/Body, basic auth), or into the outbox as .json when none is configured.
+ */
+export async function sendSms(config: Config, m: OutgoingMessage): Promise<Via> {
+  if (!config.sms) {
+    await writeOutbox(config, `${m.id}.json`, Buffer.from(JSON.stringify({ to: m.to.phone, body: m.text }, null, 2)));
+    return 'outbox';
+  }
+  const { url, accountSid, authToken, from } = config.sms;
+  const res = await postOutbound(
+    `${url}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`,
+    new URLSearchParams({ To: m.to.phone ?? '', From: from, Body: m.text }).toString(),
+    {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
+    },
+    { allowPrivate: config.allowPrivateTargets, timeoutMs: 15_000 },
+  );
+  if (res.status >= 200 && res.status < 300) return 'sms';
+  let detail = res.body.slice(0, 300);
+  try {
+    const err = JSON.parse(res.body) as { code?: number; message?: string };
+    detail = `${err.code ?? ''} ${err.message ?? ''}`.trim();
+  } catch {
+    // not JSON: keep the text
+  }
+  throw new Error(`SMS provider answered ${res.status}: ${detail}`);
+}
+
+async function writeOutbox(config: Config, name: string, content: Buffer): Promise<void> {
+  const dir = path.join(config.dataDir, 'outbox');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, name), content, { mode: 0o600 });
+}
