@@ -145,3 +145,44 @@ export async function call(
 }
 
 export { toAccountView };
+
+export interface Received {
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A real HTTP receiver on 127.0.0.1 that records requests and answers with `respond`. */
+export async function startReceiver(respond: (req: Received, n: number) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200 })) {
+  const { createServer } = await import('node:http');
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const r = { url: req.url ?? '/', headers: req.headers, body };
+      received.push(r);
+      const answer = respond(r, received.length);
+      res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Polls until the condition holds (what a person would do: look again shortly). */
+export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, dbKind, type TestApp } from '../../test/harness.js';
+import { claim, complete, enqueue, fail, listJobs, release, retryJob } from './queue.js';
+import { PermanentJobError, Worker, type JobHandlers } from './worker.js';
+
+describe(`job queue (${dbKind})`, () => {
+  let t: TestApp;
+  let now = new Date('2026-11-22T10:00:00.000Z');
+  const clock = () => now;
+  before(async () => {
+    t = await createTestApp({ GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE: '10,100' });
+    t.deps.clock = clock;
+  });
+  after(() => t.close());
+
+  const kinds = async () => (await t.deps.db.selectFrom('jobs').select(['id', 'state']).execute()).length;
+  const clear = () => t.deps.db.deleteFrom('jobs').execute();
+
+  it('claims due jobs once, in run_at order, and not scheduled ones', async () => {
+    await clear();
+    const a = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'a' });
+    const later = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'later' }, { runAt: new Date(now.getTime() + 60_000) });
+    const first = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w1', 10);
+    assert.deepEqual(first.map((j) => j.id), [a]);
+    assert.equal(first[0]!.attempt, 1);
+    assert.deepEqual(await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10), [], 'a running job is not claimed twice');
+    now = new Date(now.getTime() + 61_000);
+    assert.deepEqual((await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10)).map((j) => j.id), [later]);
+    assert.ok(await kinds());
+  });
+
+  it('retries with the kind’s backoff and jitter, then keeps the failed job visible', async () => {
+    await clear();
+    const id = await enqueue(t.deps.db, t.deps, 'webhook.deliver', { delivery_id: 'd1' });
+    let [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    await fail(t.deps.db, job!, 'HTTP 500', clock, { retry: true, config: t.deps.config });
+    let row = (await listJobs(t.deps.db)).find((j) => j.id === id)!;
+    assert.equal(row.state, 'available');
+    const wait = (Date.parse(row.run_at) - now.getTime()) / 1000;
+    assert.ok(wait >= 8 && wait <= 12, `first retry after about 10 s, got ${wait}`);
+    assert.equal(row.last_error, 'HTTP 500');
+
+    now = new Date(Date.parse(row.run_at) + 1);
+    [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    await fail(t.deps.db, job!, 'HTTP 502', clock, { retry: true, config: t.deps.config });
+    row = (await listJobs(t.deps.db)).find((j) => j.id === id)!;
+    const wait2 = (Date.parse(row.run_at) - now.getTime()) / 1000;
+    assert.ok(wait2 >= 80 && wait2 <= 120, `second retry after about 100 s, got ${wait2}`);
+
+    now = new Date(Date.parse(row.run_at) + 1);
+    [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    assert.equal(job!.attempt, 3);
+    await fail(t.deps.db, job!, 'HTTP 503', clock, { retry: true, config: t.deps.config });
+    const failed = await listJobs(t.deps.db, { failed: true });
+    assert.deepEqual(failed.map((j) => [j.id, j.last_error]), [[id, 'HTTP 503']]);
+
+    assert.equal(await retryJob(t.deps.db, id!, clock), true);
+    [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    assert.equal(job!.attempt, 1, 'a retried job gets its attempts back');
+    assert.equal(await retryJob(t.deps.db, id!, clock), false, 'only failed jobs can be retried');
+  });
+
+  it('gives a dead worker’s job to another worker when the lease expires', async () => {
+    await clear();
+    const id = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'x' });
+    await claim(t.deps.db, t.deps.dialect.kind, clock, 'dead-worker', 1);
+    assert.deepEqual(await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 1), []);
+    now = new Date(now.getTime() + 10 * 60_000);
+    const [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 1);
+    assert.equal(job!.id, id);
+    assert.equal(job!.locked_by, 'w2');
+    assert.equal(job!.attempt, 2);
+  });
+
+  it('keeps one live job per unique key', async () => {
+    await clear();
+    const a = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' });
+    const b = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' });
+    assert.ok(a);
+    assert.equal(b, null);
+    const [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    await complete(t.deps.db, job!);
+    assert.ok(await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' }), 'free again once done');
+  });
+
+  it('releases a job untried on shutdown', async () => {
+    await clear();
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'r' });
+    const [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    await release(t.deps.db, job!, clock);
+    const [again] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    assert.equal(again!.attempt, 1);
+  });
+
+  it('rejects a payload that does not match the catalog', async () => {
+    await assert.rejects(enqueue(t.deps.db, t.deps, 'message.send', { nope: 1 } as never), /invalid payload for job message\.send/);
+  });
+
+  it('runs jobs in a worker, retries failures and fails permanent errors at once', async () => {
+    await clear();
+    now = new Date();
+    t.deps.clock = () => new Date();
+    const seen: string[] = [];
+    const handlers: JobHandlers = {
+      'message.send': async (payload) => {
+        const id = (payload as { message_id: string }).message_id;
+        seen.push(id);
+        if (id === 'flaky' && seen.filter((s) => s === 'flaky').length === 1) throw new Error('first try fails');
+        if (id === 'broken') throw new PermanentJobError('cannot ever work');
+      },
+      'webhook.deliver': async () => undefined,
+    };
+    for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
+    // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.
+    const worker = new Worker(t.deps, handlers, { pollMs: 20 });
+    worker.start();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      await t.deps.db.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('state', '=', 'available').execute();
+      const left = await t.deps.db.selectFrom('jobs').select(['state']).execute();
+      if (left.length === 1 && left[0]!.state === 'failed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await worker.stop();
+    t.deps.clock = clock;
+    assert.deepEqual(seen.filter((s) => s === 'flaky').length, 2);
+    const failed = await listJobs(t.deps.db, { failed: true });
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0]!.attempt, 1, 'a permanent error is not retried');
+    assert.equal(failed[0]!.last_error, 'cannot ever work');
+  });
+});
