@@ -4,7 +4,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { claim, enqueue, fail } from '../src/jobs/queue.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
+import { createDeps } from '../src/runtime.js';
 import { createIsolatedEnv, dbKind, openApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -66,6 +69,30 @@ describe(`guestscreen command (${dbKind})`, () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('lists failed jobs and puts one back in line', async () => {
+    assert.match(runCli(['jobs', 'list', '--failed'], env).stdout, /no failed jobs/);
+    const deps = createDeps(loadConfig(env));
+    const id = await enqueue(deps.db, deps, 'message.send', { message_id: 'msg_gone' });
+    const [job] = await claim(deps.db, deps.dialect.kind, deps.clock, 'test', 1);
+    await fail(deps.db, job!, 'SMTP server said no', deps.clock, { retry: false });
+    await deps.database.close();
+
+    const listed = runCli(['jobs', 'list', '--failed', '--json'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    const jobs = JSON.parse(listed.stdout);
+    assert.deepEqual(jobs.map((j: { id: string; last_error: string; payload: unknown }) => [j.id, j.last_error, j.payload]), [
+      [id, 'SMTP server said no', { message_id: 'msg_gone' }],
+    ]);
+    assert.match(runCli(['jobs', 'list'], env).stdout, /message\.send\s+failed\s+attempt 1\/8.*SMTP server said no/);
+    const retried = runCli(['jobs', 'retry', id!], env);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.match(retried.stdout, /queued again/);
+    assert.match(runCli(['jobs', 'list', '--failed'], env).stdout, /no failed jobs/);
+    const again = runCli(['jobs', 'retry', id!], env);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /is not a failed job/);
   });
 
   it('fails with a usage message for a missing option or an unknown command', () => {

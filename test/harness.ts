@@ -153,7 +153,10 @@ export interface Received {
 }
 
 /** A real HTTP receiver on 127.0.0.1 that records requests and answers with `respond`. */
-export async function startReceiver(respond: (req: Received, n: number) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200 })) {
+export async function startReceiver(
+  respond: (req: Received, n: number) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200 }),
+  delayMs = 0,
+) {
   const { createServer } = await import('node:http');
   const received: Received[] = [];
   const server = createServer((req, res) => {
@@ -163,7 +166,7 @@ export async function startReceiver(respond: (req: Received, n: number) => { sta
       const r = { url: req.url ?? '/', headers: req.headers, body };
       received.push(r);
       const answer = respond(r, received.length);
-      res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+      setTimeout(() => res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? ''), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -104,6 +104,7 @@ export class Worker {
         ),
       ]);
       await complete(deps.db, job);
+      deps.log?.debug({ job_id: job.id, kind: job.kind, attempt: job.attempt, worker: this.id }, 'job done');
     } catch (err) {
       if (abort.signal.aborted) {
         await release(deps.db, job, deps.clock).catch(() => undefined);
