@@ -31,6 +31,8 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SMS_FROM: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+  GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+  GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -74,6 +76,8 @@ export interface Config {
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   reminderDays: number;
   workerConcurrency: number;
+  idempotencyLockSeconds: number;
+  jobLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 4 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
+    idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
+    jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
   };
 }
 

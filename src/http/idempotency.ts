@@ -12,8 +12,6 @@ declare module 'fastify' {
 }
 
 const WINDOW_MS = 24 * 3600_000;
-// How long a request may hold its key before another attempt may assume it died with its process.
-const LOCK_MS = 60_000;
 
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
@@ -37,7 +35,8 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     const accountId = request.account.id;
     const hash = fingerprint(request);
     const now = deps.clock();
-    const lockedUntil = iso(new Date(now.getTime() + LOCK_MS));
+    // How long a request may hold its key before another attempt may assume it died with its process.
+    const lockedUntil = iso(new Date(now.getTime() + deps.config.idempotencyLockSeconds * 1000));
 
     for (let attempt = 0; attempt < 2; attempt++) {
       const row = await deps.db

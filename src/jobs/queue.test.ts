@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, type TestApp } from '../../test/harness.js';
-import { claim, complete, enqueue, fail, listJobs, release, retryJob } from './queue.js';
+import { claim, complete, enqueue, fail, heartbeat, listJobs, release, retryJob } from './queue.js';
 import { PermanentJobError, Worker, type JobHandlers } from './worker.js';
 
 describe(`job queue (${dbKind})`, () => {
@@ -21,12 +21,12 @@ describe(`job queue (${dbKind})`, () => {
     await clear();
     const a = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'a' });
     const later = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'later' }, { runAt: new Date(now.getTime() + 60_000) });
-    const first = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w1', 10);
+    const first = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w1', 10, 120_000);
     assert.deepEqual(first.map((j) => j.id), [a]);
     assert.equal(first[0]!.attempt, 1);
     assert.deepEqual(await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10), [], 'a running job is not claimed twice');
     now = new Date(now.getTime() + 61_000);
-    assert.deepEqual((await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10)).map((j) => j.id), [later]);
+    assert.deepEqual((await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10, 120_000)).map((j) => j.id), [later]);
     assert.ok(await kinds());
   });
 
@@ -71,6 +71,17 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(job!.id, id);
     assert.equal(job!.locked_by, 'w2');
     assert.equal(job!.attempt, 2);
+  });
+
+  it('keeps a live worker’s job through heartbeats', async () => {
+    await clear();
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'hb' });
+    await claim(t.deps.db, t.deps.dialect.kind, clock, 'alive', 1, 30_000);
+    for (let i = 0; i < 5; i++) {
+      now = new Date(now.getTime() + 20_000);
+      await heartbeat(t.deps.db, clock, 'alive', 30_000);
+      assert.deepEqual(await claim(t.deps.db, t.deps.dialect.kind, clock, 'other', 1, 30_000), [], `still held after ${(i + 1) * 20} s`);
+    }
   });
 
   it('keeps one live job per unique key', async () => {

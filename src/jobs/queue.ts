@@ -12,8 +12,6 @@ export type JobRow = Selectable<JobsTable>;
 
 // Jitter spreads retries of many failed jobs so they do not come back at the same instant.
 const JITTER = 0.2;
-// A lease outlives the longest attempt any kind may take, so only a dead worker's jobs expire.
-const LEASE_MS = Math.max(...Object.values(JOB_KINDS).map((k) => k.timeoutMs)) + 30_000;
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -63,10 +61,11 @@ export async function enqueue<K extends JobKind>(
  * Takes up to `limit` due jobs for this worker: available ones whose time has come, and
  * running ones whose lease expired (their worker died). On PostgreSQL the rows are locked
  * with SKIP LOCKED, so two workers never take the same job; SQLite has one writer at a time.
+ * A live worker renews its leases (heartbeat), so a lease only expires when its worker is gone.
  */
-export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number): Promise<JobRow[]> {
+export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number, leaseMs = 30_000): Promise<JobRow[]> {
   const now = iso(clock());
-  const lockedUntil = iso(new Date(clock().getTime() + LEASE_MS));
+  const lockedUntil = iso(new Date(clock().getTime() + leaseMs));
   const due = db
     .selectFrom('jobs')
     .select('id')
@@ -93,6 +92,16 @@ export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId
     claimed.push(row);
   }
   return claimed;
+}
+
+/** Extends the leases of every job this worker is running. */
+export async function heartbeat(db: Db, clock: Clock, workerId: string, leaseMs: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ locked_until: iso(new Date(clock().getTime() + leaseMs)) })
+    .where('state', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .execute();
 }
 
 /** A finished job leaves the table; what it did is recorded by its own module. */

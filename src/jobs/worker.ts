@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { newId } from '../lib/ids.js';
 import { JOB_KINDS, type JobKind } from './kinds.js';
-import { claim, complete, fail, release, type JobRow } from './queue.js';
+import { claim, complete, fail, heartbeat, release, type JobRow } from './queue.js';
 
 /** A failure that retrying cannot fix (bad payload, object gone): the job fails at once. */
 export class PermanentJobError extends Error {}
@@ -34,6 +34,7 @@ export class Worker {
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -46,6 +47,12 @@ export class Worker {
 
   start(): void {
     this.#loop ??= this.#run();
+    const leaseMs = this.deps.config.jobLeaseSeconds * 1000;
+    this.#heartbeat ??= setInterval(() => {
+      if (this.#running.size === 0) return;
+      heartbeat(this.deps.db, this.deps.clock, this.id, leaseMs).catch((err: unknown) => this.deps.log?.error({ err }, 'lease heartbeat failed'));
+    }, leaseMs / 3);
+    this.#heartbeat.unref();
   }
 
   /** Shortens the wait when this process just enqueued something. */
@@ -59,7 +66,7 @@ export class Worker {
       let claimed: JobRow[] = [];
       if (free > 0) {
         try {
-          claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free);
+          claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free, this.deps.config.jobLeaseSeconds * 1000);
         } catch (err) {
           this.deps.log?.error({ err }, 'claiming jobs failed');
         }
@@ -129,5 +136,6 @@ export class Worker {
     await Promise.race([all, timer]);
     for (const p of this.#running.values()) p.abort.abort();
     await all;
+    clearInterval(this.#heartbeat);
   }
 }
