@@ -33,6 +33,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+  GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -78,6 +79,7 @@ export interface Config {
   workerConcurrency: number;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
+  syncTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 4 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
+    syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,
   };
 }
 

@@ -42,7 +42,7 @@ describe(`two worker processes on one database (${dbKind})`, () => {
         const lines = buf.split('\n');
         buf = lines.pop() ?? '';
         for (const line of lines) {
-          if (line.includes('"job done"')) w.done.push((JSON.parse(line) as { job_id: string }).job_id);
+          if (line.includes('"job done"') && line.includes('"webhook.deliver"')) w.done.push((JSON.parse(line) as { job_id: string }).job_id);
         }
       });
       workers.push(w);

@@ -4,6 +4,7 @@ import type { DialectHelpers } from './dialect.js';
 import * as m0001 from './migrations/0001-accounts.js';
 import * as m0002 from './migrations/0002-reservations.js';
 import * as m0003 from './migrations/0003-jobs-events.js';
+import * as m0004 from './migrations/0004-screening.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -13,6 +14,7 @@ const STEPS: Record<string, Step> = {
   '0001-accounts': m0001,
   '0002-reservations': m0002,
   '0003-jobs-events': m0003,
+  '0004-screening': m0004,
 };
 
 class StaticProvider implements MigrationProvider {

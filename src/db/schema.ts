@@ -109,6 +109,9 @@ export interface ReservationsTable {
   supervised: string | null;
   callback_url: string | null;
   skip_gp: Flag;
+  /** The latest verdict (JSON), as the summary and status read it. */
+  screening: string | null;
+  screened_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -224,6 +227,19 @@ export interface GuestMessagesTable {
   updated_at: string;
 }
 
+export interface ScreeningRunsTable {
+  id: string;
+  reservation_id: string;
+  account_id: string;
+  inputs_digest: string;
+  engine_version: string;
+  checks: string;
+  rules_fired: string;
+  verdict: string;
+  trigger: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -241,4 +257,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   listings: ListingsTable;
   guest_messages: GuestMessagesTable;
+  screening_runs: ScreeningRunsTable;
 }

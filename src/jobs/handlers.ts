@@ -1,9 +1,11 @@
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { sendGuestMessage } from '../modules/messages/send.js';
+import { runScreening } from '../modules/screening/run.js';
 import type { JobHandlers } from './worker.js';
 
 /** What runs each job kind of the catalog in kinds.ts. */
 export const handlers: JobHandlers = {
   'webhook.deliver': deliverWebhook,
   'message.send': sendGuestMessage,
+  'screening.run': runScreening,
 };

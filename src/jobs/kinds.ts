@@ -24,6 +24,15 @@ export const JOB_KINDS = {
     backoff: (attempt: number, config: Config) => config.webhookRetrySchedule[attempt - 1] ?? config.webhookRetrySchedule.at(-1) ?? 60,
     timeoutMs: 30_000,
   },
+  'screening.run': {
+    payload: Type.Object({
+      reservation_id: Type.String(),
+      trigger: Type.Union(['created', 'updated', 'payment_event', 'manual', 'guest_portal'].map((t) => Type.Literal(t))),
+    }),
+    maxAttempts: () => 5,
+    backoff: exponential(2, 300),
+    timeoutMs: 30_000,
+  },
   'message.send': {
     payload: Type.Object({ message_id: Type.String() }),
     maxAttempts: () => 8,

@@ -121,6 +121,7 @@ describe(`job queue (${dbKind})`, () => {
         if (id === 'broken') throw new PermanentJobError('cannot ever work');
       },
       'webhook.deliver': async () => undefined,
+      'screening.run': async () => undefined,
     };
     for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
     // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.

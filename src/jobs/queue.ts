@@ -15,7 +15,7 @@ const JITTER = 0.2;
 
 export interface EnqueueOptions {
   runAt?: Date;
-  /** At most one live (available or running) job per key; a second enqueue is a no-op. */
+  /** At most one waiting (available) job per key; a second enqueue while one waits is a no-op. */
   uniqueKey?: string;
 }
 
@@ -79,7 +79,8 @@ export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId
     .limit(limit);
   const rows = await db
     .updateTable('jobs')
-    .set({ state: 'running', locked_by: workerId, locked_until: lockedUntil, attempt: sql`attempt + 1`, updated_at: now })
+    // A claimed job no longer holds its unique key: a newer request for the same work may queue.
+    .set({ state: 'running', locked_by: workerId, locked_until: lockedUntil, unique_key: null, attempt: sql`attempt + 1`, updated_at: now })
     .where('id', 'in', lockForClaim(dialect, due))
     .returningAll()
     .execute();

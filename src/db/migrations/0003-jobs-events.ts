@@ -21,13 +21,14 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
     .execute();
   await db.schema.createIndex('jobs_claim_idx').on('jobs').columns(['state', 'run_at']).execute();
   await db.schema.createIndex('jobs_lease_idx').on('jobs').columns(['state', 'locked_until']).execute();
-  // One live job per unique key; a finished (failed) one does not block a new one.
+  // One waiting job per unique key: repeated requests for the same work coalesce, while a
+  // job already running does not stop a newer one from being queued behind it.
   await db.schema
     .createIndex('jobs_unique_idx')
     .on('jobs')
     .column('unique_key')
     .unique()
-    .where(sql.ref('state'), 'in', sql`('available', 'running')`)
+    .where(sql.ref('state'), '=', sql.lit('available'))
     .execute();
 
   await db.schema

@@ -52,7 +52,10 @@ describe(`webhook delivery (${dbKind})`, () => {
     await register(me, 'screening_webhook_url', `${rx.url}/screening`);
     const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Sam', last_name: 'Idris' } } })).json;
     await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'decline' } });
-    const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id)), 'the screening event');
+    const got = await eventually(
+      async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"decline"')),
+      'the screening event',
+    );
     const body = verify(await secretOf(me), got);
     assert.deepEqual(Object.keys(body).sort(), ['business_rules', 'guestportal_completed', 'id', 'notes', 'reason', 'status', 'supervised']);
     assert.equal(body.status, 'declined');
@@ -169,22 +172,30 @@ describe(`webhook delivery (${dbKind})`, () => {
     assert.equal(verify(await secretOf(reseller), updated).is_suspended, true);
   });
 
-  it('delivers to a per-request callback URL, signed the same way', async () => {
+  it('posts the screening body to the per-request callback URL when the run finishes, signed the same way', async () => {
     const me = await tenant(t);
     const created = await call(t, 'POST', `/v1/reservations?callback=${encodeURIComponent(`${rx.url}/callback`)}&skip_gp=1`, {
       key: me.key,
-      body: { guest: { first_name: 'Cal', last_name: 'Back' } },
+      body: { guest: { first_name: 'Cal', last_name: 'Back', email: 'cal.back@gmail.com' } },
     });
     assert.equal(created.status, 200);
     const row = await t.deps.db.selectFrom('reservations').select(['callback_url', 'skip_gp']).where('id', '=', created.json.id).executeTakeFirstOrThrow();
     assert.equal(row.callback_url, `${rx.url}/callback`);
     assert.equal(Boolean(row.skip_gp), true);
-    // The screening engine fires this when a run finishes; here the delivery path itself is exercised.
+    const got = await eventually(async () => rx.received.find((r) => r.url === '/callback' && r.body.includes(created.json.id)), 'the callback');
+    const body = verify(await secretOf(me), got);
+    assert.equal(body.id, created.json.id);
+    assert.equal(body.status, 'verified');
+    assert.equal(got.headers['webhook-event'], 'screening.finished');
+  });
+
+  it('delivers an event to a callback URL directly through the delivery path', async () => {
+    const me = await tenant(t);
     await t.deps.db.transaction().execute((tx) =>
-      emitCallback(tx, t.deps, row.callback_url!, { accountId: me.account.id, type: 'screening.finished', subjectId: created.json.id, body: { id: created.json.id, status: 'pending' } }),
+      emitCallback(tx, t.deps, `${rx.url}/direct`, { accountId: me.account.id, type: 'screening.finished', subjectId: null, body: { id: 'res_x', status: 'review' } }),
     );
-    const got = await eventually(async () => rx.received.find((r) => r.url === '/callback'), 'the callback');
-    assert.deepEqual(verify(await secretOf(me), got), { id: created.json.id, status: 'pending' });
+    const got = await eventually(async () => rx.received.find((r) => r.url === '/direct'), 'the callback');
+    assert.deepEqual(verify(await secretOf(me), got), { id: 'res_x', status: 'review' });
   });
 
   it('refuses at registration a webhook URL on a private address when private targets are not allowed', async () => {

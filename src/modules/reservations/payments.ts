@@ -6,6 +6,8 @@ import { badRequest } from '../../http/errors.js';
 import { StringEnum } from '../../http/validation.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import { withTx } from '../../db/connection.js';
+import { requestScreening } from '../screening/run.js';
 import * as repo from './repo.js';
 import type { PaymentEventRow, ReservationRow } from './repo.js';
 
@@ -79,7 +81,8 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
     ...(e.card_country ? { card_country: e.card_country.toUpperCase() } : {}),
     ...(e.billing_country_code ? { billing_country_code: e.billing_country_code.toUpperCase() } : {}),
   };
-  const inserted = await repo.insertPaymentEvent(deps.db, {
+  const inserted = await withTx(deps.db, async (tx) => {
+    const added = await repo.insertPaymentEvent(tx, {
     id: newId('pay'),
     reservation_id: r.id,
     event_source: e.event_source,
@@ -87,8 +90,12 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
     event_type: e.event_type,
     event_status: e.event_status,
     occurred_at: e.timestamp ? new Date(e.timestamp).toISOString() : now,
-    data: JSON.stringify(normalised),
-    created_at: now,
+      data: JSON.stringify(normalised),
+      created_at: now,
+    });
+    // A new payment fact can change the verdict.
+    if (added) await requestScreening(tx, deps, r.id, 'payment_event');
+    return added;
   });
   return { message: inserted ? 'payment event recorded' : 'payment event already recorded' };
 }

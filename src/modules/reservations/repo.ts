@@ -37,15 +37,15 @@ const MUTABLE = [
   'guest_email',
   'guest_location',
   'identification_enc',
-  'guestportal_completed',
-  'verification_status',
-  'supervised',
   'callback_url',
   'skip_gp',
   'updated_at',
 ] as const;
 
-/** The columns an update may write (never the id, owner, token, or PostgreSQL's generated search column). */
+/**
+ * The columns a reservation update may write: not the id, owner, token or PostgreSQL's generated
+ * search column, and not what screening, manual decisions and the portal own.
+ */
 export function mutableColumns(r: ReservationRow): Updateable<ReservationsTable> {
   return Object.fromEntries(MUTABLE.map((c) => [c, r[c]]));
 }

@@ -83,7 +83,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     assert.equal((await call(t, 'GET', `/v1/reservations/HA-777/summary?pms=hostaway`, { key: me.key })).status, 200);
   });
 
-  it('answers summary and status honestly before any screening', async () => {
+  it('answers summary and status honestly before the first screening run', async () => {
     const me = await tenant(t);
     const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: booking() })).json;
     const status = (await call(t, 'GET', `/v1/reservations/${id}/status`, { key: me.key })).json;
@@ -91,7 +91,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       status: 'pending',
       pms_status: 'CONFIRMED',
       supervised: null,
-      reason: 'not screened yet: the screening engine has not run for this reservation',
+      reason: 'not screened yet: screening is queued',
       guestportal_completed: false,
       business_rules: [],
     });

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
+import { storedVerdict } from '../screening/run.js';
 import { resolveScreens } from '../settings/resolve.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
@@ -32,9 +33,10 @@ export function compositeStatus(r: ReservationRow): string {
 }
 
 function reason(r: ReservationRow): string {
-  if (r.supervised) return `manually ${r.supervised === 'approve' ? 'approved' : 'declined'}`;
-  if (r.verification_status === 'pending') return 'not screened yet: the screening engine has not run for this reservation';
-  return r.verification_status;
+  const verdict = storedVerdict(r);
+  const screening = verdict ? verdict.reason : 'not screened yet: screening is queued';
+  if (r.supervised) return `manually ${r.supervised === 'approve' ? 'approved' : 'declined'}; screening: ${screening}`;
+  return screening;
 }
 
 export function statusView(r: ReservationRow) {
@@ -48,11 +50,33 @@ export function statusView(r: ReservationRow) {
   };
 }
 
-/**
- * Until a screening run exists every check is INCOMPLETE and says why; the engine replaces
- * this with its decision record.
- */
+type Detail = { status: string; value?: string; help?: string; findings?: string[] };
+
+/** A check's public face: house_rules shows only its status, as the spec has it. */
+function publicDetail(name: string, d: { status: string; value: string; help: string; findings: { text: string }[] }): Detail {
+  if (name === 'house_rules') return { status: d.status };
+  const out: Detail = { status: d.status, value: d.value, help: d.help };
+  if (name === 'fraud_detection' || name === 'adverse_media') out.findings = d.findings.map((f) => f.text);
+  return out;
+}
+
+/** The latest verdict; before the first run finishes, every check is INCOMPLETE and says why. */
 export function summaryView(r: ReservationRow) {
+  const verdict = storedVerdict(r);
+  if (verdict) {
+    return {
+      guest_portal_status: r.guestportal_completed ? 'COMPLETED' : 'NOT_STARTED',
+      guest_portal_last_screen: '',
+      verification_composite_status: compositeStatus(r),
+      verification_status: r.verification_status,
+      verification_status_reason: reason(r),
+      risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : verdict.risk_color,
+      top_risks: verdict.top_risks,
+      top_recommendations: verdict.top_recommendations,
+      details: Object.fromEntries(CHECKS.map((c) => [c, publicDetail(c, verdict.details[c])])),
+      supervised_status: r.supervised,
+    };
+  }
   const details = Object.fromEntries(
     CHECKS.map((c) =>
       c === 'house_rules'
@@ -62,7 +86,7 @@ export function summaryView(r: ReservationRow) {
             {
               status: 'INCOMPLETE',
               value: 'not screened yet',
-              help: 'This check runs when the reservation is screened; no screening run has finished yet.',
+              help: 'Screening is queued; this check runs with it.',
               ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
             },
           ],

@@ -2,8 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
-import { authErrors, isTrue, MessageResponse } from '../../http/schemas.js';
+import { authErrors, isTrue, MessageResponse, QueryFlag } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
+import { withTx } from '../../db/connection.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { decisionsView, DecisionList } from '../screening/decisions.js';
+import { requestScreening, waitForScreening } from '../screening/run.js';
+import type { ReservationRow } from './repo.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
 import { stargateView } from '../messages/service.js';
@@ -115,6 +121,13 @@ const StargateResponse = Type.Array(
 
 export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    /** sync=1: answer after the screening run (bounded by GUESTSCREEN_SYNC_TIMEOUT_SECONDS), as it then stands. */
+    const afterSync = async (account: AccountRow, r: ReservationRow, sync: string | undefined) => {
+      if (!isTrue(sync)) return r;
+      await waitForScreening(deps, r.id, r.updated_at, deps.config.syncTimeoutMs);
+      return reservations.getReservation(deps, account, r.id);
+    };
+
     const load = (request: { account: Parameters<typeof reservations.getReservation>[1]; params: { id: string }; query?: unknown }) => {
       const q = (request.query ?? {}) as { pms?: string; usepmsid?: string };
       return reservations.getReservation(deps, request.account, request.params.id, { pms: q.pms, usePmsId: isTrue(q.usepmsid) });
@@ -127,7 +140,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         schema: { tags, summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
       },
       async (request) => {
-        return toReservationView(deps, await reservations.createReservation(deps, request.account, request.body, await writeOptions(deps, request.query)));
+        const r = await reservations.createReservation(deps, request.account, request.body, await writeOptions(deps, request.query));
+        return toReservationView(deps, await afterSync(request.account, r, request.query.sync));
       },
     );
 
@@ -145,10 +159,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         },
       },
       async (request) => {
-        return toReservationView(
-          deps,
-          await reservations.updateReservation(deps, request.account, request.params.id, request.body, await writeOptions(deps, request.query)),
-        );
+        const r = await reservations.updateReservation(deps, request.account, request.params.id, request.body, await writeOptions(deps, request.query));
+        return toReservationView(deps, await afterSync(request.account, r, request.query.sync));
       },
     );
 
@@ -255,6 +267,40 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/reservations/:id/stargate',
       { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
       async (request) => stargateView(deps, await load(request)),
+    );
+
+    app.post(
+      '/reservations/:id/screen',
+      {
+        schema: {
+          tags,
+          summary: 'Run screening again now (beyond the spec); with sync=1, answer with the new status',
+          params: IdParams,
+          querystring: Type.Object({ sync: Type.Optional(QueryFlag) }, { additionalProperties: false }),
+          response: { 200: StatusResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const r = await load(request);
+        const asked = iso(deps.clock());
+        await withTx(deps.db, (tx) => requestScreening(tx, deps, r.id, 'manual'));
+        if (isTrue(request.query.sync)) await waitForScreening(deps, r.id, asked, deps.config.syncTimeoutMs);
+        return review.statusView(await reservations.getReservation(deps, request.account, r.id));
+      },
+    );
+
+    app.get(
+      '/reservations/:id/decisions',
+      {
+        schema: {
+          tags,
+          summary: 'Every screening run: inputs digest, each check, rules fired, verdict (beyond the spec)',
+          params: IdParams,
+          querystring: ReadQuery,
+          response: { 200: DecisionList, ...errors },
+        },
+      },
+      async (request) => decisionsView(deps, await load(request)),
     );
 
     app.get(

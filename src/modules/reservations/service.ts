@@ -9,6 +9,7 @@ import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
+import { requestScreening } from '../screening/run.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
@@ -122,6 +123,8 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     supervised: null,
     callback_url: null,
     skip_gp: false,
+    screening: null,
+    screened_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -157,6 +160,7 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
 async function afterWrite(tx: Db, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated'): Promise<void> {
   await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
   await trackListing(tx, deps, r);
+  await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
   if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
   else await queueGuestMessages(tx, deps, r);
 }

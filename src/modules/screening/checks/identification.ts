@@ -1,0 +1,68 @@
+import { nameSimilarity } from '../names.js';
+import type { Check, Finding } from '../types.js';
+
+function ageOn(birth: string, day: string): number {
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** The guest's identity document: present, valid through the stay, old enough, and theirs. */
+export const identificationDocument: Check = (s) => {
+  const id = s.identification;
+  if (!id.document_number && !id.birth_date && !id.expiry_date) {
+    return {
+      status: 'INCOMPLETE',
+      value: 'no identity document yet',
+      help: 'The guest has not provided an identity document; ask for one through the guest portal.',
+      findings: [],
+    };
+  }
+  const findings: Finding[] = [];
+  const today = s.now.slice(0, 10);
+  const until = s.reservation.check_out_date ?? today;
+  let fail = false;
+  if (id.expiry_date && id.expiry_date < until) {
+    fail = true;
+    findings.push({
+      code: 'id.expires_before_checkout',
+      text: `Identity document expires ${id.expiry_date}, before check-out (${until})`,
+      weight: 40,
+      recommendation: 'Ask the guest for a document valid through the stay.',
+    });
+  }
+  if (id.birth_date) {
+    const age = ageOn(id.birth_date, s.reservation.check_in_date ?? today);
+    if (age < s.settings.minimumAge) {
+      fail = true;
+      findings.push({
+        code: 'id.under_minimum_age',
+        text: `Guest is ${age}, under the minimum age of ${s.settings.minimumAge}`,
+        weight: 60,
+        recommendation: 'Decline or ask for an adult to book; the guest is under your minimum age.',
+      });
+    }
+  }
+  const guestName = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
+  const docName = [id.first_name, id.middle_name, id.last_name].filter(Boolean).join(' ');
+  if (docName && guestName) {
+    const sim = Math.max(nameSimilarity(docName, guestName), nameSimilarity([id.first_name, id.last_name].filter(Boolean).join(' '), guestName));
+    if (sim < 0.85) {
+      findings.push({
+        code: 'id.name_mismatch',
+        text: `Name on the document (${docName}) does not match the guest (${guestName}); similarity ${sim.toFixed(2)}`,
+        weight: 25,
+        recommendation: 'Confirm who is staying: the document belongs to someone else.',
+      });
+    }
+  }
+  if (findings.length === 0) {
+    return { status: 'PASS', value: 'document valid through the stay', help: 'No action needed.', findings };
+  }
+  return {
+    status: fail ? 'FAIL' : 'REVIEW',
+    value: findings[0]!.text,
+    help: findings[0]!.recommendation ?? 'Review the identity document.',
+    findings,
+  };
+};

@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../deps.js';
+import type { ReservationRow } from '../reservations/repo.js';
+
+export const DecisionList = Type.Array(
+  Type.Object({
+    id: Type.String(),
+    trigger: Type.String({ description: 'created, updated, payment_event, manual or guest_portal' }),
+    engine_version: Type.String(),
+    inputs_digest: Type.String({ description: 'SHA-256 of everything the checks saw; equal digests give equal verdicts' }),
+    verdict: Type.Object({
+      status: Type.String(),
+      score: Type.Number(),
+      risk_color: Type.String(),
+      reason: Type.String(),
+      trace: Type.Array(Type.Object({ risk: Type.String(), check: Type.String(), code: Type.String(), weight: Type.Number() })),
+    }),
+    checks: Type.Record(
+      Type.String(),
+      Type.Object({
+        status: Type.String(),
+        value: Type.String(),
+        help: Type.String(),
+        findings: Type.Array(Type.Object({ code: Type.String(), text: Type.String(), weight: Type.Number(), recommendation: Type.Optional(Type.String()) })),
+      }),
+    ),
+    rules_fired: Type.Array(Type.String()),
+    created_at: Type.String(),
+  }),
+);
+
+/** Every screening run of the reservation, newest first. */
+export async function decisionsView(deps: Deps, r: ReservationRow) {
+  const rows = await deps.db.selectFrom('screening_runs').selectAll().where('reservation_id', '=', r.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    trigger: row.trigger,
+    engine_version: row.engine_version,
+    inputs_digest: row.inputs_digest,
+    verdict: JSON.parse(row.verdict) as never,
+    checks: JSON.parse(row.checks) as never,
+    rules_fired: JSON.parse(row.rules_fired) as string[],
+    created_at: row.created_at,
+  }));
+}

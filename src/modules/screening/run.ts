@@ -1,0 +1,143 @@
+import { withTx, type Db } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { enqueue } from '../../jobs/queue.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { emitCallback } from '../events/service.js';
+import { readSetting } from '../settings/repo.js';
+import type { PaymentEvent } from '../reservations/payments.js';
+import * as repo from '../reservations/repo.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import { compositeStatus, emitScreeningEvent, screeningEventBody } from '../reservations/review.js';
+import { openIdentification } from '../reservations/views.js';
+import { ENGINE_VERSION, inputsDigest, screen, type Verdict } from './engine.js';
+import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
+
+export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [] };
+
+export async function screeningSettings(db: Db, accountId: string): Promise<ScreeningSettings> {
+  const stored = (await readSetting(db, accountId, 'screening')) as Partial<ScreeningSettings> | undefined;
+  return {
+    ...DEFAULT_SCREENING_SETTINGS,
+    ...stored,
+    disabledChecks: (stored?.disabledChecks ?? []).filter((c): c is CheckName => (CHECK_NAMES as readonly string[]).includes(c)),
+  };
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/** Gathers what the checks look at. Reads only; the run writes nothing until the verdict. */
+export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snapshot> {
+  const now = deps.clock();
+  const recent = await deps.db
+    .selectFrom('reservations')
+    .select(['total_price', 'nights'])
+    .where('account_id', '=', r.account_id)
+    .where('id', '!=', r.id)
+    .orderBy('created_at', 'desc')
+    .limit(500)
+    .execute();
+  const since = iso(new Date(now.getTime() - 86_400_000));
+  const contacts = [r.guest_email, r.guest_phone].filter((c): c is string => Boolean(c));
+  const sameContact = contacts.length
+    ? await deps.db
+        .selectFrom('reservations')
+        .select('id')
+        .where('account_id', '=', r.account_id)
+        .where('id', '!=', r.id)
+        .where('created_at', '>=', since)
+        .where((eb) => eb.or([...(r.guest_email ? [eb('guest_email', '=', r.guest_email)] : []), ...(r.guest_phone ? [eb('guest_phone', '=', r.guest_phone)] : [])]))
+        .execute()
+    : [];
+  const events = await repo.listPaymentEvents(deps.db, r.id);
+  return {
+    now: iso(now),
+    reservation: {
+      id: r.id,
+      status: r.status,
+      source: r.source,
+      check_in_date: r.check_in_date,
+      check_out_date: r.check_out_date,
+      nights: r.nights,
+      total_price: r.total_price,
+      number_of_guests: r.number_of_guests,
+      created_at: r.created_at,
+      guest: { first_name: r.guest_first_name, last_name: r.guest_last_name, full_name: r.guest_full_name, email: r.guest_email, phone: r.guest_phone },
+    },
+    identification: openIdentification(deps, r),
+    payments: events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
+    history: {
+      reservations: recent.length,
+      medianTotalPrice: median(recent.map((x) => x.total_price).filter((x): x is number => x !== null)),
+      medianNights: median(recent.map((x) => x.nights).filter((x): x is number => x !== null)),
+      sameContactLast24h: sameContact.length,
+    },
+    guestPortalCompleted: Boolean(r.guestportal_completed),
+    skipGuestPortal: Boolean(r.skip_gp),
+    settings: await screeningSettings(deps.db, r.account_id),
+  };
+}
+
+export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'guest_portal';
+
+/** Queues a run in the caller's transaction; runs requested while one waits coalesce. */
+export async function requestScreening(db: Db, deps: Deps, reservationId: string, trigger: Trigger): Promise<void> {
+  await enqueue(db, deps, 'screening.run', { reservation_id: reservationId, trigger }, { uniqueKey: `screen:${reservationId}` });
+  deps.wakeWorker();
+}
+
+/** The job: screen, keep the decision record, store the verdict, tell who asked to be told. */
+export async function runScreening(payload: unknown, { deps }: JobContext): Promise<void> {
+  const { reservation_id, trigger } = payload as { reservation_id: string; trigger: Trigger };
+  const r = await deps.db.selectFrom('reservations').selectAll().where('id', '=', reservation_id).executeTakeFirst();
+  if (!r) return; // erased meanwhile
+  const snapshot = await loadSnapshot(deps, r);
+  const verdict = screen(snapshot);
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await tx
+      .insertInto('screening_runs')
+      .values({
+        id: newId('job').replace('job_', 'run_'),
+        reservation_id: r.id,
+        account_id: r.account_id,
+        inputs_digest: inputsDigest(snapshot),
+        engine_version: ENGINE_VERSION,
+        checks: JSON.stringify(verdict.details),
+        rules_fired: JSON.stringify([]),
+        verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
+        trigger,
+        created_at: now,
+      })
+      .execute();
+    await tx
+      .updateTable('reservations')
+      .set({ verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: now })
+      .where('id', '=', r.id)
+      .execute();
+    const updated = { ...r, verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: now };
+    if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) await emitScreeningEvent(tx, deps, updated);
+    if (r.callback_url) {
+      await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, updated) });
+    }
+  });
+}
+
+export function storedVerdict(r: ReservationRow): Verdict | null {
+  return r.screening ? (JSON.parse(r.screening) as Verdict) : null;
+}
+
+/** For sync=1: waits (bounded) until a run newer than `since` has finished. */
+export async function waitForScreening(deps: Deps, reservationId: string, since: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const row = await deps.db.selectFrom('reservations').select('screened_at').where('id', '=', reservationId).executeTakeFirst();
+    if (!row || (row.screened_at !== null && row.screened_at >= since)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

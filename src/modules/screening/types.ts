@@ -1,0 +1,67 @@
+import type { Identification } from '../reservations/views.js';
+import type { PaymentEvent } from '../reservations/payments.js';
+
+export const CHECK_NAMES = [
+  'general_risk',
+  'background_check',
+  'credit_check',
+  'blacklist',
+  'payment_verification',
+  'identification_document',
+  'fraud_detection',
+  'adverse_media',
+  'social_verification',
+  'sanctions',
+  'house_rules',
+] as const;
+
+export type CheckName = (typeof CHECK_NAMES)[number];
+export type CheckStatus = 'PASS' | 'REVIEW' | 'FAIL' | 'INCOMPLETE' | 'DISABLED';
+
+/** One thing a check noticed. `weight` feeds the risk score; 0 is recorded but harmless. */
+export interface Finding {
+  code: string;
+  text: string;
+  weight: number;
+  recommendation?: string;
+}
+
+export interface CheckResult {
+  status: CheckStatus;
+  value: string;
+  help: string;
+  findings: Finding[];
+}
+
+export type RiskTolerance = 'low' | 'balanced' | 'high';
+
+export interface ScreeningSettings {
+  riskTolerance: RiskTolerance;
+  minimumAge: number;
+  disabledChecks: CheckName[];
+}
+
+/** Everything the checks may look at, gathered once per run; checks are pure functions of it. */
+export interface Snapshot {
+  now: string;
+  reservation: {
+    id: string;
+    status: string;
+    source: string | null;
+    check_in_date: string | null;
+    check_out_date: string | null;
+    nights: number | null;
+    total_price: number | null;
+    number_of_guests: number | null;
+    created_at: string;
+    guest: { first_name: string | null; last_name: string | null; full_name: string | null; email: string | null; phone: string | null };
+  };
+  identification: Identification;
+  payments: (PaymentEvent & { occurred_at: string })[];
+  history: { reservations: number; medianTotalPrice: number | null; medianNights: number | null; sameContactLast24h: number };
+  guestPortalCompleted: boolean;
+  skipGuestPortal: boolean;
+  settings: ScreeningSettings;
+}
+
+export type Check = (s: Snapshot) => CheckResult;
