@@ -39,6 +39,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/accounts/webhooks': { webhook_key: 'reservation_webhook_url', webhook_url: 'https://example.test/hook' },
   'DELETE /v1/accounts/webhooks': { webhook_key: 'reservation_webhook_url' },
   'PUT /v1/accounts/settings/guest-portal-screens/:key': { config_data: [] },
+  'PUT /v1/accounts/screening-settings': { minimum_age: 21 },
 };
 
 const QUERIES: Record<string, string> = {
@@ -50,6 +51,8 @@ const CROSS_TENANT: Record<string, (c: Ctx) => Probe> = {
   'GET /v1/accounts/settings/guest-portal-screens/:key': (c) => ({
     url: `/v1/accounts/settings/guest-portal-screens/guest_portal_screens_by_source?user_id=${c.stranger.account.id}`,
   }),
+  'GET /v1/accounts/screening-settings': (c) => ({ url: `/v1/accounts/screening-settings?user_id=${c.stranger.account.id}` }),
+  'PUT /v1/accounts/screening-settings': (c) => ({ url: `/v1/accounts/screening-settings?user_id=${c.stranger.account.id}`, body: { minimum_age: 30 } }),
   'PUT /v1/accounts/settings/guest-portal-screens/:key': (c) => ({
     url: `/v1/accounts/settings/guest-portal-screens/guest_portal_screens_by_source?user_id=${c.stranger.account.id}`,
     body: { config_data: [] },

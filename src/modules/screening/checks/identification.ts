@@ -38,7 +38,7 @@ export const identificationDocument: Check = (s) => {
       findings.push({
         code: 'id.under_minimum_age',
         text: `Guest is ${age}, under the minimum age of ${s.settings.minimumAge}`,
-        weight: 60,
+        weight: 70,
         recommendation: 'Decline or ask for an adult to book; the guest is under your minimum age.',
       });
     }
