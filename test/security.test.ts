@@ -16,6 +16,7 @@ interface Ctx {
   /** One reservation and one webhook delivery per tenant, by account id. */
   reservations: Map<string, string>;
   deliveries: Map<string, string>;
+  rules: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -25,6 +26,7 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'key') return 'guest_portal_screens_by_source';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
+  if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
   if (route.startsWith('/v1/accounts/')) return who.account.id;
   assert.fail(`security suite: no object for :${param} of ${route}; teach objectId() about it`);
 }
@@ -40,6 +42,9 @@ const BODIES: Record<string, unknown> = {
   'DELETE /v1/accounts/webhooks': { webhook_key: 'reservation_webhook_url' },
   'PUT /v1/accounts/settings/guest-portal-screens/:key': { config_data: [] },
   'PUT /v1/accounts/screening-settings': { minimum_age: 21 },
+  'POST /v1/rules': { name: 'another', expression: 'risk.score > 50', action: 'decline' },
+  'PUT /v1/rules/:id': { enabled: false },
+  'POST /v1/rules/dry-run': { expression: 'risk.score > 50', action: 'decline' },
 };
 
 const QUERIES: Record<string, string> = {
@@ -77,7 +82,7 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map() };
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {
@@ -90,6 +95,9 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
       ctx.reservations.set(who.account.id, r.json.id);
       const d = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
       ctx.deliveries.set(who.account.id, d.id);
+      const rule = await call(t, 'POST', '/v1/rules', { key: who.key, body: { name: 'probe', expression: 'reservation.nights > 30', action: 'review' } });
+      assert.equal(rule.status, 200, rule.body);
+      ctx.rules.set(who.account.id, rule.json.id);
     }
     await call(t, 'PUT', `/v1/accounts/${disabled.account.id}?status=disabled`, { key: t.root.key });
     await call(t, 'PUT', `/v1/accounts/${suspended.account.id}?suspended=true`, { key: t.root.key });

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001-accounts.js';
 import * as m0002 from './migrations/0002-reservations.js';
 import * as m0003 from './migrations/0003-jobs-events.js';
 import * as m0004 from './migrations/0004-screening.js';
+import * as m0005 from './migrations/0005-rules.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -15,6 +16,7 @@ const STEPS: Record<string, Step> = {
   '0002-reservations': m0002,
   '0003-jobs-events': m0003,
   '0004-screening': m0004,
+  '0005-rules': m0005,
 };
 
 class StaticProvider implements MigrationProvider {

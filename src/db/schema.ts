@@ -240,6 +240,17 @@ export interface ScreeningRunsTable {
   created_at: string;
 }
 
+export interface RulesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  expression: string;
+  action: string;
+  enabled: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -258,4 +269,5 @@ export interface Database {
   listings: ListingsTable;
   guest_messages: GuestMessagesTable;
   screening_runs: ScreeningRunsTable;
+  rules: RulesTable;
 }

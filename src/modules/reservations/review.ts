@@ -46,7 +46,7 @@ export function statusView(r: ReservationRow) {
     supervised: r.supervised,
     reason: reason(r),
     guestportal_completed: Boolean(r.guestportal_completed),
-    business_rules: [] as string[],
+    business_rules: storedVerdict(r)?.rules_fired ?? [],
   };
 }
 

@@ -3,6 +3,7 @@ import { fraudDetection } from './checks/fraud.js';
 import { identificationDocument } from './checks/identification.js';
 import { blacklist, houseRules, unavailable } from './checks/other.js';
 import { paymentVerification } from './checks/payment.js';
+import { evaluateRules, ruleContext } from '../rules/context.js';
 import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot } from './types.js';
 
 export const ENGINE_VERSION = '1';
@@ -37,9 +38,11 @@ export interface Verdict {
   reason: string;
   top_risks: string[];
   top_recommendations: string[];
-  /** Where each top risk came from: check and finding code, so every line is traceable. */
-  trace: { risk: string; check: CheckName; code: string; weight: number }[];
+  /** Where each top risk came from: a check's finding, or a business rule. */
+  trace: { risk: string; check: CheckName | 'business_rules'; code: string; weight: number }[];
   details: Record<CheckName, CheckResult>;
+  rules_fired: string[];
+  rule_errors: { name: string; error: string }[];
 }
 
 export function inputsDigest(s: Snapshot): string {
@@ -68,16 +71,38 @@ export function screen(s: Snapshot): Verdict {
 
   let status: VerificationStatus = score >= t.decline ? 'declined' : score >= t.review || failed ? 'review' : 'verified';
   const waiting = !s.skipGuestPortal && !s.guestPortalCompleted;
-  const risk_color = score >= t.decline ? 'red' : score >= t.review || failed ? 'orange' : flagged ? 'yellow' : 'green';
+  let risk_color: Verdict['risk_color'] = score >= t.decline ? 'red' : score >= t.review || failed ? 'orange' : flagged ? 'yellow' : 'green';
   const top = weighed.slice(0, 5);
+  const trace: Verdict['trace'] = top.map((w) => ({ risk: w.f.text, check: w.check, code: w.f.code, weight: w.f.weight }));
   let reason =
     status === 'verified'
       ? 'no risk found in the checks that could run'
       : `${status === 'declined' ? 'high' : 'elevated'} risk (score ${score}): ${top.map((w) => w.f.text).join('; ')}`;
+
+  // The account's business rules have the last word: decline beats approve beats review.
+  const { fired, errors } = evaluateRules(s.rules, ruleContext(s, details, { score, color: risk_color, status }));
+  const ruleRisks = fired.filter((r) => r.action !== 'approve').map((r) => `Business rule '${r.name}' fired (${r.action})`);
+  const byAction = (a: string) => fired.filter((r) => r.action === a).map((r) => r.name);
+  if (byAction('decline').length) {
+    status = 'declined';
+    risk_color = 'red';
+    reason = `declined by business rule ${byAction('decline').map((n) => `'${n}'`).join(', ')}`;
+  } else if (byAction('approve').length) {
+    status = 'verified';
+    reason = `approved by business rule ${byAction('approve').map((n) => `'${n}'`).join(', ')}${weighed.length ? ` despite: ${top.map((w) => w.f.text).join('; ')}` : ''}`;
+  } else if (byAction('review').length && status === 'verified') {
+    status = 'review';
+    if (risk_color === 'green' || risk_color === 'yellow') risk_color = 'orange';
+    reason = `sent to review by business rule ${byAction('review').map((n) => `'${n}'`).join(', ')}`;
+  }
+  for (const r of fired.filter((x) => x.action !== 'approve')) {
+    trace.unshift({ risk: `Business rule '${r.name}' fired (${r.action})`, check: 'business_rules', code: r.name, weight: 0 });
+  }
   if (waiting && status !== 'declined') {
     status = 'pending';
     reason = `waiting for the guest portal${weighed.length ? `; so far: ${top.map((w) => w.f.text).join('; ')}` : ''}`;
   }
+  const topRisks = [...ruleRisks, ...top.map((w) => w.f.text)].slice(0, 5);
 
   details.general_risk = {
     status: status === 'declined' ? 'FAIL' : status === 'review' ? 'REVIEW' : status === 'pending' ? 'INCOMPLETE' : 'PASS',
@@ -98,9 +123,11 @@ export function screen(s: Snapshot): Verdict {
     score,
     risk_color,
     reason,
-    top_risks: top.map((w) => w.f.text),
+    top_risks: topRisks,
     top_recommendations: [...new Set(top.map((w) => w.f.recommendation).filter((r): r is string => Boolean(r)))],
-    trace: top.map((w) => ({ risk: w.f.text, check: w.check, code: w.f.code, weight: w.f.weight })),
+    trace: trace.filter((x) => topRisks.includes(x.risk)),
     details,
+    rules_fired: fired.map((r) => r.name),
+    rule_errors: errors,
   };
 }

@@ -57,18 +57,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   const events = await repo.listPaymentEvents(deps.db, r.id);
   return {
     now: iso(now),
-    reservation: {
-      id: r.id,
-      status: r.status,
-      source: r.source,
-      check_in_date: r.check_in_date,
-      check_out_date: r.check_out_date,
-      nights: r.nights,
-      total_price: r.total_price,
-      number_of_guests: r.number_of_guests,
-      created_at: r.created_at,
-      guest: { first_name: r.guest_first_name, last_name: r.guest_last_name, full_name: r.guest_full_name, email: r.guest_email, phone: r.guest_phone },
-    },
+    reservation: reservationPart(r),
     identification: openIdentification(deps, r),
     payments: events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
     history: {
@@ -80,6 +69,39 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
     settings: await screeningSettings(deps.db, r.account_id),
+    rules: await deps.db
+      .selectFrom('rules')
+      .select(['name', 'expression', 'action'])
+      .where('account_id', '=', r.account_id)
+      .where('enabled', '=', true)
+      .orderBy('name')
+      .execute() as Snapshot['rules'],
+  };
+}
+
+/** The reservation as the checks and rules see it. */
+export function reservationPart(r: ReservationRow): Snapshot['reservation'] {
+  return {
+    id: r.id,
+    pms: r.pms,
+    status: r.status,
+    source: r.source,
+    listing_id: r.listing_id,
+    listing_nickname: r.listing_nickname,
+    check_in_date: r.check_in_date,
+    check_out_date: r.check_out_date,
+    nights: r.nights,
+    total_price: r.total_price,
+    number_of_guests: r.number_of_guests,
+    created_at: r.created_at,
+    guest: {
+      first_name: r.guest_first_name,
+      last_name: r.guest_last_name,
+      full_name: r.guest_full_name,
+      email: r.guest_email,
+      phone: r.guest_phone,
+      location: r.guest_location,
+    },
   };
 }
 
@@ -109,7 +131,7 @@ export async function runScreening(payload: unknown, { deps }: JobContext): Prom
         inputs_digest: inputsDigest(snapshot),
         engine_version: ENGINE_VERSION,
         checks: JSON.stringify(verdict.details),
-        rules_fired: JSON.stringify([]),
+        rules_fired: JSON.stringify(verdict.rules_fired),
         verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
         trigger,
         created_at: now,

@@ -46,15 +46,18 @@ export interface Snapshot {
   now: string;
   reservation: {
     id: string;
+    pms: string;
     status: string;
     source: string | null;
+    listing_id: string | null;
+    listing_nickname: string | null;
     check_in_date: string | null;
     check_out_date: string | null;
     nights: number | null;
     total_price: number | null;
     number_of_guests: number | null;
     created_at: string;
-    guest: { first_name: string | null; last_name: string | null; full_name: string | null; email: string | null; phone: string | null };
+    guest: { first_name: string | null; last_name: string | null; full_name: string | null; email: string | null; phone: string | null; location: string | null };
   };
   identification: Identification;
   payments: (PaymentEvent & { occurred_at: string })[];
@@ -62,6 +65,8 @@ export interface Snapshot {
   guestPortalCompleted: boolean;
   skipGuestPortal: boolean;
   settings: ScreeningSettings;
+  /** The account's enabled business rules, in name order. */
+  rules: { name: string; expression: string; action: 'review' | 'decline' | 'approve' }[];
 }
 
 export type Check = (s: Snapshot) => CheckResult;

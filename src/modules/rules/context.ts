@@ -1,0 +1,133 @@
+import { Environment } from '@marcbachmann/cel-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
+
+/**
+ * The variables a rule sees. Every field is always present: a missing text is "", a missing
+ * number 0 (ages and lead times unknown are -1), so conditions never fail on absent data.
+ * Integers are CEL ints, prices CEL doubles. Documented with examples in docs/rules.md.
+ */
+const SCHEMA = {
+  reservation: {
+    id: 'string',
+    pms: 'string',
+    status: 'string',
+    source: 'string',
+    listing_id: 'string',
+    listing_nickname: 'string',
+    number_of_guests: 'int',
+    nights: 'int',
+    total_price: 'double',
+    check_in_date: 'string',
+    check_out_date: 'string',
+    lead_days: 'int',
+  },
+  guest: { first_name: 'string', last_name: 'string', full_name: 'string', email: 'string', email_domain: 'string', phone: 'string', phone_country: 'string', location: 'string' },
+  identification: { document_type: 'string', nationality: 'string', age: 'int', expiry_date: 'string' },
+  checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: 'string', value: 'string' }])),
+  payments: {
+    events: 'int',
+    failed: 'int',
+    three_d_secure_failed: 'bool',
+    card_countries: 'list<string>',
+    billing_countries: 'list<string>',
+    charged: 'double',
+  },
+  risk: { score: 'int', color: 'string', status: 'string' },
+} as const;
+
+export const RULE_ENV = (() => {
+  const env = new Environment();
+  for (const [name, schema] of Object.entries(SCHEMA)) env.registerVariable({ name, schema: schema as never });
+  return env;
+})();
+
+export type RuleContext = Record<keyof typeof SCHEMA, Record<string, unknown>>;
+
+/** null when the expression is a valid boolean rule; otherwise CEL's own error text. */
+export function compileProblem(expression: string): string | null {
+  const result = RULE_ENV.check(expression) as { valid: boolean; type?: string; error?: Error };
+  if (!result.valid) return (result.error?.message ?? 'invalid expression').split('\n    at ')[0]!.trim();
+  if (result.type !== 'bool') return `the expression is of type ${result.type}; a rule must be true or false`;
+  return null;
+}
+
+const int = (n: number | null | undefined, missing = 0) => BigInt(Math.trunc(n ?? missing));
+const txt = (s: string | null | undefined) => s ?? '';
+
+function ageOn(birth: string | undefined, day: string): number {
+  if (!birth) return -1;
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** Builds the rule context from a screening snapshot and the check results of that run. */
+export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, risk: { score: number; color: string; status: string }): RuleContext {
+  const r = s.reservation;
+  const today = s.now.slice(0, 10);
+  const lead = r.check_in_date ? Math.floor((Date.parse(`${r.check_in_date}T00:00:00Z`) - Date.parse(r.created_at)) / 86_400_000) : -1;
+  const phone = r.guest.phone ? parsePhoneNumberFromString(r.guest.phone) : undefined;
+  return {
+    reservation: {
+      id: r.id,
+      pms: r.pms,
+      status: r.status,
+      source: txt(r.source),
+      listing_id: txt(r.listing_id),
+      listing_nickname: txt(r.listing_nickname),
+      number_of_guests: int(r.number_of_guests),
+      nights: int(r.nights),
+      total_price: r.total_price ?? 0,
+      check_in_date: txt(r.check_in_date),
+      check_out_date: txt(r.check_out_date),
+      lead_days: BigInt(lead),
+    },
+    guest: {
+      first_name: txt(r.guest.first_name),
+      last_name: txt(r.guest.last_name),
+      full_name: txt(r.guest.full_name),
+      email: txt(r.guest.email),
+      email_domain: r.guest.email?.split('@')[1] ?? '',
+      phone: txt(r.guest.phone),
+      phone_country: phone?.country ?? '',
+      location: txt(r.guest.location),
+    },
+    identification: {
+      document_type: txt(s.identification.document_type),
+      nationality: txt(s.identification.nationality),
+      age: BigInt(ageOn(s.identification.birth_date, r.check_in_date ?? today)),
+      expiry_date: txt(s.identification.expiry_date),
+    },
+    checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: details[c]?.status ?? 'INCOMPLETE', value: details[c]?.value ?? '' }])),
+    payments: {
+      events: BigInt(s.payments.length),
+      failed: BigInt(s.payments.filter((p) => p.event_status === 'failed').length),
+      three_d_secure_failed: s.payments.some((p) => p.three_d_secure === 'failed'),
+      card_countries: [...new Set(s.payments.map((p) => p.card_country).filter((c): c is string => Boolean(c)))],
+      billing_countries: [...new Set(s.payments.map((p) => p.billing_country_code).filter((c): c is string => Boolean(c)))],
+      charged: s.payments.filter((p) => p.event_status === 'succeeded' && (p.event_type === 'charge' || p.event_type === 'capture')).reduce((n, p) => n + (p.amount ?? 0), 0),
+    },
+    risk: { score: BigInt(risk.score), color: risk.color, status: risk.status },
+  };
+}
+
+export interface RuleDef {
+  name: string;
+  expression: string;
+  action: 'review' | 'decline' | 'approve';
+}
+
+/** The rules whose condition holds; a rule that errors at run time is reported, never fired. */
+export function evaluateRules(rules: RuleDef[], ctx: RuleContext): { fired: RuleDef[]; errors: { name: string; error: string }[] } {
+  const fired: RuleDef[] = [];
+  const errors: { name: string; error: string }[] = [];
+  for (const rule of rules) {
+    try {
+      if (RULE_ENV.evaluate(rule.expression, ctx) === true) fired.push(rule);
+    } catch (err) {
+      errors.push({ name: rule.name, error: (err as Error).message.split('\n')[0] ?? 'error' });
+    }
+  }
+  return { fired, errors };
+}

@@ -1,0 +1,132 @@
+import type { Deps } from '../../deps.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import type { PaymentEvent } from '../reservations/payments.js';
+import { openIdentification } from '../reservations/views.js';
+import type { Verdict } from '../screening/engine.js';
+import { reservationPart, screeningSettings } from '../screening/run.js';
+import type { Snapshot } from '../screening/types.js';
+import { compileProblem, evaluateRules, ruleContext, type RuleDef } from './context.js';
+
+type Action = RuleDef['action'];
+
+export interface RuleInput {
+  name?: string | undefined;
+  expression?: string | undefined;
+  action?: Action | undefined;
+  enabled?: boolean | undefined;
+}
+
+function assertCompiles(expression: string): void {
+  const problem = compileProblem(expression);
+  if (problem) throw badRequest(`body.expression: ${problem}`);
+}
+
+const view = (r: { id: string; name: string; expression: string; action: string; enabled: boolean | number; created_at: string; updated_at: string }) => ({
+  id: r.id,
+  name: r.name,
+  expression: r.expression,
+  action: r.action as Action,
+  enabled: Boolean(r.enabled),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+const guard = async <T>(name: string, write: () => Promise<T>): Promise<T> => {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`a rule named '${name}' already exists`);
+    throw err;
+  }
+};
+
+export async function createRule(deps: Deps, account: AccountRow, input: Required<Pick<RuleInput, 'name' | 'expression' | 'action'>> & RuleInput) {
+  assertCompiles(input.expression);
+  const now = iso(deps.clock());
+  const row = { id: newId('job').replace('job_', 'rul_'), account_id: account.id, name: input.name, expression: input.expression, action: input.action, enabled: input.enabled ?? true, created_at: now, updated_at: now };
+  await guard(input.name, () => deps.db.insertInto('rules').values(row).execute());
+  return view(row);
+}
+
+async function load(deps: Deps, account: AccountRow, id: string) {
+  const row = await deps.db.selectFrom('rules').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`rule ${id}`);
+  return row;
+}
+
+export async function getRule(deps: Deps, account: AccountRow, id: string) {
+  return view(await load(deps, account, id));
+}
+
+export async function listRules(deps: Deps, account: AccountRow) {
+  const rows = await deps.db.selectFrom('rules').selectAll().where('account_id', '=', account.id).orderBy('name').execute();
+  return rows.map(view);
+}
+
+export async function updateRule(deps: Deps, account: AccountRow, id: string, input: RuleInput) {
+  const current = await load(deps, account, id);
+  if (input.expression !== undefined) assertCompiles(input.expression);
+  const next = {
+    name: input.name ?? current.name,
+    expression: input.expression ?? current.expression,
+    action: input.action ?? current.action,
+    enabled: input.enabled ?? Boolean(current.enabled),
+    updated_at: iso(deps.clock()),
+  };
+  await guard(next.name, () => deps.db.updateTable('rules').set(next).where('id', '=', id).execute());
+  return view({ ...current, ...next });
+}
+
+export async function deleteRule(deps: Deps, account: AccountRow, id: string) {
+  await load(deps, account, id);
+  await deps.db.deleteFrom('rules').where('id', '=', id).execute();
+  return { message: `rule ${id} deleted` };
+}
+
+/**
+ * Evaluates a candidate rule against the account's screened reservations, newest first, as
+ * their latest screening saw them. Reads only: nothing is stored and no verdict changes.
+ */
+export async function dryRun(deps: Deps, account: AccountRow, input: { expression: string; action: Action; limit?: number | undefined }) {
+  assertCompiles(input.expression);
+  const limit = input.limit ?? 1000;
+  const rows = await deps.db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .where('screening', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  const ids = rows.map((r) => r.id);
+  const events = ids.length ? await deps.db.selectFrom('payment_events').selectAll().where('reservation_id', 'in', ids).execute() : [];
+  const settings = await screeningSettings(deps.db, account.id);
+  const candidate: RuleDef = { name: 'candidate', expression: input.expression, action: input.action };
+  const hits: { id: string; confirmation_code: string | null; guest_name: string | null; current_status: string; would_become: string }[] = [];
+  const errors: { id: string; error: string }[] = [];
+  for (const r of rows) {
+    const verdict = JSON.parse(r.screening!) as Verdict;
+    const snapshot: Snapshot = {
+      now: r.screened_at ?? iso(deps.clock()),
+      reservation: reservationPart(r),
+      identification: openIdentification(deps, r),
+      payments: events.filter((e) => e.reservation_id === r.id).map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
+      history: { reservations: 0, medianTotalPrice: null, medianNights: null, sameContactLast24h: 0 },
+      guestPortalCompleted: Boolean(r.guestportal_completed),
+      skipGuestPortal: Boolean(r.skip_gp),
+      settings,
+      rules: [],
+    };
+    const { fired, errors: failed } = evaluateRules([candidate], ruleContext(snapshot, verdict.details, { score: verdict.score, color: verdict.risk_color, status: verdict.status }));
+    if (failed[0]) errors.push({ id: r.id, error: failed[0].error });
+    if (fired.length) {
+      const becomes = input.action === 'decline' ? 'declined' : input.action === 'approve' ? 'verified' : verdict.status === 'verified' ? 'review' : verdict.status;
+      hits.push({ id: r.id, confirmation_code: r.confirmation_code, guest_name: r.guest_full_name, current_status: r.verification_status, would_become: becomes });
+    }
+  }
+  return { evaluated: rows.length, hits: hits.length, changed: hits.filter((h) => h.current_status !== h.would_become).length, items: hits.slice(0, 100), errors: errors.slice(0, 20) };
+}
