@@ -16,6 +16,7 @@ import { accountRoutes } from './modules/accounts/routes.js';
 import { Account } from './modules/accounts/schemas.js';
 import { reservationRoutes } from './modules/reservations/routes.js';
 import { Reservation } from './modules/reservations/schemas.js';
+import { blocklistRoutes } from './modules/blocklist/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
 import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(reservationRoutes(deps));
       await v1.register(screeningSettingsRoutes(deps));
       await v1.register(ruleRoutes(deps));
+      await v1.register(blocklistRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import { findAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
+import { importBlocklist } from './modules/blocklist/import.js';
 import { seedDemo } from './modules/demo/seed.js';
 import { listJobs, retryJob } from './jobs/queue.js';
 import { createDeps, prepare, startServer, startWorker } from './runtime.js';
@@ -19,6 +20,8 @@ Commands:
   migrate                bring the database schema up to date and exit
   accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
                          create an account and print it with its API key
+  data import blocklist FILE --account ID [--json]
+                         import blocklist entries from CSV (name,email,phone,document_number,reason)
   jobs list [--failed] [--json]
                          queued, running and failed background jobs
   jobs retry ID          put a failed job back in line
@@ -73,6 +76,9 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     case 'accounts':
       await accountsCommand(deps, args);
       return false;
+    case 'data':
+      await dataCommand(deps, args);
+      return false;
     case 'demo':
       await demoCommand(deps, args);
       return false;
@@ -116,6 +122,23 @@ async function accountsCommand(deps: Deps, args: string[]) {
   );
   if (values.json) out(JSON.stringify({ account: toAccountView(account), api_key: apiKey }, null, 2));
   else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
+}
+
+async function dataCommand(deps: Deps, args: string[]) {
+  const [sub, kind, file, ...rest] = args;
+  if (sub !== 'import' || kind !== 'blocklist' || !file) throw new UsageError('usage: data import blocklist FILE --account ID');
+  const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+  if (!values.account) throw new UsageError('data import blocklist needs --account ID');
+  await prepare(deps);
+  if (!(await findAccount(deps.db, values.account))) throw new UsageError(`account ${values.account} not found`);
+  const result = await importBlocklist(deps, values.account, file, { progress: !values.json && Boolean(process.stderr.isTTY) });
+  if (values.json) {
+    out(JSON.stringify(result, null, 2));
+    return;
+  }
+  out(`imported ${result.imported} blocklist entries into ${values.account}`);
+  for (const r of result.rejected.slice(0, 20)) out(`  skipped line ${r.line}: ${r.problem}`);
+  if (result.rejected.length > 20) out(`  … and ${result.rejected.length - 20} more skipped lines`);
 }
 
 async function jobsCommand(deps: Deps, args: string[]) {

@@ -17,6 +17,7 @@ interface Ctx {
   reservations: Map<string, string>;
   deliveries: Map<string, string>;
   rules: Map<string, string>;
+  blocks: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -27,6 +28,7 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
+  if (route.startsWith('/v1/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
   if (route.startsWith('/v1/accounts/')) return who.account.id;
   assert.fail(`security suite: no object for :${param} of ${route}; teach objectId() about it`);
 }
@@ -45,6 +47,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/rules': { name: 'another', expression: 'risk.score > 50', action: 'decline' },
   'PUT /v1/rules/:id': { enabled: false },
   'POST /v1/rules/dry-run': { expression: 'risk.score > 50', action: 'decline' },
+  'POST /v1/blocklist': { name: 'Probe Person', reason: 'probe' },
 };
 
 const QUERIES: Record<string, string> = {
@@ -82,7 +85,7 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map() };
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {
@@ -98,6 +101,9 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
       const rule = await call(t, 'POST', '/v1/rules', { key: who.key, body: { name: 'probe', expression: 'reservation.nights > 30', action: 'review' } });
       assert.equal(rule.status, 200, rule.body);
       ctx.rules.set(who.account.id, rule.json.id);
+      const block = await call(t, 'POST', '/v1/blocklist', { key: who.key, body: { email: 'blocked@example.test', reason: 'probe' } });
+      assert.equal(block.status, 200, block.body);
+      ctx.blocks.set(who.account.id, block.json.id);
     }
     await call(t, 'PUT', `/v1/accounts/${disabled.account.id}?status=disabled`, { key: t.root.key });
     await call(t, 'PUT', `/v1/accounts/${suspended.account.id}?suspended=true`, { key: t.root.key });

@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002-reservations.js';
 import * as m0003 from './migrations/0003-jobs-events.js';
 import * as m0004 from './migrations/0004-screening.js';
 import * as m0005 from './migrations/0005-rules.js';
+import * as m0006 from './migrations/0006-blocklist.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -17,6 +18,7 @@ const STEPS: Record<string, Step> = {
   '0003-jobs-events': m0003,
   '0004-screening': m0004,
   '0005-rules': m0005,
+  '0006-blocklist': m0006,
 };
 
 class StaticProvider implements MigrationProvider {

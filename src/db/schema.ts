@@ -251,6 +251,18 @@ export interface RulesTable {
   updated_at: string;
 }
 
+export interface BlocklistEntriesTable {
+  id: string;
+  account_id: string;
+  /** Stored normalised: e-mail lower case, phone E.164, document number upper-case letters and digits. */
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  document_number: string | null;
+  reason: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -270,4 +282,5 @@ export interface Database {
   guest_messages: GuestMessagesTable;
   screening_runs: ScreeningRunsTable;
   rules: RulesTable;
+  blocklist_entries: BlocklistEntriesTable;
 }

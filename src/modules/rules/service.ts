@@ -119,6 +119,7 @@ export async function dryRun(deps: Deps, account: AccountRow, input: { expressio
       guestPortalCompleted: Boolean(r.guestportal_completed),
       skipGuestPortal: Boolean(r.skip_gp),
       settings,
+      blocklist: [],
       rules: [],
     };
     const { fired, errors: failed } = evaluateRules([candidate], ruleContext(snapshot, verdict.details, { score: verdict.score, color: verdict.risk_color, status: verdict.status }));

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { fraudDetection } from './checks/fraud.js';
 import { identificationDocument } from './checks/identification.js';
-import { blacklist, houseRules, unavailable } from './checks/other.js';
+import { blacklist } from './checks/blocklist.js';
+import { houseRules, unavailable } from './checks/other.js';
 import { paymentVerification } from './checks/payment.js';
 import { evaluateRules, ruleContext } from '../rules/context.js';
 import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot } from './types.js';

@@ -4,6 +4,7 @@ import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
 import type { PaymentEvent } from '../reservations/payments.js';
@@ -55,10 +56,11 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
         .execute()
     : [];
   const events = await repo.listPaymentEvents(deps.db, r.id);
+  const identification = openIdentification(deps, r);
   return {
     now: iso(now),
     reservation: reservationPart(r),
-    identification: openIdentification(deps, r),
+    identification,
     payments: events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
     history: {
       reservations: recent.length,
@@ -69,6 +71,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
     settings: await screeningSettings(deps.db, r.account_id),
+    blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
     rules: await deps.db
       .selectFrom('rules')
       .select(['name', 'expression', 'action'])

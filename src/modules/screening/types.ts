@@ -65,6 +65,8 @@ export interface Snapshot {
   guestPortalCompleted: boolean;
   skipGuestPortal: boolean;
   settings: ScreeningSettings;
+  /** Blocklist entries that could match: same e-mail, phone or document, and every named entry. */
+  blocklist: { id: string; name: string | null; email: string | null; phone: string | null; document_number: string | null; reason: string }[];
   /** The account's enabled business rules, in name order. */
   rules: { name: string; expression: string; action: 'review' | 'decline' | 'approve' }[];
 }

@@ -6,9 +6,6 @@ export const houseRules: Check = (s) =>
     ? { status: 'PASS', value: 'house rules accepted', help: 'No action needed.', findings: [] }
     : { status: 'INCOMPLETE', value: 'house rules not accepted yet', help: 'The guest accepts the house rules in the guest portal.', findings: [] };
 
-/** The account's own blocklist; entries arrive with the blocklist endpoints. */
-export const blacklist: Check = () => ({ status: 'PASS', value: 'not on the blocklist', help: 'No action needed.', findings: [] });
-
 /** A check whose data source this service does not have yet: said plainly, never guessed. */
 export const unavailable =
   (what: string): Check =>

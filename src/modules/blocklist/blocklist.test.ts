@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import type { Worker } from '../../jobs/worker.js';
+import { startWorker } from '../../runtime.js';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
+
+describe(`blocklist (${dbKind})`, () => {
+  let t: TestApp;
+  let worker: Worker;
+  let me: Tenant;
+  before(async () => {
+    t = await createTestApp();
+    worker = startWorker(t.deps);
+    me = await tenant(t);
+  });
+  after(async () => {
+    await worker.stop();
+    await t.close();
+  });
+
+  const screen = async (guest: Record<string, unknown>, identification: Record<string, unknown> = {}) => {
+    const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {
+      key: me.key,
+      body: { check_in_date: day(10), check_out_date: day(12), guest: { first_name: 'Tom', last_name: 'Hardy', ...guest }, identification },
+    });
+    return (await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: me.key })).json;
+  };
+
+  it('adds, lists, reads and removes entries, normalising what it stores', async () => {
+    const a = await call(t, 'POST', '/v1/blocklist', {
+      key: me.key,
+      body: { name: 'Viktor Krum', email: 'Viktor.Krum@Example.com', phone: '+44 20 7946 0958', document_number: 'ab-123 456', reason: 'party, damage' },
+    });
+    assert.equal(a.status, 200, a.body);
+    assert.equal(a.json.email, 'viktor.krum@example.com');
+    assert.equal(a.json.phone, '+442079460958');
+    assert.equal(a.json.document_number, 'AB123456');
+    const list = (await call(t, 'GET', '/v1/blocklist', { key: me.key })).json;
+    assert.equal(list.total, 1);
+    assert.equal((await call(t, 'GET', `/v1/blocklist/${a.json.id}`, { key: me.key })).json.reason, 'party, damage');
+    assert.equal((await call(t, 'DELETE', `/v1/blocklist/${a.json.id}`, { key: me.key })).status, 200);
+    assert.equal((await call(t, 'GET', `/v1/blocklist/${a.json.id}`, { key: me.key })).status, 404);
+  });
+
+  it('rejects an entry with nothing to recognise the guest by', async () => {
+    const r = await call(t, 'POST', '/v1/blocklist', { key: me.key, body: { reason: 'no identifiers' } });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.error, 'body: needs at least one of name, email, phone, document_number');
+    assert.equal((await call(t, 'POST', '/v1/blocklist', { key: me.key, body: { email: 'x@example.test' } })).json.error, 'body.reason: is required');
+  });
+
+  it('declines a guest whose e-mail, phone or document is on the blocklist, naming the entry', async () => {
+    const entry = (await call(t, 'POST', '/v1/blocklist', { key: me.key, body: { email: 'trouble@example.com', document_number: 'X9 99', reason: 'damaged the flat' } })).json;
+    const byEmail = await screen({ email: 'Trouble@Example.com' });
+    assert.equal(byEmail.verification_status, 'declined');
+    assert.equal(byEmail.details.blacklist.status, 'FAIL');
+    assert.match(byEmail.top_risks[0], new RegExp(`e-mail matches blocklist entry ${entry.id} \\(damaged the flat\\)`));
+    const byDoc = await screen({ email: 'someone.else@gmail.com' }, { document_number: 'x999' });
+    assert.equal(byDoc.verification_status, 'declined');
+  });
+
+  it('sends a close name to review, and leaves a different name alone', async () => {
+    await call(t, 'POST', '/v1/blocklist', { key: me.key, body: { name: 'Jonathan Ashworth', reason: 'fraudulent chargeback' } });
+    const close = await screen({ first_name: 'Jonathon', last_name: 'Ashworth', email: 'ja@gmail.com' });
+    assert.equal(close.details.blacklist.status, 'REVIEW');
+    assert.equal(close.verification_status, 'review');
+    assert.match(close.details.blacklist.value, /close to blocklist entry .* "Jonathan Ashworth" \(similarity 0\.9\d/);
+    const other = await screen({ first_name: 'Joanna', last_name: 'Ashdown', email: 'jo@gmail.com' });
+    assert.equal(other.details.blacklist.status, 'PASS');
+  });
+
+  it('imports entries from CSV with the CLI, skipping bad rows by line', async () => {
+    const file = path.join(t.env.GUESTSCREEN_DATA_DIR!, 'blocklist.csv');
+    writeFileSync(
+      file,
+      ['name,email,phone,document_number,reason', 'Carla Mendes,carla@example.com,,,"left without paying"', ',,,,no identifiers', 'Igor P,,+351 912 000 111,,threats', ',mx@example.com,,,'].join('\n'),
+    );
+    const target = await tenant(t);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'data', 'import', 'blocklist', file, '--account', target.account.id, '--json'], {
+      env: { PATH: process.env.PATH ?? '', ...t.env },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.imported, 2);
+    assert.deepEqual(out.rejected, [
+      { line: 3, problem: 'needs at least one of name, email, phone, document_number' },
+      { line: 5, problem: 'reason is required' },
+    ]);
+    const list = (await call(t, 'GET', '/v1/blocklist', { key: target.key })).json;
+    assert.deepEqual(list.items.map((e: { name: string }) => e.name).sort(), ['Carla Mendes', 'Igor P']);
+    assert.ok(list.items.some((e: { phone: string | null }) => e.phone === '+351912000111'));
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'data', 'import', 'blocklist', file], { env: { PATH: process.env.PATH ?? '', ...t.env }, encoding: 'utf8' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /needs --account ID/);
+  });
+});

@@ -1,0 +1,91 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Db } from '../../db/connection.js';
+import { countAll } from '../../db/dialect.js';
+import type { Deps } from '../../deps.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+
+export interface EntryInput {
+  name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  document_number?: string | undefined;
+  reason: string;
+}
+
+export const normaliseEmail = (e: string) => e.trim().toLowerCase();
+export const normalisePhone = (p: string) => parsePhoneNumberFromString(p)?.number ?? p.replace(/[^0-9+]/g, '');
+export const normaliseDocument = (d: string) => d.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** An entry ready to store, or the reason it cannot be: it must name at least one way to recognise the guest. */
+export function buildEntry(accountId: string, input: EntryInput, at: string) {
+  const clean = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
+  const entry = {
+    id: newId('job').replace('job_', 'blk_'),
+    account_id: accountId,
+    name: clean(input.name),
+    email: clean(input.email) ? normaliseEmail(input.email!) : null,
+    phone: clean(input.phone) ? normalisePhone(input.phone!) : null,
+    document_number: clean(input.document_number) ? normaliseDocument(input.document_number!) : null,
+    reason: input.reason.trim(),
+    created_at: at,
+  };
+  if (!entry.name && !entry.email && !entry.phone && !entry.document_number) {
+    return { problem: 'needs at least one of name, email, phone, document_number' } as const;
+  }
+  if (!entry.reason) return { problem: 'reason is required' } as const;
+  return { entry } as const;
+}
+
+export async function addEntry(deps: Deps, account: AccountRow, input: EntryInput) {
+  const built = buildEntry(account.id, input, iso(deps.clock()));
+  if ('problem' in built) throw badRequest(`body: ${built.problem}`);
+  await deps.db.insertInto('blocklist_entries').values(built.entry).execute();
+  return built.entry;
+}
+
+export async function insertEntries(db: Db, entries: ReturnType<typeof buildEntry> extends infer R ? (R extends { entry: infer E } ? E[] : never) : never) {
+  if (entries.length) await db.insertInto('blocklist_entries').values(entries).execute();
+}
+
+export async function listEntries(deps: Deps, account: AccountRow, from: number, size: number) {
+  const [count, rows] = await Promise.all([
+    deps.db.selectFrom('blocklist_entries').select(countAll().as('n')).where('account_id', '=', account.id).executeTakeFirstOrThrow(),
+    deps.db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', account.id).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(from).limit(size).execute(),
+  ]);
+  return { from, size, total: Number(count.n), items: rows.map(({ account_id: _a, ...e }) => e) };
+}
+
+export async function getEntry(deps: Deps, account: AccountRow, id: string) {
+  const row = await deps.db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`blocklist entry ${id}`);
+  const { account_id: _a, ...e } = row;
+  return e;
+}
+
+export async function removeEntry(deps: Deps, account: AccountRow, id: string) {
+  await getEntry(deps, account, id);
+  await deps.db.deleteFrom('blocklist_entries').where('id', '=', id).execute();
+  return { message: `blocklist entry ${id} removed` };
+}
+
+/** The entries that could match a guest: exact identifiers, plus every named entry for fuzzy matching. */
+export async function candidates(db: Db, accountId: string, guest: { email: string | null; phone: string | null; document: string | null }) {
+  return db
+    .selectFrom('blocklist_entries')
+    .select(['id', 'name', 'email', 'phone', 'document_number', 'reason'])
+    .where('account_id', '=', accountId)
+    .where((eb) =>
+      eb.or([
+        eb('name', 'is not', null),
+        ...(guest.email ? [eb('email', '=', normaliseEmail(guest.email))] : []),
+        ...(guest.phone ? [eb('phone', '=', normalisePhone(guest.phone))] : []),
+        ...(guest.document ? [eb('document_number', '=', normaliseDocument(guest.document))] : []),
+      ]),
+    )
+    .orderBy('id')
+    .limit(20_000)
+    .execute();
+}
