@@ -28,13 +28,23 @@ export const IDENTIFICATION_FIELDS = [
   'birth_date',
   'expiry_date',
   'issue_date',
+  'mrz',
 ] as const;
 
 const IDENTIFICATION_DATES = new Set(['birth_date', 'expiry_date', 'issue_date']);
 
 const Identification = Type.Object(
   Object.fromEntries(
-    IDENTIFICATION_FIELDS.map((f) => [f, Type.Optional(IDENTIFICATION_DATES.has(f) ? Type.Union([Day, Type.Literal('')]) : Str(200))]),
+    IDENTIFICATION_FIELDS.map((f) => [
+      f,
+      Type.Optional(
+        IDENTIFICATION_DATES.has(f)
+          ? Type.Union([Day, Type.Literal('')])
+          : f === 'mrz'
+            ? Type.String({ maxLength: 200, description: "beyond the spec: the document's machine-readable zone, lines separated by newlines" })
+            : Str(200),
+      ),
+    ]),
   ),
   { additionalProperties: false },
 );

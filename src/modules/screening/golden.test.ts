@@ -77,6 +77,40 @@ const GOLDEN: Guest[] = [
     expect: { status: 'declined', color: 'red', risk: /3-D Secure authentication failed/, details: { general_risk: 'FAIL' } },
   },
   {
+    title: 'a passport whose machine-readable zone checks out is accepted',
+    body: base(
+      { first_name: 'Anna', last_name: 'Eriksson' },
+      {
+        identification: {
+          first_name: 'Anna Maria',
+          last_name: 'Eriksson',
+          document_number: 'L898902C3',
+          birth_date: '1974-08-12',
+          expiry_date: '2035-04-15',
+          mrz: 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10',
+        },
+      },
+    ),
+    expect: { status: 'verified', color: 'green', details: { identification_document: 'PASS' } },
+  },
+  {
+    title: 'a machine-readable zone with a wrong check digit needs review',
+    body: base(
+      { first_name: 'Anna', last_name: 'Eriksson' },
+      {
+        identification: {
+          first_name: 'Anna',
+          last_name: 'Eriksson',
+          document_number: 'L898902C3',
+          birth_date: '1974-08-12',
+          expiry_date: '2035-04-15',
+          mrz: 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C37UTO7408122F1204159ZE184226B<<<<<10',
+        },
+      },
+    ),
+    expect: { status: 'review', color: 'orange', risk: /MRZ check digits do not match: Document number check digit/, details: { identification_document: 'FAIL' } },
+  },
+  {
     title: 'a guest who has not completed the portal stays pending',
     body: base({}),
     query: '',

@@ -1,3 +1,5 @@
+import { parse as parseMrz } from 'mrz';
+import { normaliseDocument } from '../../blocklist/service.js';
 import { nameSimilarity } from '../names.js';
 import type { Check, Finding } from '../types.js';
 
@@ -5,6 +7,20 @@ function ageOn(birth: string, day: string): number {
   const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** The check digits of a machine-readable zone (ICAO 9303), via the mrz package. */
+function readMrz(text: string): { unreadable: string } | { badDigits: string[]; documentNumber: string | null } {
+  const lines = text.toUpperCase().split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  try {
+    const result = parseMrz(lines);
+    return {
+      badDigits: result.details.filter((d) => !d.valid && /check digit/i.test(d.label)).map((d) => d.label),
+      documentNumber: result.fields.documentNumber ?? null,
+    };
+  } catch (err) {
+    return { unreadable: (err as Error).message };
+  }
 }
 
 /** The guest's identity document: present, valid through the stay, old enough, and theirs. */
@@ -40,6 +56,28 @@ export const identificationDocument: Check = (s) => {
         text: `Guest is ${age}, under the minimum age of ${s.settings.minimumAge}`,
         weight: 70,
         recommendation: 'Decline or ask for an adult to book; the guest is under your minimum age.',
+      });
+    }
+  }
+  if (id.mrz) {
+    const mrz = readMrz(id.mrz);
+    if ('unreadable' in mrz) {
+      fail = true;
+      findings.push({ code: 'id.mrz_unreadable', text: `The MRZ cannot be read: ${mrz.unreadable}`, weight: 45, recommendation: 'Ask for a clear photo of the document.' });
+    } else if (mrz.badDigits.length) {
+      fail = true;
+      findings.push({
+        code: 'id.mrz_check_digits',
+        text: `MRZ check digits do not match: ${mrz.badDigits.join(', ')}`,
+        weight: 45,
+        recommendation: 'The document may be forged or mistyped: verify it in person.',
+      });
+    } else if (mrz.documentNumber && id.document_number && normaliseDocument(mrz.documentNumber) !== normaliseDocument(id.document_number)) {
+      findings.push({
+        code: 'id.mrz_number_mismatch',
+        text: `Document number ${id.document_number} differs from the MRZ (${mrz.documentNumber})`,
+        weight: 25,
+        recommendation: 'Confirm the document number with the guest.',
       });
     }
   }
