@@ -48,6 +48,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/rules/:id': { enabled: false },
   'POST /v1/rules/dry-run': { expression: 'risk.score > 50', action: 'decline' },
   'POST /v1/blocklist': { name: 'Probe Person', reason: 'probe' },
+  'PUT /v1/blocklist/:id': { reason: 'changed' },
 };
 
 const QUERIES: Record<string, string> = {

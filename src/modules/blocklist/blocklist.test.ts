@@ -45,6 +45,11 @@ describe(`blocklist (${dbKind})`, () => {
     const list = (await call(t, 'GET', '/v1/blocklist', { key: me.key })).json;
     assert.equal(list.total, 1);
     assert.equal((await call(t, 'GET', `/v1/blocklist/${a.json.id}`, { key: me.key })).json.reason, 'party, damage');
+    const changed = await call(t, 'PUT', `/v1/blocklist/${a.json.id}`, { key: me.key, body: { reason: 'party', phone: '+44 20 7946 0000' } });
+    assert.equal(changed.status, 200, changed.body);
+    assert.equal(changed.json.reason, 'party');
+    assert.equal(changed.json.phone, '+442079460000');
+    assert.equal(changed.json.email, 'viktor.krum@example.com');
     assert.equal((await call(t, 'DELETE', `/v1/blocklist/${a.json.id}`, { key: me.key })).status, 200);
     assert.equal((await call(t, 'GET', `/v1/blocklist/${a.json.id}`, { key: me.key })).status, 404);
   });

@@ -53,6 +53,11 @@ export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get('/blocklist/:id', { schema: { tags, summary: 'One entry', params: Params, response: { 200: Entry, ...authErrors } } }, async (request) =>
       blocklist.getEntry(deps, request.account, request.params.id),
     );
+    app.put(
+      '/blocklist/:id',
+      { schema: { tags, summary: 'Change an entry: given fields replace', params: Params, body: Type.Partial(Create, { additionalProperties: false }), response: { 200: Entry, ...authErrors } } },
+      async (request) => blocklist.updateEntry(deps, request.account, request.params.id, request.body),
+    );
     app.delete('/blocklist/:id', { schema: { tags, summary: 'Remove an entry', params: Params, response: { 200: MessageResponse, ...authErrors } } }, async (request) =>
       blocklist.removeEntry(deps, request.account, request.params.id),
     );

@@ -65,6 +65,23 @@ export async function getEntry(deps: Deps, account: AccountRow, id: string) {
   return e;
 }
 
+/** Replaces the given fields of an entry; the result must still identify someone and say why. */
+export async function updateEntry(deps: Deps, account: AccountRow, id: string, input: Partial<EntryInput>) {
+  const current = await getEntry(deps, account, id);
+  const merged: EntryInput = {
+    name: input.name ?? current.name ?? undefined,
+    email: input.email ?? current.email ?? undefined,
+    phone: input.phone ?? current.phone ?? undefined,
+    document_number: input.document_number ?? current.document_number ?? undefined,
+    reason: input.reason ?? current.reason,
+  };
+  const built = buildEntry(account.id, merged, current.created_at);
+  if ('problem' in built) throw badRequest(`body: ${built.problem}`);
+  const { id: _id, account_id: _a, created_at: _c, ...fields } = built.entry;
+  await deps.db.updateTable('blocklist_entries').set(fields).where('id', '=', id).execute();
+  return { ...current, ...fields };
+}
+
 export async function removeEntry(deps: Deps, account: AccountRow, id: string) {
   await getEntry(deps, account, id);
   await deps.db.deleteFrom('blocklist_entries').where('id', '=', id).execute();
