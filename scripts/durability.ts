@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
-import { createIsolatedEnv } from '../test/harness.js';
+import { createIsolatedEnv, freePort } from '../test/harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,14 +31,6 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const log = (m: string) => process.stdout.write(`[durability] ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rand = (min: number, max: number) => min + Math.random() * (max - min);
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
 
 // The receiver: records every delivery's webhook-id; answers 200.
 const delivered = new Map<string, number>();

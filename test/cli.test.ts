@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/queue.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
 import { createDeps } from '../src/runtime.js';
-import { createIsolatedEnv, dbKind, openApp } from './harness.js';
+import { createIsolatedEnv, dbKind, freePort, openApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const NODE_ARGS = ['--import', 'tsx', CLI];
@@ -16,14 +15,6 @@ const NODE_ARGS = ['--import', 'tsx', CLI];
 function runCli(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [...NODE_ARGS, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
 }
 
 describe(`guestscreen command (${dbKind})`, () => {

@@ -88,6 +88,31 @@ export async function createTestApp(extraEnv: Record<string, string> = {}, opts:
   };
 }
 
+/** A test app with a job worker running in it, as `guestscreen start` has; stops both on close. */
+export async function createTestAppWithWorker(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+  const t = await createTestApp(extraEnv);
+  const { startWorker } = await import('../src/runtime.js');
+  const worker = startWorker(t.deps);
+  const close = t.close;
+  return {
+    ...t,
+    async close() {
+      await worker.stop();
+      await close();
+    },
+  };
+}
+
+/** A TCP port that was free a moment ago, for a child process to listen on. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const srv = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => srv.once('listening', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
 /** The app over an existing test environment (one the CLI wrote to), closed with its database. */
 export async function openApp(env: Record<string, string>): Promise<FastifyInstance> {
   const deps = createDeps(loadConfig(env));

@@ -4,26 +4,19 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import type { Worker } from '../../jobs/worker.js';
-import { startWorker } from '../../runtime.js';
+import { call, createTestAppWithWorker, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const CLI = fileURLToPath(new URL('../../cli.ts', import.meta.url));
 
 describe(`blocklist (${dbKind})`, () => {
   let t: TestApp;
-  let worker: Worker;
   let me: Tenant;
   before(async () => {
-    t = await createTestApp();
-    worker = startWorker(t.deps);
+    t = await createTestAppWithWorker();
     me = await tenant(t);
   });
-  after(async () => {
-    await worker.stop();
-    await t.close();
-  });
+  after(() => t.close());
 
   const screen = async (guest: Record<string, unknown>, identification: Record<string, unknown> = {}) => {
     const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {

@@ -5,23 +5,12 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { storedVerdict } from '../screening/run.js';
+import { CHECK_NAMES } from '../screening/types.js';
 import { resolveScreens } from '../settings/resolve.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
 
-export const CHECKS = [
-  'general_risk',
-  'background_check',
-  'credit_check',
-  'blacklist',
-  'payment_verification',
-  'identification_document',
-  'fraud_detection',
-  'adverse_media',
-  'social_verification',
-  'sanctions',
-  'house_rules',
-] as const;
+const CHECKS = CHECK_NAMES;
 
 export type Supervised = 'approve' | 'decline';
 
@@ -63,45 +52,25 @@ function publicDetail(name: string, d: { status: string; value: string; help: st
 /** The latest verdict; before the first run finishes, every check is INCOMPLETE and says why. */
 export function summaryView(r: ReservationRow) {
   const verdict = storedVerdict(r);
-  if (verdict) {
-    return {
-      guest_portal_status: r.guestportal_completed ? 'COMPLETED' : 'NOT_STARTED',
-      guest_portal_last_screen: '',
-      verification_composite_status: compositeStatus(r),
-      verification_status: r.verification_status,
-      verification_status_reason: reason(r),
-      risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : verdict.risk_color,
-      top_risks: verdict.top_risks,
-      top_recommendations: verdict.top_recommendations,
-      details: Object.fromEntries(CHECKS.map((c) => [c, publicDetail(c, verdict.details[c])])),
-      supervised_status: r.supervised,
-    };
-  }
-  const details = Object.fromEntries(
-    CHECKS.map((c) =>
-      c === 'house_rules'
-        ? [c, { status: 'INCOMPLETE' }]
-        : [
-            c,
-            {
-              status: 'INCOMPLETE',
-              value: 'not screened yet',
-              help: 'Screening is queued; this check runs with it.',
-              ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
-            },
-          ],
-    ),
-  );
+  const pendingDetail = (c: string): Detail =>
+    c === 'house_rules'
+      ? { status: 'INCOMPLETE' }
+      : {
+          status: 'INCOMPLETE',
+          value: 'not screened yet',
+          help: 'Screening is queued; this check runs with it.',
+          ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
+        };
   return {
     guest_portal_status: r.guestportal_completed ? 'COMPLETED' : 'NOT_STARTED',
     guest_portal_last_screen: '',
     verification_composite_status: compositeStatus(r),
     verification_status: r.verification_status,
     verification_status_reason: reason(r),
-    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : 'yellow',
-    top_risks: [] as string[],
-    top_recommendations: r.supervised ? [] : ['Wait for screening to finish, or decide manually.'],
-    details,
+    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : (verdict?.risk_color ?? 'yellow'),
+    top_risks: verdict?.top_risks ?? [],
+    top_recommendations: verdict ? verdict.top_recommendations : r.supervised ? [] : ['Wait for screening to finish, or decide manually.'],
+    details: Object.fromEntries(CHECKS.map((c) => [c, verdict ? publicDetail(c, verdict.details[c]) : pendingDetail(c)])),
     supervised_status: r.supervised,
   };
 }

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import type { Worker } from '../../jobs/worker.js';
-import { startWorker } from '../../runtime.js';
+import { call, createTestAppWithWorker, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -131,17 +129,12 @@ const GOLDEN: Guest[] = [
 
 describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
   let t: TestApp;
-  let worker: Worker;
   let me: Tenant;
   before(async () => {
-    t = await createTestApp();
-    worker = startWorker(t.deps);
+    t = await createTestAppWithWorker();
     me = await tenant(t);
   });
-  after(async () => {
-    await worker.stop();
-    await t.close();
-  });
+  after(() => t.close());
 
   for (const g of GOLDEN) {
     it(g.title, async () => {
