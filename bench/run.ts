@@ -1,0 +1,213 @@
+/**
+ * npm run bench: seeds 100,000 reservations with the demo seeder, starts the service as a user
+ * would (`guestscreen start`), and loads it with autocannon from this process over loopback,
+ * next to a bare Fastify hello-world measured in the same run. Prints a table and writes
+ * bench/results.json. Runs on SQLite, and on PostgreSQL too when DATABASE_URL is set.
+ *
+ *   npm run bench                          (about 4 minutes)
+ *   BENCH_SECONDS=5 BENCH_RESERVATIONS=20000 npm run bench   (a quick look)
+ */
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { generateApiKey } from '../src/lib/api-keys.js';
+import { createIsolatedEnv, freePort } from '../test/harness.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RESERVATIONS = Number(process.env.BENCH_RESERVATIONS ?? 100_000);
+const CONNECTIONS = 50;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = `${ROOT}dist/cli.js`;
+const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+
+interface Figure {
+  name: string;
+  db: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  ratio: number;
+}
+
+async function load(url: string, opts: Partial<autocannon.Options> = {}): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      const m = pattern.exec(buf);
+      if (m) {
+        child.stdout?.off('data', onData);
+        resolve(m[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before printing ${pattern}`)));
+  });
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function baseline(): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline.ts`, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await waitForLine(child, /ready \d+/);
+  const r = await load(`http://127.0.0.1:${port}/`);
+  child.kill('SIGTERM');
+  log(`baseline: ${Math.round(r.rps)} req/s`);
+  return r.rps;
+}
+
+async function runOn(db: 'sqlite' | 'postgres', baselineRps: number) {
+  const { env, cleanup } = await createIsolatedEnv({
+    LOG_LEVEL: 'warn',
+    GUESTSCREEN_ROOT_KEY: generateApiKey(),
+    GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0',
+    ...(db === 'postgres' ? {} : { DATABASE_URL: '' }),
+  });
+  if (db === 'sqlite') delete env.DATABASE_URL;
+  const run = (args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (r.status !== 0) throw new Error(`guestscreen ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  log(`${db}: seeding ${RESERVATIONS} reservations in one account and 100 others`);
+  const seeded = JSON.parse(run(['demo', '--accounts', '101', '--reservations', String(RESERVATIONS), '--per-account', '20', '--json'])) as {
+    accounts: { id: string; api_key: string }[];
+  };
+  const key = seeded.accounts[0]!.api_key;
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const service = spawn(process.execPath, [CLI, 'start'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+  let coldStartMs = 0;
+  for (;;) {
+    try {
+      const r = await fetch(`${base}/v1/accounts/me`, { headers: { 'x-api-key': key } });
+      if (r.status === 200) {
+        coldStartMs = Math.round(performance.now() - started);
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  log(`${db}: cold start ${coldStartMs} ms`);
+
+  const headers = { 'x-api-key': key };
+  const page = (await (await fetch(`${base}/v1/reservations?size=100`, { headers })).json()) as { items: { id: string; guest: { last_name: string } }[] };
+  const ids = page.items.map((i) => i.id);
+  const terms = [...new Set(page.items.map((i) => i.guest.last_name.slice(0, 4).toLowerCase()).filter((t) => t.length >= 3))];
+  const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+  const figures: Figure[] = [];
+  const record = (name: string, r: Awaited<ReturnType<typeof load>>) => {
+    if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
+    const f = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: Math.round((r.rps / baselineRps) * 1000) / 1000 };
+    figures.push(f);
+    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of baseline`);
+  };
+
+  record('me', await load(`${base}/v1/accounts/me`, { headers }));
+  record('get_reservation', await load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }));
+  record('search_text', await load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }));
+  record(
+    'search_filtered',
+    await load(base, {
+      headers,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/reservations?status=CONFIRMED&source=${pick(['Airbnb', 'Vrbo', 'Direct'])}&startDate=2026-01-01&endDate=2026-06-30&from=${pick([0, 20, 40])}&size=20`,
+          }),
+        },
+      ],
+    }),
+  );
+  let n = 0;
+  record(
+    'create',
+    await load(`${base}/v1/reservations`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ confirmation_code: `BENCH-${process.pid}-${n++}`, check_in_date: '2027-02-01', check_out_date: '2027-02-04', total_price: 420, guest: { first_name: 'Bench', last_name: `Guest ${n}`, email: `bench${n}@gmail.com` } }),
+          }),
+        },
+      ],
+    }),
+  );
+  const peak = peakRssMb(service.pid!);
+  service.kill('SIGTERM');
+  await new Promise((r) => service.once('exit', r));
+
+  // Screening throughput: the creates above left a backlog of screening runs; one worker drains it.
+  const backlog = Number(JSON.parse(run(['jobs', 'list', '--json'])).filter((j: { kind: string }) => j.kind === 'screening.run').length);
+  log(`${db}: draining a backlog of ${backlog} screening runs (the list shows at most 100 at a time; the count below is from the database)`);
+  const screening = await drainScreening(env);
+  await cleanup();
+  return { figures, coldStartMs, peakRssMb: peak, screeningPerS: screening };
+}
+
+/** Runs one `guestscreen worker` against the screening backlog and measures runs finished per second. */
+async function drainScreening(env: Record<string, string>): Promise<number> {
+  const { createDeps } = await import('../src/runtime.js');
+  const { loadConfig } = await import('../src/config.js');
+  const deps = createDeps(loadConfig(env));
+  const count = async () => Number((await deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'screening.run').executeTakeFirstOrThrow()).n);
+  const runs = async () => Number((await deps.db.selectFrom('screening_runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await count();
+  const before = await runs();
+  const worker = spawn(process.execPath, [CLI, 'worker'], { env: { PATH: process.env.PATH ?? '', ...env, GUESTSCREEN_WORKER_CONCURRENCY: '8' }, stdio: 'ignore' });
+  const started = performance.now();
+  while ((await count()) > 0 && performance.now() - started < 300_000) await new Promise((r) => setTimeout(r, 100));
+  const seconds = (performance.now() - started) / 1000;
+  const done = (await runs()) - before;
+  worker.kill('SIGTERM');
+  await new Promise((r) => worker.once('exit', r));
+  await deps.database.close();
+  log(`screened ${done} of ${total} in ${seconds.toFixed(1)} s`);
+  return Math.round(done / seconds);
+}
+
+const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+if (build.status !== 0) throw new Error('build failed');
+const baselineRps = await baseline();
+const results = [await runOn('sqlite', baselineRps)];
+if (process.env.DATABASE_URL) results.push(await runOn('postgres', baselineRps));
+
+const sqlite = results[0]!;
+const out = {
+  date: new Date().toISOString(),
+  machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  baseline_rps: Math.round(baselineRps),
+  scenarios: results.flatMap((r) => r.figures),
+  screening_per_s: sqlite.screeningPerS,
+  cold_start_ms: sqlite.coldStartMs,
+  peak_rss_mb: Math.max(...results.map((r) => r.peakRssMb)),
+  ...(results[1] ? { postgres: { screening_per_s: results[1].screeningPerS, cold_start_ms: results[1].coldStartMs } } : {}),
+};
+writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(out, null, 2)}\n`);
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+process.stdout.write(`\nbaseline (bare Fastify): ${out.baseline_rps} req/s, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`);
+process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('ratio', 9)}\n`);
+for (const f of out.scenarios) {
+  process.stdout.write(`${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}\n`);
+}
+process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);
