@@ -44,17 +44,23 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     .limit(500)
     .execute();
   const since = iso(new Date(now.getTime() - 86_400_000));
-  const contacts = [r.guest_email, r.guest_phone].filter((c): c is string => Boolean(c));
-  const sameContact = contacts.length
-    ? await deps.db
-        .selectFrom('reservations')
-        .select('id')
-        .where('account_id', '=', r.account_id)
-        .where('id', '!=', r.id)
-        .where('created_at', '>=', since)
-        .where((eb) => eb.or([...(r.guest_email ? [eb('guest_email', '=', r.guest_email)] : []), ...(r.guest_phone ? [eb('guest_phone', '=', r.guest_phone)] : [])]))
-        .execute()
-    : [];
+  // One indexed look-up per contact (an OR over both made SQLite scan by date instead).
+  const sameContactIds = new Set<string>();
+  for (const [column, value] of [
+    ['guest_email', r.guest_email],
+    ['guest_phone', r.guest_phone],
+  ] as const) {
+    if (!value) continue;
+    const rows = await deps.db
+      .selectFrom('reservations')
+      .select('id')
+      .where('account_id', '=', r.account_id)
+      .where(column, '=', value)
+      .where('created_at', '>=', since)
+      .where('id', '!=', r.id)
+      .execute();
+    for (const row of rows) sameContactIds.add(row.id);
+  }
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
   return {
@@ -66,7 +72,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
       reservations: recent.length,
       medianTotalPrice: median(recent.map((x) => x.total_price).filter((x): x is number => x !== null)),
       medianNights: median(recent.map((x) => x.nights).filter((x): x is number => x !== null)),
-      sameContactLast24h: sameContact.length,
+      sameContactLast24h: sameContactIds.size,
     },
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),

@@ -1,6 +1,5 @@
-import { isDisposableEmailDomain } from 'disposable-email-domains-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { FREE_WEBMAIL } from '../lists.js';
+import { DISPOSABLE, FREE_WEBMAIL } from '../lists.js';
 import type { Check, Finding } from '../types.js';
 
 const DAY = 86_400_000;
@@ -12,7 +11,7 @@ export const fraudDetection: Check = (s) => {
   const email = r.guest.email;
   if (email) {
     const domain = email.split('@')[1] ?? '';
-    if (isDisposableEmailDomain(domain)) {
+    if (DISPOSABLE.has(domain)) {
       findings.push({
         code: 'fraud.disposable_email',
         text: `E-mail uses a disposable address domain (${domain})`,
