@@ -7,7 +7,7 @@ type Flag = boolean | number;
 export interface AccountsTable {
   id: string;
   parent_id: string | null;
-  // '/root/.../self/': a subtree is every path with this prefix, one indexed range scan on both databases.
+  // '/<root id>/.../<own id>/': a subtree is every path with this prefix.
   path: string;
   name: string;
   email: string;
