@@ -77,8 +77,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   const shared = [ErrorResponse, Account, Reservation];
   for (const schema of shared) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(shared));
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   registerErrorHandling(app);

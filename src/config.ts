@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_RATE_LIMIT_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_SIGNUP_TTL_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_KEY_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   GUESTSCREEN_MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   GUESTSCREEN_SMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -72,6 +73,8 @@ export interface Config {
   rateLimitPerMinute: number;
   signupTtlHours: number;
   lastLoginResolutionSeconds: number;
+  /** How long a process trusts what it read about an API key's account (0: never). */
+  keyCacheMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
     lastLoginResolutionSeconds:
       e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
+    keyCacheMs: (e.GUESTSCREEN_KEY_CACHE_SECONDS === undefined ? 5 : Number(e.GUESTSCREEN_KEY_CACHE_SECONDS)) * 1000,
     smtpUrl: e.GUESTSCREEN_SMTP_URL,
     mailFrom: e.GUESTSCREEN_MAIL_FROM ?? 'guestscreen <no-reply@localhost>',
     sms:
@@ -141,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { url: e.GUESTSCREEN_SMS_URL.replace(/\/+$/, ''), accountSid: e.GUESTSCREEN_SMS_ACCOUNT_SID, authToken: e.GUESTSCREEN_SMS_AUTH_TOKEN, from: e.GUESTSCREEN_SMS_FROM }
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
-    workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 4 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
+    workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 16 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,

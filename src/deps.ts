@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db, DatabaseHandle } from './db/connection.js';
 import type { DialectHelpers } from './db/dialect.js';
+import type { KeyCache } from './http/key-cache.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Clock } from './lib/time.js';
 
@@ -13,6 +14,8 @@ export interface Deps {
   database: DatabaseHandle;
   secrets: SecretBox;
   clock: Clock;
+  /** Accounts behind recently used API keys; cleared whenever an account changes. */
+  keyCache: KeyCache;
   /** Process logger for work outside a request (jobs); absent in some tests. */
   log?: FastifyBaseLogger | undefined;
   /** Tells this process's worker that a job was just enqueued; a no-op without one. */

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { resolveSecret, SecretBox } from './lib/secret-box.js';
 import { systemClock } from './lib/time.js';
+import { KeyCache } from './http/key-cache.js';
 import { handlers } from './jobs/handlers.js';
 import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
@@ -20,6 +21,7 @@ export function createDeps(config: Config): Deps {
     dialect: database.dialect,
     secrets: new SecretBox(resolveSecret(config.secret, config.dataDir)),
     clock: systemClock,
+    keyCache: new KeyCache(config.keyCacheMs),
     wakeWorker: () => undefined,
   };
 }

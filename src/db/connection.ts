@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteAdapter, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -80,9 +80,94 @@ function openPostgres(url: string, max: number): DatabaseHandle {
 
 /**
  * Runs fn in a transaction, or inside the caller's transaction when db already is one,
- * so repository calls compose.
+ * so repository calls compose. Top-level transactions are group-committed (see WriteBatcher):
+ * fn's writes are durable, and its result returned, once the batch it joined has committed.
  */
 export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
-  return db.transaction().execute(fn);
+  // PostgreSQL runs transactions side by side on its pool and shares WAL flushes among
+  // concurrent commits by itself; funnelling them into one connection made creates 6 times slower.
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(fn);
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new WriteBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher.run(fn);
+}
+
+const batchers = new WeakMap<Db, WriteBatcher>();
+
+interface PendingWrite {
+  fn: (tx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit, on SQLite. Writes that arrive while a batch is being written wait and go together in the
+ * next one: one transaction, each write in its own savepoint, so one write's failure rolls back
+ * only that write. A commit costs a disk flush (about 0.8 ms here, and on SQLite only one
+ * transaction writes at a time), so under load many writes share each flush instead of queueing
+ * for one each. Nobody hears back before the commit that makes their write durable; if the
+ * commit fails, every write of the batch fails with it.
+ */
+export class WriteBatcher {
+  readonly #queue: PendingWrite[] = [];
+  #draining = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxBatch = 128,
+  ) {}
+
+  run<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#draining) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#draining = true;
+    try {
+      // One turn of the event loop, so the writes of requests and jobs running alongside join.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.maxBatch);
+        if (batch.length === 1) {
+          // Nothing to share the commit with: a plain transaction, no savepoint.
+          const only = batch[0]!;
+          await this.db
+            .transaction()
+            .execute(only.fn)
+            .then(only.resolve, only.reject);
+          continue;
+        }
+        const outcomes: { ok: boolean; value: unknown }[] = [];
+        try {
+          await this.db.transaction().execute(async (tx) => {
+            for (const write of batch) {
+              await sql`savepoint gc`.execute(tx);
+              try {
+                const value = await write.fn(tx);
+                await sql`release savepoint gc`.execute(tx);
+                outcomes.push({ ok: true, value });
+              } catch (err) {
+                await sql`rollback to savepoint gc`.execute(tx);
+                await sql`release savepoint gc`.execute(tx);
+                outcomes.push({ ok: false, value: err });
+              }
+            }
+          });
+        } catch (err) {
+          for (const write of batch) write.reject(err);
+          continue;
+        }
+        batch.forEach((write, i) => (outcomes[i]!.ok ? write.resolve(outcomes[i]!.value) : write.reject(outcomes[i]!.value)));
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
 }

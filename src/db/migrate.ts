@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003-jobs-events.js';
 import * as m0004 from './migrations/0004-screening.js';
 import * as m0005 from './migrations/0005-rules.js';
 import * as m0006 from './migrations/0006-blocklist.js';
+import * as m0007 from './migrations/0007-search-indexes.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -19,6 +20,7 @@ const STEPS: Record<string, Step> = {
   '0004-screening': m0004,
   '0005-rules': m0005,
   '0006-blocklist': m0006,
+  '0007-search-indexes': m0007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,27 +29,50 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   const resolutionMs = deps.config.lastLoginResolutionSeconds * 1000;
   app.decorateRequest('account', null as unknown as AccountRow);
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  /** Returns nothing when the key's account is known to this process, a promise when it must be read. */
+  const authenticate = (request: FastifyRequest): void | Promise<void> => {
     const config = request.routeOptions.config;
     if (config.public || request.is404 || !request.url.startsWith('/v1/')) return;
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw unauthorized('missing x-api-key header');
     if (!isWellFormedApiKey(key)) throw unauthorized('x-api-key is not a valid API key');
-    const account = await findAccountByKeyHash(deps.db, hashApiKey(key));
-    if (!account) throw unauthorized('unknown API key');
+    const keyHash = hashApiKey(key);
+    const now = deps.clock();
+    const cached = deps.keyCache.get(keyHash, now.getTime());
+    if (cached) return admit(request, cached, now);
+    return findAccountByKeyHash(deps.db, keyHash).then((account) => {
+      if (!account) throw unauthorized('unknown API key');
+      deps.keyCache.set(keyHash, account, now.getTime());
+      admit(request, account, now);
+    });
+  };
+
+  const admit = (request: FastifyRequest, account: AccountRow, now: Date): void => {
+    const config = request.routeOptions.config;
     if (!account.is_active) throw unauthorized('account is disabled');
     if (account.is_suspended && !config.allowSuspended) throw new AppError('forbidden', 'account is suspended');
     if (config.resellerOnly && !account.is_reseller) {
       throw new AppError('forbidden', 'this endpoint is for reseller accounts');
     }
     request.account = account;
-
-    const now = deps.clock();
     if (!account.last_login || now.getTime() - Date.parse(account.last_login) >= resolutionMs) {
       const at = iso(now);
       account.last_login = at;
       touchLastLogin(deps.db, account.id, at).catch((err: unknown) => request.log.warn({ err }, 'last_login update failed'));
     }
+  };
+
+  // Callback style: a cached key costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = authenticate(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Deps } from '../deps.js';
 import { iso } from '../lib/time.js';
@@ -27,7 +27,16 @@ function fingerprint(request: FastifyRequest): string {
 export function registerIdempotency(app: FastifyInstance, deps: Deps) {
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  // Only POST routes carry the hooks, so reads pay nothing for them.
+  const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [...asList(route.preHandler), claimKey];
+    route.onSend = [...asList(route.onSend), storeAnswer];
+  });
+
+  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.account) return;
     const key = Array.isArray(header) ? header[0] ?? '' : header;
@@ -96,9 +105,9 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
       }
     }
     throw new AppError('conflict', 'a request with this Idempotency-Key is still in progress; retry later', { 'retry-after': '1' });
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const key = request.idempotencyKey;
     if (!key || reply.getHeader('idempotent-replayed')) return payload;
     const where = deps.db.updateTable('idempotency_keys').where('account_id', '=', request.account.id).where('key', '=', key);
@@ -121,5 +130,5 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
       .set({ state: 'done', response_status: reply.statusCode, response_body: body, resource_id: resourceId })
       .execute();
     return payload;
-  });
+  }
 }

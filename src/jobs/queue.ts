@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { sql, type Selectable } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
+import { withTx, type Db } from '../db/connection.js';
 import { lockForClaim, type DialectKind } from '../db/dialect.js';
 import type { JobsTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
@@ -66,24 +66,23 @@ export async function enqueue<K extends JobKind>(
 export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number, leaseMs = 30_000): Promise<JobRow[]> {
   const now = iso(clock());
   const lockedUntil = iso(new Date(clock().getTime() + leaseMs));
-  const due = db
-    .selectFrom('jobs')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('state', '=', 'available'), eb('run_at', '<=', now)]),
-        eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)]),
-      ]),
-    )
-    .orderBy('run_at')
-    .limit(limit);
-  const rows = await db
-    .updateTable('jobs')
-    // A claimed job no longer holds its unique key: a newer request for the same work may queue.
-    .set({ state: 'running', locked_by: workerId, locked_until: lockedUntil, unique_key: null, attempt: sql`attempt + 1`, updated_at: now })
-    .where('id', 'in', lockForClaim(dialect, due))
-    .returningAll()
-    .execute();
+  // Two look-ups, each in its own index order: an OR of both made SQLite gather and sort every
+  // due job on each claim (5 ms with a few thousand queued).
+  const due = db.selectFrom('jobs').select('id').where('state', '=', 'available').where('run_at', '<=', now).orderBy('run_at').limit(limit);
+  const expired = db.selectFrom('jobs').select('id').where('state', '=', 'running').where('locked_until', '<', now).orderBy('locked_until').limit(limit);
+  // Group-committed with the results of the jobs that just finished, rather than a flush of its own.
+  const rows = await withTx(db, (tx) =>
+    tx
+      .updateTable('jobs')
+      // A claimed job no longer holds its unique key: a newer request for the same work may queue.
+      .set({ state: 'running', locked_by: workerId, locked_until: lockedUntil, unique_key: null, attempt: sql`attempt + 1`, updated_at: now })
+      .where((eb) => eb.or([eb('id', 'in', lockForClaim(dialect, due)), eb('id', 'in', lockForClaim(dialect, expired))]))
+      .returningAll()
+      .execute(),
+  );
+  // Every row returned is claimed and must run: up to `limit` due jobs plus, after a worker died,
+  // up to `limit` of its jobs, so a claim may briefly exceed the worker's concurrency.
+  rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : 0));
   const claimed: JobRow[] = [];
   for (const row of rows) {
     if (row.attempt > row.max_attempts) {
@@ -105,9 +104,9 @@ export async function heartbeat(db: Db, clock: Clock, workerId: string, leaseMs:
     .execute();
 }
 
-/** A finished job leaves the table; what it did is recorded by its own module. */
+/** A finished job leaves the table; what it did is recorded by its own module. Group-committed. */
 export async function complete(db: Db, job: JobRow): Promise<void> {
-  await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute();
+  await withTx(db, (tx) => tx.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute());
 }
 
 export async function fail(db: Db, job: JobRow, error: string, clock: Clock, opts: { retry: boolean; config?: Config }): Promise<void> {

@@ -207,7 +207,7 @@ export async function updateManagedAccount(
   if (profile.company?.phone !== undefined) patch.company_phone = profile.company.phone;
   if (change.status !== undefined) patch.is_active = change.status === 'active';
   if (change.suspended !== undefined) patch.is_suspended = change.suspended;
-  return withTx(deps.db, async (tx) => {
+  const result = await withTx(deps.db, async (tx) => {
     await repo.updateAccount(tx, target.id, patch);
     await audit(tx, {
       account_id: target.parent_id,
@@ -224,4 +224,7 @@ export async function updateManagedAccount(
     }
     return updated;
   });
+  // After the commit, so no request caches the row as it was.
+  deps.keyCache.clear();
+  return result;
 }

@@ -100,6 +100,7 @@ export async function rotateWebhookSecret(deps: Deps, account: AccountRow) {
     webhook_secret_rotated_at: now,
     updated_at: now,
   });
+  deps.keyCache.clear();
   return { signing_secret: secret, previous_secret_valid_until: iso(new Date(deps.clock().getTime() + 24 * 3600_000)) };
 }
 

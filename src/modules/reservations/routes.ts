@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { authErrors, isTrue, MessageResponse, QueryFlag } from '../../http/schemas.js';
-import { StringEnum } from '../../http/validation.js';
+import { Nullable, StringEnum } from '../../http/validation.js';
 import { withTx } from '../../db/connection.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
@@ -50,7 +50,7 @@ const StatusResponse = Type.Object(
   {
     status: Type.String(),
     pms_status: Type.String(),
-    supervised: Type.Union([Type.String(), Type.Null()]),
+    supervised: Nullable(Type.String()),
     reason: Type.String(),
     guestportal_completed: Type.Boolean(),
     business_rules: Type.Array(Type.String()),
@@ -76,7 +76,7 @@ const SummaryResponse = Type.Object(
     top_risks: Type.Array(Type.String()),
     top_recommendations: Type.Array(Type.String()),
     details: Type.Record(Type.String(), Check),
-    supervised_status: Type.Union([Type.String(), Type.Null()]),
+    supervised_status: Nullable(Type.String()),
   },
   { title: 'ReservationSummaryResponse' },
 );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors, MessageResponse } from '../../http/schemas.js';
-import { StringEnum } from '../../http/validation.js';
+import { Nullable, StringEnum } from '../../http/validation.js';
 import * as rules from './service.js';
 
 const tags = ['Business rules'];
@@ -63,8 +63,8 @@ export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
               items: Type.Array(
                 Type.Object({
                   id: Type.String(),
-                  confirmation_code: Type.Union([Type.String(), Type.Null()]),
-                  guest_name: Type.Union([Type.String(), Type.Null()]),
+                  confirmation_code: Nullable(Type.String()),
+                  guest_name: Nullable(Type.String()),
                   current_status: Type.String(),
                   would_become: Type.String(),
                 }),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors, MessageResponse, Pagination } from '../../http/schemas.js';
 import { deliveriesView, replayDelivery, rotateWebhookSecret } from '../events/service.js';
-import { StringEnum } from '../../http/validation.js';
+import { Nullable, StringEnum } from '../../http/validation.js';
 import { WEBHOOK_KEYS } from './keys.js';
 import * as webhooks from './service.js';
 
@@ -30,7 +30,7 @@ const WebhookList = Type.Object({
       webhook_key: Type.String(),
       webhook_url: Type.String(),
       enabled: Type.Boolean({ description: 'false after the receiver answered 410 Gone; registering again enables it' }),
-      disabled_reason: Type.Union([Type.String(), Type.Null()]),
+      disabled_reason: Nullable(Type.String()),
       created_at: Type.String({ format: 'date-time' }),
       updated_at: Type.String({ format: 'date-time' }),
     }),
@@ -125,16 +125,16 @@ const DeliveryList = Type.Object({
       id: Type.String(),
       event_id: Type.String(),
       event_type: Type.String(),
-      subject_id: Type.Union([Type.String(), Type.Null()]),
+      subject_id: Nullable(Type.String()),
       target: Type.String({ description: 'the webhook key, or callback' }),
       url: Type.String(),
       state: Type.String({ description: 'pending, succeeded or failed' }),
       attempts: Type.Array(
         Type.Object({
           attempt: Type.Integer(),
-          status_code: Type.Union([Type.Integer(), Type.Null()]),
+          status_code: Nullable(Type.Integer()),
           latency_ms: Type.Integer(),
-          error: Type.Union([Type.String(), Type.Null()]),
+          error: Nullable(Type.String()),
           at: Type.String(),
         }),
       ),
