@@ -55,7 +55,7 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     }
     case 'worker': {
       await prepare(deps);
-      const worker = startWorker(deps);
+      const worker = startWorker(deps, 'dedicated');
       out(`guestscreen worker ${worker.id} started (${deps.database.description})`);
       closeWithGrace({ delay: 15_000 }, async ({ err }) => {
         if (err) deps.log?.error({ err }, 'shutting down after an error');

@@ -79,7 +79,8 @@ export interface Config {
   mailFrom: string;
   sms: { url: string; accountSid: string; authToken: string; from: string } | undefined;
   reminderDays: number;
-  workerConcurrency: number;
+  /** Unset: 64 in a dedicated `guestscreen worker`, 16 beside the API in `guestscreen start`. */
+  workerConcurrency: number | undefined;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -145,7 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { url: e.GUESTSCREEN_SMS_URL.replace(/\/+$/, ''), accountSid: e.GUESTSCREEN_SMS_ACCOUNT_SID, authToken: e.GUESTSCREEN_SMS_AUTH_TOKEN, from: e.GUESTSCREEN_SMS_FROM }
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
-    workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? 16 : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
+    workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,

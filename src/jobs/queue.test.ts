@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, type TestApp } from '../../test/harness.js';
+import { JOB_KINDS } from './kinds.js';
 import { claim, complete, enqueue, fail, heartbeat, listJobs, release, retryJob } from './queue.js';
 import { PermanentJobError, Worker, type JobHandlers } from './worker.js';
 
@@ -141,5 +142,49 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(failed.length, 1);
     assert.equal(failed[0]!.attempt, 1, 'a permanent error is not retried');
     assert.equal(failed[0]!.last_error, 'cannot ever work');
+  });
+
+  it('fails an attempt that outlives its time limit and retries it; gives back untried what runs at shutdown', async () => {
+    await clear();
+    t.deps.clock = () => new Date();
+    const limit = JOB_KINDS['message.send'].timeoutMs;
+    JOB_KINDS['message.send'].timeoutMs = 100;
+    const started: string[] = [];
+    const hang = (payload: unknown, { signal }: { signal: AbortSignal }) =>
+      new Promise<void>((resolve) => {
+        started.push((payload as { message_id: string }).message_id);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined };
+    try {
+      const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
+      const worker = new Worker(t.deps, handlers, { pollMs: 20 });
+      worker.start();
+      let row;
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+        row = (await listJobs(t.deps.db)).find((j) => j.id === slow);
+        if (row?.last_error) break;
+      }
+      await worker.stop();
+      assert.equal(row!.last_error, 'timed out after 100 ms');
+      assert.equal(row!.state, 'available', 'a timed-out attempt is retried later, like any failure');
+      assert.ok(Date.parse(row!.run_at) > Date.now() + 10_000, 'after the backoff');
+
+      // Stopping while a job runs: the handler is told, and the job goes back untried.
+      JOB_KINDS['message.send'].timeoutMs = 60_000;
+      await clear();
+      const held = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'held' });
+      const second = new Worker(t.deps, handlers, { pollMs: 20 });
+      second.start();
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && !started.includes('held'); ) await new Promise((r) => setTimeout(r, 20));
+      await second.stop(50);
+      const back = (await listJobs(t.deps.db)).find((j) => j.id === held)!;
+      assert.equal(back.state, 'available');
+      assert.equal(back.attempt, 0, 'given back untried');
+      assert.equal(back.last_error, null);
+    } finally {
+      JOB_KINDS['message.send'].timeoutMs = limit;
+      t.deps.clock = clock;
+    }
   });
 });

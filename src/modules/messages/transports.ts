@@ -16,6 +16,10 @@ export interface OutgoingMessage {
 export type Via = 'smtp' | 'sms' | 'outbox';
 
 let smtp: { url: string; transport: Transporter } | undefined;
+/** Builds the .eml files of the outbox; made once, like the SMTP transport. */
+let outboxBuilder: Transporter | undefined;
+/** Outbox folders known to exist (one mkdir per folder and process, not per message). */
+const madeDirs = new Set<string>();
 
 function smtpTransport(url: string): Transporter {
   if (smtp?.url !== url) smtp = { url, transport: nodemailer.createTransport(url) };
@@ -29,7 +33,8 @@ export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via
     await smtpTransport(config.smtpUrl).sendMail(mail);
     return 'smtp';
   }
-  const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
+  outboxBuilder ??= nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const built = await outboxBuilder.sendMail(mail);
   await writeOutbox(config, `${m.id}.eml`, built.message as Buffer);
   return 'outbox';
 }
@@ -66,6 +71,16 @@ export async function sendSms(config: Config, m: OutgoingMessage): Promise<Via> 
 
 async function writeOutbox(config: Config, name: string, content: Buffer): Promise<void> {
   const dir = path.join(config.dataDir, 'outbox');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, name), content, { mode: 0o600 });
+  if (!madeDirs.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  try {
+    await writeFile(path.join(dir, name), content, { mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // The folder went away since (someone emptied the data directory): make it again.
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, name), content, { mode: 0o600 });
+  }
 }
