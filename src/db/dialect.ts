@@ -49,6 +49,16 @@ export function dialectHelpers(kind: DialectKind): DialectHelpers {
 /** count(*) comes back as a string from PostgreSQL (bigint) and a number from SQLite. */
 export const countAll = () => sql<number | string>`count(*)`;
 
+/**
+ * PostgreSQL: marks a select whose best plan depends on its parameters' values (a LIKE pattern,
+ * a date range, an account of 20 or of 100,000 bookings). Such a statement is sent unnamed and
+ * planned for its values each time; the others are prepared once per connection and may run a
+ * generic plan (see withNamedStatements in connection.ts). With a generic plan, text search over
+ * 100,000 reservations fell from 281 to 58 req/s. Use with `.modifyFront(PLAN_PER_CALL)`.
+ */
+export const PLAN_PER_CALL_MARK = '/* plan:per-call */';
+export const PLAN_PER_CALL = sql.raw(PLAN_PER_CALL_MARK);
+
 class BooleanToInteger extends OperationNodeTransformer {
   protected override transformValue(node: ValueNode): ValueNode {
     const n = super.transformValue(node);

@@ -1,5 +1,5 @@
 import { fakerDE, fakerEN_GB, fakerEN_US, fakerES, fakerFR, fakerIT, fakerJA, fakerNL, fakerPL, fakerPT_BR, type Faker } from '@faker-js/faker';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { withTx } from '../../db/connection.js';
 import type { PaymentEventsTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
@@ -159,5 +159,10 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
     result.reservations += count;
     result.accounts.push({ id: account.id, name: account.name, api_key: apiKey, reservations: count });
   }
+  // PostgreSQL plans by its table statistics, and autovacuum refreshes them only a while after a
+  // bulk load: right after seeding 100,000 reservations it took one account for 340 rows and ran a
+  // text search in 8.4 ms instead of 2.0 ms. SQLite keeps no statistics unless asked, and its
+  // search plans are fixed in the queries themselves (see reservations/repo.ts).
+  if (deps.dialect.kind === 'postgres') await sql`analyze`.execute(deps.db);
   return result;
 }

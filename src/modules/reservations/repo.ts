@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { countAll, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
+import { countAll, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
 import type { PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
 
 export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq'> & { seq?: number };
@@ -117,7 +117,7 @@ export async function searchReservations(
   // over 100,000 reservations).
   const textFirst = f.text !== undefined && dialect === 'sqlite' && f.text.length >= 3;
   const col = (name: keyof ReservationsTable) => (textFirst ? sql.raw(`+reservations.${name}`) : sql.ref(`reservations.${name}`));
-  let q = db.selectFrom('reservations').where(col('account_id'), '=', accountId);
+  let q = db.selectFrom('reservations').modifyFront(PLAN_PER_CALL).where(col('account_id'), '=', accountId);
   if (f.status) q = q.where(col('status'), '=', f.status);
   if (f.source) q = q.where(col('source'), '=', f.source);
   if (f.listings?.length) q = q.where(col('listing_id'), 'in', f.listings);
