@@ -74,6 +74,7 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
 function withNamedStatements(pool: pg.Pool, max = 1000): pg.Pool {
   const names = new Map<string, string>();
   const wrapped = new WeakSet<pg.PoolClient>();
+  const unprepared = new WeakSet<pg.PoolClient>();
   const nameOf = (text: string) => {
     let name = names.get(text);
     if (!name && names.size < max) names.set(text, (name = `gs${names.size}`));
@@ -87,10 +88,21 @@ function withNamedStatements(pool: pg.Pool, max = 1000): pg.Pool {
         const client = await connect();
         if (!wrapped.has(client)) {
           wrapped.add(client);
-          const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-          client.query = ((text: unknown, values?: unknown[]) => {
-            const name = typeof text === 'string' && values && values.length > 0 && !text.includes(PLAN_PER_CALL_MARK) ? nameOf(text) : undefined;
-            return name ? query({ name, text, values }) : query(text, values);
+          const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+          client.query = (async (text: unknown, values?: unknown[]) => {
+            const name =
+              typeof text === 'string' && values && values.length > 0 && !text.includes(PLAN_PER_CALL_MARK) && !unprepared.has(client) ? nameOf(text) : undefined;
+            if (!name) return query(text, values);
+            try {
+              return await query({ name, text, values });
+            } catch (err) {
+              // A migration from another process changed a table under a prepared `select *`:
+              // this connection stops naming statements (the pool replaces it in time), and the
+              // query runs again unnamed, which works unless it was inside a transaction.
+              if ((err as { code?: string }).code !== '0A000') throw err;
+              unprepared.add(client);
+              return query(text, values).catch(() => Promise.reject(err));
+            }
           }) as typeof client.query;
         }
         return client;
