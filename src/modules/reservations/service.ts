@@ -10,6 +10,7 @@ import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
 import { requestScreening } from '../screening/run.js';
+import { forgetHistory } from '../screening/history.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
@@ -190,6 +191,7 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
       await afterWrite(tx, deps, r, 'reservation.updated');
     }),
   );
+  forgetHistory(deps.db, r.account_id);
   return r;
 }
 
@@ -257,6 +259,7 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     await repo.deleteReservation(tx, r.id);
     await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
   });
+  forgetHistory(deps.db, r.account_id);
   await deps.dialect.afterErasure(deps.db);
 }
 

@@ -218,4 +218,20 @@ describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
     assert.match(summary.top_risks.join(' | '), /made 3 other reservations in the last 24 hours/);
     assert.equal(summary.verification_status, 'review');
   });
+
+  it("compares the price with the account's recent bookings, the newest and the repriced included", async () => {
+    const acct = await tenant(t);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: acct.key, body: base({}, { total_price: 400 }) })).json.id);
+    const pricey = (await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: acct.key, body: base({}, { total_price: 2000 }) })).json.id;
+    let summary = (await call(t, 'GET', `/v1/reservations/${pricey}/summary`, { key: acct.key })).json;
+    assert.match(summary.top_risks.join(' | '), /Total price 2000 is over four times this account's median \(400\)/);
+    // The earlier bookings are repriced: the same booking, screened again, is no longer unusual.
+    for (const id of ids) assert.equal((await call(t, 'PUT', `/v1/reservations/${id}?skip_gp=1`, { key: acct.key, body: { total_price: 1000 } })).status, 200);
+    await call(t, 'POST', `/v1/reservations/${pricey}/screen?sync=1`, { key: acct.key });
+    summary = (await call(t, 'GET', `/v1/reservations/${pricey}/summary`, { key: acct.key })).json;
+    assert.ok(!summary.top_risks.some((x: string) => /median/.test(x)), summary.top_risks.join(' | '));
+    const [latest] = (await call(t, 'GET', `/v1/reservations/${pricey}/decisions`, { key: acct.key })).json;
+    assert.equal(latest.trigger, 'manual');
+  });
 });

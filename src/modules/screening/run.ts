@@ -13,6 +13,7 @@ import type { ReservationRow } from '../reservations/repo.js';
 import { compositeStatus, emitScreeningEvent, screeningEventBody } from '../reservations/review.js';
 import { openIdentification } from '../reservations/views.js';
 import { ENGINE_VERSION, inputsDigest, screen, type Verdict } from './engine.js';
+import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [] };
@@ -26,23 +27,10 @@ export async function screeningSettings(db: Db, accountId: string): Promise<Scre
   };
 }
 
-const median = (xs: number[]) => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
-
 /** Gathers what the checks look at. Reads only; the run writes nothing until the verdict. */
 export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snapshot> {
   const now = deps.clock();
-  const recent = await deps.db
-    .selectFrom('reservations')
-    .select(['total_price', 'nights'])
-    .where('account_id', '=', r.account_id)
-    .where('id', '!=', r.id)
-    .orderBy('created_at', 'desc')
-    .limit(500)
-    .execute();
+  const history = await accountHistory(deps.db, r.account_id, r.id, now);
   const since = iso(new Date(now.getTime() - 86_400_000));
   // One look-up per contact on its own index; the time window is applied here, because a
   // created_at bound in SQL let SQLite pick the date index and walk a day of bookings (66 ms
@@ -69,12 +57,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     reservation: reservationPart(r),
     identification,
     payments: events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
-    history: {
-      reservations: recent.length,
-      medianTotalPrice: median(recent.map((x) => x.total_price).filter((x): x is number => x !== null)),
-      medianNights: median(recent.map((x) => x.nights).filter((x): x is number => x !== null)),
-      sameContactLast24h: sameContactIds.size,
-    },
+    history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
     settings: await screeningSettings(deps.db, r.account_id),
