@@ -1,16 +1,4 @@
-import {
-  OperationNodeTransformer,
-  type Kysely,
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type PrimitiveValueListNode,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-  type ValueNode,
-} from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Everything that differs between SQLite and PostgreSQL lives here, so the rest of the code
 // writes one set of queries.
@@ -58,31 +46,6 @@ export const countAll = () => sql<number | string>`count(*)`;
  */
 export const PLAN_PER_CALL_MARK = '/* plan:per-call */';
 export const PLAN_PER_CALL = sql.raw(PLAN_PER_CALL_MARK);
-
-class BooleanToInteger extends OperationNodeTransformer {
-  protected override transformValue(node: ValueNode): ValueNode {
-    const n = super.transformValue(node);
-    return typeof n.value === 'boolean' ? { ...n, value: n.value ? 1 : 0 } : n;
-  }
-
-  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    const n = super.transformPrimitiveValueList(node);
-    return { ...n, values: n.values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)) };
-  }
-}
-
-/** better-sqlite3 cannot bind JavaScript booleans; this turns them into 1 and 0 on the way in. */
-export class SqliteBooleanPlugin implements KyselyPlugin {
-  readonly #transformer = new BooleanToInteger();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
