@@ -88,11 +88,12 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time. Named, a
  * statement is parsed once per connection and its plan reused: GET /v1/reservations/{id} went
- * from 3,820 to 5,040–5,760 req/s over 100,000 reservations. Names go to the first 1,000 distinct SQL texts with parameters
- * (statements whose text varies with the length of an IN list would otherwise pile up on every
- * connection); the rest run unnamed as before, and so do selects marked PLAN_PER_CALL.
+ * from 3,820 to 5,040–5,760 req/s over 100,000 reservations. Names go to the first 500
+ * distinct SQL texts with parameters (texts that vary with the length of an IN list would
+ * otherwise pile up prepared statements on every connection); the rest run unnamed as before,
+ * and so do selects marked PLAN_PER_CALL.
  */
-function withNamedStatements(pool: pg.Pool, max = 1000): pg.Pool {
+function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
   const names = new Map<string, string>();
   const wrapped = new WeakSet<pg.PoolClient>();
   const unprepared = new WeakSet<pg.PoolClient>();
@@ -118,8 +119,8 @@ function withNamedStatements(pool: pg.Pool, max = 1000): pg.Pool {
               return await query({ name, text, values });
             } catch (err) {
               // A migration from another process changed a table under a prepared `select *`:
-              // this connection stops naming statements (the pool replaces it in time), and the
-              // query runs again unnamed, which works unless it was inside a transaction.
+              // this connection names no more statements for the rest of its life, and the query
+              // runs again unnamed, which works unless it was inside a transaction.
               if ((err as { code?: string }).code !== '0A000') throw err;
               unprepared.add(client);
               return query(text, values).catch(() => Promise.reject(err));
