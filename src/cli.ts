@@ -6,8 +6,6 @@ import type { Deps } from './deps.js';
 import { findAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
-import { importBlocklist } from './modules/blocklist/import.js';
-import { seedDemo } from './modules/demo/seed.js';
 import { listJobs, retryJob } from './jobs/queue.js';
 import { createDeps, prepare, startServer, startWorker } from './runtime.js';
 
@@ -131,6 +129,8 @@ async function dataCommand(deps: Deps, args: string[]) {
   if (!values.account) throw new UsageError('data import blocklist needs --account ID');
   await prepare(deps);
   if (!(await findAccount(deps.db, values.account))) throw new UsageError(`account ${values.account} not found`);
+  // Loaded for this command only, like the demo seeder below: `start` never needs them.
+  const { importBlocklist } = await import('./modules/blocklist/import.js');
   const result = await importBlocklist(deps, values.account, file, { progress: !values.json && Boolean(process.stderr.isTTY) });
   if (values.json) {
     out(JSON.stringify(result, null, 2));
@@ -192,6 +192,8 @@ async function demoCommand(deps: Deps, args: string[]) {
   };
   const { rootId } = await prepare(deps);
   const started = Date.now();
+  // faker and its locales take 37 MB: loaded for `demo` only, not in every service process.
+  const { seedDemo } = await import('./modules/demo/seed.js');
   const result = await seedDemo(deps, rootId, opts);
   if (values.json) {
     out(JSON.stringify(result, null, 2));
