@@ -163,6 +163,7 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
   // bulk load: right after seeding 100,000 reservations it took one account for 340 rows and ran a
   // text search in 8.4 ms instead of 2.0 ms. SQLite keeps no statistics unless asked, and its
   // search plans are fixed in the queries themselves (see reservations/repo.ts).
-  if (deps.dialect.kind === 'postgres') await sql`analyze`.execute(deps.db);
+  // Only the tables seeded (the names resolve in this service's schema, not the whole database).
+  if (deps.dialect.kind === 'postgres') await sql`analyze accounts, api_keys, reservations, reservation_notes, payment_events`.execute(deps.db);
   return result;
 }
