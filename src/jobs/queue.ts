@@ -19,23 +19,12 @@ export interface EnqueueOptions {
   uniqueKey?: string;
 }
 
-/**
- * Adds a job. Call it with the transaction of the write that causes the job, so both commit
- * or neither does. Returns the job id, or null when a live job holds the unique key.
- */
-export async function enqueue<K extends JobKind>(
-  db: Db,
-  env: { config: Config; clock: Clock },
-  kind: K,
-  payload: JobPayload<K>,
-  opts: EnqueueOptions = {},
-): Promise<string | null> {
+function jobRow<K extends JobKind>(env: { config: Config; clock: Clock }, kind: K, payload: JobPayload<K>, opts: EnqueueOptions) {
   const def = JOB_KINDS[kind];
   if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for job ${kind}: ${JSON.stringify(payload)}`);
   const now = env.clock();
-  const id = newId('job');
-  const row = {
-    id,
+  return {
+    id: newId('job'),
     kind,
     payload: JSON.stringify(payload),
     state: 'available',
@@ -49,12 +38,39 @@ export async function enqueue<K extends JobKind>(
     created_at: iso(now),
     updated_at: iso(now),
   };
+}
+
+/**
+ * Adds a job. Call it with the transaction of the write that causes the job, so both commit
+ * or neither does. Returns the job id, or null when a live job holds the unique key.
+ */
+export async function enqueue<K extends JobKind>(
+  db: Db,
+  env: { config: Config; clock: Clock },
+  kind: K,
+  payload: JobPayload<K>,
+  opts: EnqueueOptions = {},
+): Promise<string | null> {
+  const row = jobRow(env, kind, payload, opts);
   if (!opts.uniqueKey) {
     await db.insertInto('jobs').values(row).execute();
-    return id;
+    return row.id;
   }
   const r = await db.insertInto('jobs').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
+}
+
+/** Adds several jobs of one kind in one statement (one round trip), none with a unique key. */
+export async function enqueueAll<K extends JobKind>(
+  db: Db,
+  env: { config: Config; clock: Clock },
+  kind: K,
+  jobs: { payload: JobPayload<K>; runAt?: Date }[],
+): Promise<string[]> {
+  if (jobs.length === 0) return [];
+  const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt }));
+  await db.insertInto('jobs').values(rows).execute();
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -163,7 +163,7 @@ async function afterWrite(tx: Db, deps: Deps, r: ReservationRow, type: 'reservat
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
   if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
-  else await queueGuestMessages(tx, deps, r);
+  else await queueGuestMessages(tx, deps, r, { fresh: type === 'reservation.created' });
 }
 
 export async function updateReservation(deps: Deps, account: AccountRow, id: string, input: UpdateInput, opts: WriteOptions = {}): Promise<ReservationRow> {
