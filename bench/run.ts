@@ -1,10 +1,10 @@
 /**
  * npm run bench: seeds 100,000 reservations with the demo seeder, starts the service as a user
  * would (`guestscreen start`), and loads it with autocannon from this process over loopback,
- * next to a bare Fastify hello-world measured in the same run. Prints a table and writes
- * bench/results.json. Runs on SQLite, and on PostgreSQL too when DATABASE_URL is set.
+ * next to a bare Fastify hello-world measured right before each scenario. Prints a table and
+ * writes bench/results.json. Runs on SQLite, and on PostgreSQL too when DATABASE_URL is set.
  *
- *   npm run bench                          (about 4 minutes)
+ *   npm run bench                          (about 6 minutes)
  *   BENCH_SECONDS=5 BENCH_RESERVATIONS=20000 npm run bench   (a quick look)
  */
 import autocannon from 'autocannon';
@@ -29,6 +29,8 @@ interface Figure {
   p50_ms: number;
   p99_ms: number;
   ratio: number;
+  /** The baseline measured just before this scenario, which its ratio is to. */
+  baseline_rps: number;
 }
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -62,17 +64,26 @@ function peakRssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function baseline(): Promise<number> {
+/**
+ * The yardstick, a bare Fastify hello-world, runs for the whole benchmark and is measured right
+ * before each scenario: this shared VM's speed drifts by half within minutes (36,000 and 80,000
+ * req/s at the two ends of one run), so a ratio is only fair to a baseline taken next to it.
+ */
+async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline.ts`, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child, /ready \d+/);
-  const r = await load(`http://127.0.0.1:${port}/`);
-  child.kill('SIGTERM');
-  log(`baseline: ${Math.round(r.rps)} req/s`);
-  return r.rps;
+  return {
+    async measure() {
+      const r = await load(`http://127.0.0.1:${port}/`);
+      log(`baseline: ${Math.round(r.rps)} req/s`);
+      return r.rps;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
-async function runOn(db: 'sqlite' | 'postgres', baselineRps: number) {
+async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>) {
   const { env, cleanup } = await createIsolatedEnv({
     LOG_LEVEL: 'warn',
     GUESTSCREEN_ROOT_KEY: generateApiKey(),
@@ -116,19 +127,28 @@ async function runOn(db: 'sqlite' | 'postgres', baselineRps: number) {
   const terms = [...new Set(page.items.map((i) => i.guest.last_name.slice(0, 4).toLowerCase()).filter((t) => t.length >= 3))];
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const figures: Figure[] = [];
-  const record = (name: string, r: Awaited<ReturnType<typeof load>>) => {
+  const record = async (name: string, run: () => Promise<Awaited<ReturnType<typeof load>>>) => {
+    const baselineRps = await baseline();
+    const r = await run();
     if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
-    const f = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: Math.round((r.rps / baselineRps) * 1000) / 1000 };
+    const f = {
+      name,
+      db,
+      rps: Math.round(r.rps),
+      p50_ms: r.p50,
+      p99_ms: r.p99,
+      ratio: Math.round((r.rps / baselineRps) * 1000) / 1000,
+      baseline_rps: Math.round(baselineRps),
+    };
     figures.push(f);
-    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of baseline`);
+    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before`);
   };
 
-  record('me', await load(`${base}/v1/accounts/me`, { headers }));
-  record('get_reservation', await load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }));
-  record('search_text', await load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }));
-  record(
-    'search_filtered',
-    await load(base, {
+  await record('me', () => load(`${base}/v1/accounts/me`, { headers }));
+  await record('get_reservation', () => load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }));
+  await record('search_text', () => load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }));
+  await record('search_filtered', () =>
+    load(base, {
       headers,
       requests: [
         {
@@ -141,9 +161,8 @@ async function runOn(db: 'sqlite' | 'postgres', baselineRps: number) {
     }),
   );
   let n = 0;
-  record(
-    'create',
-    await load(`${base}/v1/reservations`, {
+  await record('create', () =>
+    load(`${base}/v1/reservations`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       requests: [
@@ -194,20 +213,20 @@ async function drainScreening(env: Record<string, string>): Promise<{ screeningP
 
 const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('build failed');
-// This machine's speed drifts (a shared VM): the baseline is measured before and after, and the
-// ratios use the mean of both.
-const baselineBefore = await baseline();
-const results = [await runOn('sqlite', baselineBefore)];
-if (process.env.DATABASE_URL) results.push(await runOn('postgres', baselineBefore));
-const baselineRps = (baselineBefore + (await baseline())) / 2;
-for (const f of results.flatMap((r) => r.figures)) f.ratio = Math.round((f.rps / baselineRps) * 1000) / 1000;
+const yardstick = await startBaseline();
+const results = [await runOn('sqlite', () => yardstick.measure())];
+if (process.env.DATABASE_URL) results.push(await runOn('postgres', () => yardstick.measure()));
+yardstick.stop();
+const figures = results.flatMap((r) => r.figures);
+// Each ratio is to the baseline measured just before its scenario; this is their mean.
+const baselineRps = figures.reduce((sum, f) => sum + f.baseline_rps, 0) / figures.length;
 
 const sqlite = results[0]!;
 const out = {
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   baseline_rps: Math.round(baselineRps),
-  scenarios: results.flatMap((r) => r.figures),
+  scenarios: figures,
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
@@ -217,9 +236,13 @@ const out = {
 writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(out, null, 2)}\n`);
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
-process.stdout.write(`\nbaseline (bare Fastify): ${out.baseline_rps} req/s, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`);
-process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('ratio', 9)}\n`);
+process.stdout.write(
+  `\nbaseline (bare Fastify), measured just before each scenario: ${out.baseline_rps} req/s on average, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`,
+);
+process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('baseline', 10)}${pad('ratio', 9)}\n`);
 for (const f of out.scenarios) {
-  process.stdout.write(`${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}\n`);
+  process.stdout.write(
+    `${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(f.baseline_rps, 10)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}\n`,
+  );
 }
 process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);
