@@ -73,6 +73,8 @@ async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): vo
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline.ts`, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child, /ready \d+/);
+  // Not left behind if a scenario throws.
+  process.once('exit', () => child.kill('SIGTERM'));
   return {
     async measure() {
       const r = await load(`http://127.0.0.1:${port}/`);
