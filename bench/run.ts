@@ -31,6 +31,8 @@ interface Figure {
   ratio: number;
   /** The baseline measured just before this scenario, which its ratio is to. */
   baseline_rps: number;
+  /** The same requests answered by bench/floor.ts, a bare route running the same SQL, measured just after. */
+  floor?: { rps: number; p50_ms: number; p99_ms: number; ratio: number };
 }
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -85,6 +87,15 @@ async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): vo
   };
 }
 
+/** bench/floor.ts over the database the service uses: the storage's share of a request. */
+async function startFloor(accountId: string, where: string): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/floor.ts`, String(port), accountId, where], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await waitForLine(child, /ready \d+/);
+  process.once('exit', () => child.kill('SIGTERM'));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
 async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>) {
   const { env, cleanup } = await createIsolatedEnv({
     LOG_LEVEL: 'warn',
@@ -103,6 +114,7 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
     accounts: { id: string; api_key: string }[];
   };
   const key = seeded.accounts[0]!.api_key;
+  const floor = await startFloor(seeded.accounts[0]!.id, env.DATABASE_URL ?? `${env.GUESTSCREEN_DATA_DIR}/guestscreen.db`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -129,28 +141,28 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   const terms = [...new Set(page.items.map((i) => i.guest.last_name.slice(0, 4).toLowerCase()).filter((t) => t.length >= 3))];
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const figures: Figure[] = [];
-  const record = async (name: string, run: () => Promise<Awaited<ReturnType<typeof load>>>) => {
+  /** Measures the baseline, then the scenario against the service, then (given floor) the same requests against bench/floor.ts. */
+  const record = async (name: string, run: (url: string) => Promise<Awaited<ReturnType<typeof load>>>, withFloor = false) => {
     const baselineRps = await baseline();
-    const r = await run();
+    const r = await run(base);
     if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
-    const f = {
-      name,
-      db,
-      rps: Math.round(r.rps),
-      p50_ms: r.p50,
-      p99_ms: r.p99,
-      ratio: Math.round((r.rps / baselineRps) * 1000) / 1000,
-      baseline_rps: Math.round(baselineRps),
-    };
-    figures.push(f);
+    const ratio = (rps: number) => Math.round((rps / baselineRps) * 1000) / 1000;
+    const f: Figure = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: ratio(r.rps), baseline_rps: Math.round(baselineRps) };
     log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before`);
+    if (withFloor) {
+      const fl = await run(floor.url);
+      if (fl.errors || fl.non2xx) throw new Error(`the floor route failed ${name}: ${fl.errors} errors, ${fl.non2xx} non-2xx answers`);
+      f.floor = { rps: Math.round(fl.rps), p50_ms: fl.p50, p99_ms: fl.p99, ratio: ratio(fl.rps) };
+      log(`${db} ${name} on the floor route: ${f.floor.rps} req/s, p50 ${fl.p50} ms, p99 ${fl.p99} ms, ${(f.floor.ratio * 100).toFixed(1)}% of the baseline`);
+    }
+    figures.push(f);
   };
 
-  await record('me', () => load(`${base}/v1/accounts/me`, { headers }));
-  await record('get_reservation', () => load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }));
-  await record('search_text', () => load(base, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }));
-  await record('search_filtered', () =>
-    load(base, {
+  await record('me', (url) => load(`${url}/v1/accounts/me`, { headers }));
+  await record('get_reservation', (url) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }), true);
+  await record('search_text', (url) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }), true);
+  await record('search_filtered', (url) =>
+    load(url, {
       headers,
       requests: [
         {
@@ -161,10 +173,12 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
         },
       ],
     }),
+  true,
   );
+  floor.stop();
   let n = 0;
-  await record('create', () =>
-    load(`${base}/v1/reservations`, {
+  await record('create', (url) =>
+    load(`${url}/v1/reservations`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       requests: [
@@ -241,10 +255,14 @@ const pad = (s: string | number, n: number) => String(s).padStart(n);
 process.stdout.write(
   `\nbaseline (bare Fastify), measured just before each scenario: ${out.baseline_rps} req/s on average, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`,
 );
-process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('baseline', 10)}${pad('ratio', 9)}\n`);
+process.stdout.write(
+  `${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('baseline', 10)}${pad('ratio', 9)}   floor route: ${pad('req/s', 7)}${pad('p99 ms', 8)}${pad('ratio', 8)}\n`,
+);
 for (const f of out.scenarios) {
+  const fl = f.floor ? `${pad(f.floor.rps, 7)}${pad(f.floor.p99_ms, 8)}${pad(`${(f.floor.ratio * 100).toFixed(1)}%`, 8)}` : '';
   process.stdout.write(
-    `${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(f.baseline_rps, 10)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}\n`,
+    `${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(f.baseline_rps, 10)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}${fl ? `                ${fl}` : ''}\n`,
   );
 }
+process.stdout.write('\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view\n');
 process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);

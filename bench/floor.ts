@@ -1,0 +1,104 @@
+/**
+ * The benchmark's second yardstick: the least any service could do to answer three of the
+ * scenarios from the same database. A bare Fastify route (the baseline's) runs the same SQL the
+ * service runs, with the driver's own prepared statements, and returns the rows as they come:
+ * no API key, no validation, no query builder, no decryption, no view. What it measures is the
+ * storage's share of a request on this machine, so a target it misses too is beyond the
+ * machine for this schema, not something the service's own code could win back.
+ *
+ *   node --import tsx bench/floor.ts <port> <account id> <sqlite file | postgres url>
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const [portArg, accountId, where] = process.argv.slice(2);
+if (!portArg || !accountId || !where) throw new Error('usage: floor.ts <port> <account id> <sqlite file | postgres url>');
+
+interface Query {
+  search?: string;
+  status?: string;
+  source?: string;
+  startDate?: string;
+  endDate?: string;
+  from?: string;
+  size?: string;
+}
+
+interface Store {
+  byId(id: string): Promise<unknown>;
+  text(term: string, offset: number, limit: number): Promise<{ total: number; rows: unknown[] }>;
+  filtered(q: Required<Pick<Query, 'status' | 'source' | 'startDate' | 'endDate'>>, offset: number, limit: number): Promise<{ total: number; rows: unknown[] }>;
+}
+
+const ORDER = 'order by check_in_date desc, id desc';
+const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >= ? and check_in_date <= ?';
+
+function sqliteStore(file: string): Store {
+  const db = new BetterSqlite3(file, { readonly: true });
+  // As the service does (dialect.ts): the trigram index first, the account checked on each match.
+  const match = '+account_id = ? and seq in (select rowid from reservations_fts where reservations_fts match ?)';
+  const byId = db.prepare('select * from reservations where account_id = ? and id = ?');
+  const textCount = db.prepare(`select count(*) as n from reservations where ${match}`);
+  const textPage = db.prepare(`select * from reservations where id in (select id from reservations where ${match} ${ORDER} limit ? offset ?) ${ORDER}`);
+  const filteredCount = db.prepare(`select count(*) as n from reservations where ${FILTER}`);
+  const filteredPage = db.prepare(`select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`);
+  const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
+  return {
+    byId: async (id) => byId.get(accountId, id),
+    text: async (term, offset, limit) => ({
+      total: (textCount.get(accountId, phrase(term)) as { n: number }).n,
+      rows: textPage.all(accountId, phrase(term), limit, offset),
+    }),
+    filtered: async (q, offset, limit) => {
+      const args = [accountId, q.status, q.source, q.startDate, q.endDate];
+      return { total: (filteredCount.get(...args) as { n: number }).n, rows: filteredPage.all(...args, limit, offset) };
+    },
+  };
+}
+
+function postgresStore(url: string): Store {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const numbered = (s: string) => {
+    let i = 0;
+    return s.replace(/\?/g, () => `$${++i}`);
+  };
+  const like = (t: string) => `%${t.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const match = "account_id = ? and search_text like ? escape '\\'";
+  // As the service does: the read by id prepared once per connection, searches planned per call.
+  const byId = { name: 'floor_by_id', text: numbered('select * from reservations where account_id = ? and id = ?') };
+  const count = async (text: string, values: unknown[]) => Number((await pool.query<{ n: string }>(numbered(text), values)).rows[0]!.n);
+  return {
+    byId: async (id) => (await pool.query({ ...byId, values: [accountId, id] })).rows[0],
+    text: async (term, offset, limit) => {
+      const [total, page] = await Promise.all([
+        count(`select count(*) as n from reservations where ${match}`, [accountId, like(term)]),
+        pool.query(numbered(`select * from reservations where id in (select id from reservations where ${match} ${ORDER} limit ? offset ?) ${ORDER}`), [accountId, like(term), limit, offset]),
+      ]);
+      return { total, rows: page.rows };
+    },
+    filtered: async (q, offset, limit) => {
+      const args = [accountId, q.status, q.source, q.startDate, q.endDate];
+      const [total, page] = await Promise.all([
+        count(`select count(*) as n from reservations where ${FILTER}`, args),
+        pool.query(numbered(`select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`), [...args, limit, offset]),
+      ]);
+      return { total, rows: page.rows };
+    },
+  };
+}
+
+const store = /^postgres(ql)?:\/\//.test(where) ? postgresStore(where) : sqliteStore(where);
+const app = Fastify({ logger: false });
+app.get<{ Params: { id: string } }>('/v1/reservations/:id', async (request) => store.byId(request.params.id));
+app.get<{ Querystring: Query }>('/v1/reservations', async (request) => {
+  const q = request.query;
+  const from = Number(q.from ?? 0);
+  const size = Number(q.size ?? 20);
+  const { total, rows } = q.search
+    ? await store.text(q.search, from, size)
+    : await store.filtered({ status: q.status ?? '', source: q.source ?? '', startDate: q.startDate ?? '', endDate: q.endDate ?? '' }, from, size);
+  return { from, size, total, items: rows };
+});
+await app.listen({ port: Number(portArg), host: '127.0.0.1' });
+process.stdout.write(`ready ${(app.server.address() as { port: number }).port}\n`);
