@@ -50,19 +50,66 @@ export function mutableColumns(r: ReservationRow): Updateable<ReservationsTable>
   return Object.fromEntries(MUTABLE.map((c) => [c, r[c]]));
 }
 
-const base = (db: Db, accountId: string) => db.selectFrom('reservations').selectAll().where('account_id', '=', accountId);
+/**
+ * What the reservation view (views.ts) shows, read instead of every column where only the view is
+ * answered: a screened reservation also carries its screening result, 2.3 KB of JSON that the
+ * view does not show and the driver would otherwise decode on every read.
+ */
+export const VIEW_COLUMNS = [
+  'id',
+  'account_id',
+  'pms',
+  'pms_reservation_id',
+  'confirmation_code',
+  'status',
+  'source',
+  'listing_id',
+  'listing_nickname',
+  'listing_timezone_name',
+  'number_of_guests',
+  'nights',
+  'total_price',
+  'average_daily_rate',
+  'check_in_date',
+  'check_out_date',
+  'guest_first_name',
+  'guest_last_name',
+  'guest_full_name',
+  'guest_phone',
+  'guest_email',
+  'guest_location',
+  'identification_enc',
+  'gp_token',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof ReservationsTable)[];
 
-export async function findById(db: Db, accountId: string, id: string): Promise<ReservationRow | undefined> {
-  return base(db, accountId).where('id', '=', id).executeTakeFirst();
+export type ReservationViewRow = Pick<ReservationRow, (typeof VIEW_COLUMNS)[number]>;
+
+/** How a read names its reservation: by id, by confirmation code (pms), or by the PMS's own id (pms and usePmsId). */
+export interface Lookup {
+  pms?: string | undefined;
+  usePmsId?: boolean | undefined;
 }
 
-export async function findByCode(db: Db, accountId: string, pms: string, code: string): Promise<ReservationRow | undefined> {
-  return base(db, accountId).where('pms', '=', pms).where('confirmation_code', '=', code).executeTakeFirst();
+const lookup = (db: Db, accountId: string, id: string, by: Lookup) => {
+  const q = db.selectFrom('reservations').where('account_id', '=', accountId);
+  if (!by.pms) return q.where('id', '=', id);
+  return by.usePmsId ? q.where('pms', '=', by.pms).where('pms_reservation_id', '=', id).orderBy('created_at') : q.where('pms', '=', by.pms).where('confirmation_code', '=', id);
+};
+
+export async function findReservation(db: Db, accountId: string, id: string, by: Lookup = {}): Promise<ReservationRow | undefined> {
+  return lookup(db, accountId, id, by).selectAll().executeTakeFirst();
 }
 
-export async function findByPmsId(db: Db, accountId: string, pms: string, pmsId: string): Promise<ReservationRow | undefined> {
-  return base(db, accountId).where('pms', '=', pms).where('pms_reservation_id', '=', pmsId).orderBy('created_at').executeTakeFirst();
+/** The same reservation as findReservation, with only the columns its view shows. */
+export async function findReservationView(db: Db, accountId: string, id: string, by: Lookup = {}): Promise<ReservationViewRow | undefined> {
+  return lookup(db, accountId, id, by).select(VIEW_COLUMNS).executeTakeFirst();
 }
+
+export const findById = (db: Db, accountId: string, id: string) => findReservation(db, accountId, id);
+
+export const findByCode = (db: Db, accountId: string, pms: string, code: string) => findReservation(db, accountId, code, { pms });
 
 export async function deleteReservation(db: Db, id: string): Promise<void> {
   await db.deleteFrom('reservations').where('id', '=', id).execute();
@@ -111,7 +158,7 @@ export async function searchReservations(
   dialect: DialectKind,
   accountId: string,
   f: SearchFilters,
-): Promise<{ total: number; rows: ReservationRow[] }> {
+): Promise<{ total: number; rows: ReservationViewRow[] }> {
   // With a text term on SQLite the trigram index is the selective part: the unary + keeps the
   // planner from walking the account's other indexes instead (8.4 ms against 0.2 ms for a count
   // over 100,000 reservations).
@@ -131,8 +178,8 @@ export async function searchReservations(
   const ordered = <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => x.orderBy(`reservations.${f.dateField}`, 'desc').orderBy('reservations.id', 'desc');
   // Text matches come in no useful order: sort the keys of the matches, not whole rows.
   const page = f.text
-    ? ordered(db.selectFrom('reservations').selectAll().where('id', 'in', ordered(q.select('reservations.id')).offset(f.offset).limit(f.limit)))
-    : ordered(q.selectAll()).offset(f.offset).limit(f.limit);
+    ? ordered(db.selectFrom('reservations').select(VIEW_COLUMNS).where('id', 'in', ordered(q.select('reservations.id')).offset(f.offset).limit(f.limit)))
+    : ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const))).offset(f.offset).limit(f.limit);
   const [count, rows] = await Promise.all([q.select(countAll().as('n')).executeTakeFirstOrThrow(), page.execute()]);
   return { total: Number(count.n), rows };
 }

@@ -128,10 +128,12 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       return reservations.getReservation(deps, account, r.id);
     };
 
-    const load = (request: { account: Parameters<typeof reservations.getReservation>[1]; params: { id: string }; query?: unknown }) => {
+    type Read = { account: AccountRow; params: { id: string }; query?: unknown };
+    const lookupOf = (request: Read) => {
       const q = (request.query ?? {}) as { pms?: string; usepmsid?: string };
-      return reservations.getReservation(deps, request.account, request.params.id, { pms: q.pms, usePmsId: isTrue(q.usepmsid) });
+      return { pms: q.pms, usePmsId: isTrue(q.usepmsid) };
     };
+    const load = (request: Read) => reservations.getReservation(deps, request.account, request.params.id, lookupOf(request));
 
     app.post(
       '/reservations',
@@ -167,7 +169,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get(
       '/reservations/:id',
       { schema: { tags, summary: 'A reservation by id, confirmation code (pms) or PMS id (pms + usepmsid)', params: IdParams, querystring: ReadQuery, response: { 200: ReservationRef, ...errors } } },
-      async (request) => toReservationView(deps, await load(request)),
+      // Only the view's columns: not the screening result a full read would decode and drop.
+      async (request) => toReservationView(deps, await reservations.getReservationView(deps, request.account, request.params.id, lookupOf(request))),
     );
 
     app.delete(

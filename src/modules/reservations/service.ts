@@ -195,20 +195,23 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
   return r;
 }
 
-/** The reservation by id, by confirmation code (with pms), or by the PMS's own id (with pms and usepmsid). */
-export async function getReservation(
-  deps: Deps,
-  account: AccountRow,
-  id: string,
-  lookup: { pms?: string | undefined; usePmsId?: boolean } = {},
-): Promise<ReservationRow> {
+function assertLookup(deps: Deps, lookup: repo.Lookup) {
   if (lookup.usePmsId && !lookup.pms) throw badRequest('query.usepmsid: must be used with pms');
   if (lookup.pms) assertKnownPms(deps, lookup.pms, 'query.pms');
-  const found = !lookup.pms
-    ? await repo.findById(deps.db, account.id, id)
-    : lookup.usePmsId
-      ? await repo.findByPmsId(deps.db, account.id, lookup.pms, id)
-      : await repo.findByCode(deps.db, account.id, lookup.pms, id);
+}
+
+/** The reservation by id, by confirmation code (with pms), or by the PMS's own id (with pms and usepmsid). */
+export async function getReservation(deps: Deps, account: AccountRow, id: string, lookup: repo.Lookup = {}): Promise<ReservationRow> {
+  assertLookup(deps, lookup);
+  const found = await repo.findReservation(deps.db, account.id, id, lookup);
+  if (!found) throw notFound(`reservation ${id}`);
+  return found;
+}
+
+/** getReservation with only what the reservation view shows. */
+export async function getReservationView(deps: Deps, account: AccountRow, id: string, lookup: repo.Lookup = {}): Promise<repo.ReservationViewRow> {
+  assertLookup(deps, lookup);
+  const found = await repo.findReservationView(deps.db, account.id, id, lookup);
   if (!found) throw notFound(`reservation ${id}`);
   return found;
 }

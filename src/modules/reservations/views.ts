@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { ReservationRow } from './repo.js';
+import type { ReservationRow, ReservationViewRow } from './repo.js';
 import { IDENTIFICATION_FIELDS } from './schemas.js';
 
 export type Identification = Partial<Record<(typeof IDENTIFICATION_FIELDS)[number], string>>;
@@ -10,14 +10,14 @@ export function sealIdentification(deps: Deps, r: Pick<ReservationRow, 'account_
   return Object.keys(value).length === 0 ? null : deps.secrets.seal(JSON.stringify(value), identificationAad(r));
 }
 
-export function openIdentification(deps: Deps, r: ReservationRow): Identification {
+export function openIdentification(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id' | 'identification_enc'>): Identification {
   return r.identification_enc ? (JSON.parse(deps.secrets.open(r.identification_enc, identificationAad(r))) as Identification) : {};
 }
 
 export const guestPortalUrl = (deps: Deps, r: Pick<ReservationRow, 'gp_token'>) => `${deps.config.publicUrl}/gp/${r.gp_token}`;
 
 /** The spec's ReservationDetailsResponse. */
-export function toReservationView(deps: Deps, r: ReservationRow) {
+export function toReservationView(deps: Deps, r: ReservationViewRow) {
   const ident = openIdentification(deps, r);
   return {
     id: r.id,
