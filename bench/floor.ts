@@ -6,11 +6,18 @@
  * storage's share of a request on this machine, so a target it misses too is beyond the
  * machine for this schema, not something the service's own code could win back.
  *
+ * A second read by id, under /keyed, adds the least that a service which checks API keys and
+ * keeps identification documents encrypted at rest must add to it: hash the key and find its
+ * account in memory (as the service's key cache does), open the sealed identification and
+ * answer it. It needs GUESTSCREEN_SECRET, the service's.
+ *
  *   node --import tsx bench/floor.ts <port> <account id> <sqlite file | postgres url>
  */
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { hashApiKey } from '../src/lib/api-keys.js';
+import { SecretBox } from '../src/lib/secret-box.js';
 
 const [portArg, accountId, where] = process.argv.slice(2);
 if (!portArg || !accountId || !where) throw new Error('usage: floor.ts <port> <account id> <sqlite file | postgres url>');
@@ -91,6 +98,20 @@ function postgresStore(url: string): Store {
 const store = /^postgres(ql)?:\/\//.test(where) ? postgresStore(where) : sqliteStore(where);
 const app = Fastify({ logger: false });
 app.get<{ Params: { id: string } }>('/v1/reservations/:id', async (request) => store.byId(request.params.id));
+if (process.env.GUESTSCREEN_SECRET) {
+  const box = new SecretBox(process.env.GUESTSCREEN_SECRET);
+  const accounts = new Map<string, string>();
+  app.get<{ Params: { id: string } }>('/keyed/v1/reservations/:id', async (request, reply) => {
+    const key = request.headers['x-api-key'];
+    if (typeof key !== 'string') return reply.code(401).send({ error: 'missing x-api-key header' });
+    const hash = hashApiKey(key);
+    if (!accounts.has(hash)) accounts.set(hash, accountId);
+    const r = (await store.byId(request.params.id)) as { id: string; account_id: string; identification_enc: string | null } | undefined;
+    if (!r || r.account_id !== accounts.get(hash)) return reply.code(404).send({ error: 'not found' });
+    const identification = r.identification_enc ? (JSON.parse(box.open(r.identification_enc, `identification:${r.account_id}:${r.id}`)) as unknown) : {};
+    return { ...r, identification };
+  });
+}
 app.get<{ Querystring: Query }>('/v1/reservations', async (request) => {
   const q = request.query;
   const from = Number(q.from ?? 0);

@@ -33,6 +33,8 @@ interface Figure {
   baseline_rps: number;
   /** The same requests answered by bench/floor.ts, a bare route running the same SQL, measured just after. */
   floor?: { rps: number; p50_ms: number; p99_ms: number; ratio: number };
+  /** The floor's read by id plus the key's hash and the identification's decryption (get_reservation only). */
+  floor_keyed?: { rps: number; p50_ms: number; p99_ms: number; ratio: number };
 }
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -88,9 +90,9 @@ async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): vo
 }
 
 /** bench/floor.ts over the database the service uses: the storage's share of a request. */
-async function startFloor(accountId: string, where: string): Promise<{ url: string; stop(): void }> {
+async function startFloor(accountId: string, where: string, secret: string): Promise<{ url: string; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/floor.ts`, String(port), accountId, where], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/floor.ts`, String(port), accountId, where], { env: { ...process.env, GUESTSCREEN_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child, /ready \d+/);
   process.once('exit', () => child.kill('SIGTERM'));
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
@@ -114,7 +116,7 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
     accounts: { id: string; api_key: string }[];
   };
   const key = seeded.accounts[0]!.api_key;
-  const floor = await startFloor(seeded.accounts[0]!.id, env.DATABASE_URL ?? `${env.GUESTSCREEN_DATA_DIR}/guestscreen.db`);
+  const floor = await startFloor(seeded.accounts[0]!.id, env.DATABASE_URL ?? `${env.GUESTSCREEN_DATA_DIR}/guestscreen.db`, env.GUESTSCREEN_SECRET!);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -142,24 +144,28 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const figures: Figure[] = [];
   /** Measures the baseline, then the scenario against the service, then (given floor) the same requests against bench/floor.ts. */
-  const record = async (name: string, run: (url: string) => Promise<Awaited<ReturnType<typeof load>>>, withFloor = false) => {
+  const record = async (name: string, run: (url: string, prefix: string) => Promise<Awaited<ReturnType<typeof load>>>, withFloor = false, keyed = false) => {
     const baselineRps = await baseline();
-    const r = await run(base);
+    const r = await run(base, '');
     if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
     const ratio = (rps: number) => Math.round((rps / baselineRps) * 1000) / 1000;
     const f: Figure = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: ratio(r.rps), baseline_rps: Math.round(baselineRps) };
     log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before`);
     if (withFloor) {
-      const fl = await run(floor.url);
-      if (fl.errors || fl.non2xx) throw new Error(`the floor route failed ${name}: ${fl.errors} errors, ${fl.non2xx} non-2xx answers`);
-      f.floor = { rps: Math.round(fl.rps), p50_ms: fl.p50, p99_ms: fl.p99, ratio: ratio(fl.rps) };
-      log(`${db} ${name} on the floor route: ${f.floor.rps} req/s, p50 ${fl.p50} ms, p99 ${fl.p99} ms, ${(f.floor.ratio * 100).toFixed(1)}% of the baseline`);
+      const onFloor = async (prefix: string, label: string) => {
+        const fl = await run(floor.url, prefix);
+        if (fl.errors || fl.non2xx) throw new Error(`${label} failed ${name}: ${fl.errors} errors, ${fl.non2xx} non-2xx answers`);
+        log(`${db} ${name} on ${label}: ${Math.round(fl.rps)} req/s, p50 ${fl.p50} ms, p99 ${fl.p99} ms, ${((fl.rps / baselineRps) * 100).toFixed(1)}% of the baseline`);
+        return { rps: Math.round(fl.rps), p50_ms: fl.p50, p99_ms: fl.p99, ratio: ratio(fl.rps) };
+      };
+      f.floor = await onFloor('', 'the floor route');
+      if (keyed) f.floor_keyed = await onFloor('/keyed', 'the floor route with key and decryption');
     }
     figures.push(f);
   };
 
   await record('me', (url) => load(`${url}/v1/accounts/me`, { headers }));
-  await record('get_reservation', (url) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations/${pick(ids)}` }) }] }), true);
+  await record('get_reservation', (url, prefix) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `${prefix}/v1/reservations/${pick(ids)}` }) }] }), true, true);
   await record('search_text', (url) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }), true);
   await record('search_filtered', (url) =>
     load(url, {
@@ -264,5 +270,10 @@ for (const f of out.scenarios) {
     `${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.rps, 9)}${pad(f.p50_ms, 9)}${pad(f.p99_ms, 9)}${pad(f.baseline_rps, 10)}${pad(`${(f.ratio * 100).toFixed(1)}%`, 9)}${fl ? `                ${fl}` : ''}\n`,
   );
 }
-process.stdout.write('\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view\n');
+for (const f of out.scenarios.filter((s) => s.floor_keyed)) {
+  process.stdout.write(`${`${f.name} (floor + key + decryption)`.padEnd(67)}${pad(f.floor_keyed!.rps, 7)}${pad(f.floor_keyed!.p99_ms, 8)}${pad(`${(f.floor_keyed!.ratio * 100).toFixed(1)}%`, 8)}  ${f.db}\n`);
+}
+process.stdout.write(
+  '\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view;\n+ key + decryption: the same read by id, plus hashing the API key and opening the sealed identification\n',
+);
 process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);
