@@ -11,7 +11,7 @@ const JOBS = 150;
 describe(`two worker processes on one database (${dbKind})`, () => {
   let t: TestApp;
   let rx: Awaited<ReturnType<typeof startReceiver>>;
-  const workers: { child: ChildProcess; done: string[] }[] = [];
+  const workers: { child: ChildProcess; done: string[]; started: boolean }[] = [];
 
   before(async () => {
     // Each delivery takes a little while, so both workers are busy at once.
@@ -27,25 +27,29 @@ describe(`two worker processes on one database (${dbKind})`, () => {
   it('runs every job exactly once between them', async () => {
     const me = await tenant(t);
     await call(t, 'POST', '/v1/accounts/webhooks', { key: me.key, body: { webhook_key: 'reservation_webhook_url', webhook_url: `${rx.url}/hook` } });
-    for (let i = 0; i < JOBS; i++) {
-      const r = await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'W', last_name: `N${i}` } } });
-      assert.equal(r.status, 200);
-    }
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker'], {
         env: { PATH: process.env.PATH ?? '', ...t.env, LOG_LEVEL: 'debug', GUESTSCREEN_WORKER_CONCURRENCY: '4' },
       });
-      const w = { child, done: [] as string[] };
+      const w = { child, done: [] as string[], started: false };
       let buf = '';
       child.stdout?.on('data', (d: Buffer) => {
         buf += d.toString();
         const lines = buf.split('\n');
         buf = lines.pop() ?? '';
         for (const line of lines) {
+          if (line.startsWith('guestscreen worker ')) w.started = true;
           if (line.includes('"job done"') && line.includes('"webhook.deliver"')) w.done.push((JSON.parse(line) as { job_id: string }).job_id);
         }
       });
       workers.push(w);
+    }
+    // Both take part only if both are up before the jobs are due: one starting a second late
+    // (its TypeScript compiled while the rest of the suite runs) would find nothing left.
+    await eventually(async () => workers.every((w) => w.started), 'both workers to start', 30_000);
+    for (let i = 0; i < JOBS; i++) {
+      const r = await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'W', last_name: `N${i}` } } });
+      assert.equal(r.status, 200);
     }
     await eventually(async () => rx.received.length >= JOBS && (await t.deps.db.selectFrom('jobs').select('id').execute()).length === 0, 'all deliveries', 60_000);
     const ids = rx.received.map((r) => String(r.headers['webhook-id']));

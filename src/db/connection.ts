@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql, SqliteAdapter, SqliteDialect } from 'kyse
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { dialectHelpers, PLAN_PER_CALL_MARK, type DialectHelpers } from './dialect.js';
+import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchText, type DialectHelpers } from './dialect.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -34,6 +34,10 @@ function openSqlite(file: string): DatabaseHandle {
   // FULL: an acknowledged write survives a power cut, not just a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
+  // Savepoints (one per write in a group commit, and one for every statement that may need
+  // undoing) journal the pages they change; in memory rather than in a temporary file, a
+  // create's insert took 62 µs instead of 110 (creates 1,237 → 1,369/s).
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
   // Erased personal data is overwritten on disk, not just unlinked.
   sqlite.pragma('secure_delete = ON');
@@ -63,12 +67,24 @@ const bindable = (params: readonly unknown[]) => {
  */
 function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
   const cache = new Map<string, SqliteStatement>();
-  const wrap = (stmt: BetterSqlite3.Statement): SqliteStatement => ({
-    reader: stmt.reader,
-    all: (params) => stmt.all(bindable(params)),
-    run: (params) => stmt.run(bindable(params)),
-    iterate: (params) => stmt.iterate(bindable(params)),
-  });
+  const searchIndex = deferredSearchIndex(sqlite);
+  // A process that died between a lone write's commit and its flush left stale rows behind.
+  searchIndex.flushAlone();
+  const wrap = (stmt: BetterSqlite3.Statement): SqliteStatement => {
+    // Kysely commits a transaction with a plain `commit`: the reservations' terms go first.
+    if (stmt.source === 'commit') return { reader: false, all: () => [], iterate: () => [][Symbol.iterator](), run: () => (searchIndex.flush(), stmt.run()) };
+    return {
+      reader: stmt.reader,
+      all: (params) => stmt.all(bindable(params)),
+      run: (params) => {
+        const result = stmt.run(bindable(params));
+        // A write outside a transaction committed on its own: its terms go in a transaction of theirs.
+        if (!sqlite.inTransaction) searchIndex.flushAlone();
+        return result;
+      },
+      iterate: (params) => stmt.iterate(bindable(params)),
+    };
+  };
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -81,6 +97,41 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
       }
       cache.set(sql, stmt);
       return stmt;
+    },
+  };
+}
+
+/**
+ * SQLite's full-text index is written once per transaction, right before it commits, for the
+ * rows its triggers noted as stale (migration 0008 says why). Before that migration has run
+ * there is nothing to flush.
+ */
+function deferredSearchIndex(sqlite: BetterSqlite3.Database) {
+  let steps: BetterSqlite3.Statement[] | undefined;
+  let pending: BetterSqlite3.Statement | undefined;
+  const ready = () => {
+    if (steps) return true;
+    if (!sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'reservations_fts_stale'").get()) return false;
+    steps = [
+      sqlite.prepare('delete from reservations_fts where rowid in (select seq from reservations_fts_stale where indexed = 1)'),
+      sqlite.prepare(
+        `insert into reservations_fts(rowid, search_text) select r.seq, ${sqliteSearchText('r')} from reservations_fts_stale s join reservations r on r.seq = s.seq`,
+      ),
+      sqlite.prepare('delete from reservations_fts_stale'),
+    ];
+    pending = sqlite.prepare('select 1 from reservations_fts_stale limit 1').pluck();
+    return true;
+  };
+  const stale = () => ready() && pending!.get() !== undefined;
+  const flush = () => {
+    for (const step of steps!) step.run();
+  };
+  return {
+    flush() {
+      if (stale()) flush();
+    },
+    flushAlone() {
+      if (stale()) sqlite.transaction(flush)();
     },
   };
 }

@@ -68,12 +68,17 @@ export function startsWithLike(column: string, prefix: string) {
 export function reservationTextMatch(kind: DialectKind, term: string) {
   const t = term.toLowerCase();
   if (kind === 'postgres') return containsLike('reservations.search_text', t);
-  if (t.length < 3) {
-    return sql<boolean>`lower(concat_ws(' ', reservations.guest_full_name, reservations.guest_email, reservations.guest_phone, reservations.confirmation_code, reservations.listing_nickname)) like ${`%${escapeLike(t)}%`} escape '\\'`;
-  }
+  if (t.length < 3) return sql<boolean>`${sql.raw(sqliteSearchText('reservations'))} like ${`%${escapeLike(t)}%`} escape '\\'`;
   const phrase = `"${t.replaceAll('"', '""')}"`;
   return sql<boolean>`reservations.seq in (select rowid from reservations_fts where reservations_fts match ${phrase})`;
 }
+
+/**
+ * SQLite: the text a reservation is found by, as the full-text index holds it (written by
+ * flushSearchIndex in connection.ts; PostgreSQL's generated search_text column is the same).
+ */
+export const sqliteSearchText = (table: string) =>
+  `lower(concat_ws(' ', ${['guest_full_name', 'guest_email', 'guest_phone', 'confirmation_code', 'listing_nickname'].map((c) => `${table}.${c}`).join(', ')}))`;
 
 /** A unique constraint refused the write (SQLite SQLITE_CONSTRAINT_UNIQUE / PostgreSQL 23505). */
 export function isUniqueViolation(err: unknown): boolean {

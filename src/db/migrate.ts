@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004-screening.js';
 import * as m0005 from './migrations/0005-rules.js';
 import * as m0006 from './migrations/0006-blocklist.js';
 import * as m0007 from './migrations/0007-search-indexes.js';
+import * as m0008 from './migrations/0008-deferred-search-index.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -21,6 +22,7 @@ const STEPS: Record<string, Step> = {
   '0005-rules': m0005,
   '0006-blocklist': m0006,
   '0007-search-indexes': m0007,
+  '0008-deferred-search-index': m0008,
 };
 
 class StaticProvider implements MigrationProvider {
