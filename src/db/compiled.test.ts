@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, tenant, type TestApp } from '../../test/harness.js';
 import type { Db } from './connection.js';
-import { compiledOnce } from './compiled.js';
+import { withTx } from './connection.js';
+import { compiledOnce, insertRows } from './compiled.js';
 
 describe(`queries compiled once (${dbKind})`, () => {
   let t: TestApp;
@@ -24,5 +25,40 @@ describe(`queries compiled once (${dbKind})`, () => {
   it('refuses a query that does not use each argument as a value', async () => {
     const transformed = compiledOnce((db: Db, name: string) => db.selectFrom('accounts').select('id').where('name', '=', name.toUpperCase()));
     await assert.rejects(transformed(t.deps.db, 'x'), /uses 0 of its 1 arguments as values/);
+  });
+
+  it('inserts rows of each shape with their own values, in a transaction too, and ignores conflicts when asked', async () => {
+    const now = new Date().toISOString();
+    const job = (id: string, extra: { unique_key?: string; last_error?: string } = {}) => ({
+      id,
+      kind: 'webhook.deliver',
+      payload: '{}',
+      state: 'available',
+      attempt: 0,
+      max_attempts: 3,
+      run_at: now,
+      created_at: now,
+      updated_at: now,
+      ...extra,
+    });
+    assert.equal(await insertRows(t.deps.db, 'jobs', [job('job_ir_1'), job('job_ir_2')]), 2);
+    // Another shape (one column more) and another number of rows, inside a transaction.
+    assert.equal(await withTx(t.deps.db, (tx) => insertRows(tx, 'jobs', [job('job_ir_3', { last_error: 'x' })])), 1);
+    assert.equal(await insertRows(t.deps.db, 'jobs', [job('job_ir_4', { unique_key: 'ir' })], { ignoreConflicts: true }), 1);
+    assert.equal(await insertRows(t.deps.db, 'jobs', [job('job_ir_5', { unique_key: 'ir' })], { ignoreConflicts: true }), 0);
+    await assert.rejects(insertRows(t.deps.db, 'jobs', [job('job_ir_1')]), (err: { code?: string }) => /CONSTRAINT|23505/.test(String(err.code)));
+    const rows = await t.deps.db.selectFrom('jobs').select(['id', 'last_error', 'unique_key']).where('id', 'like', 'job_ir_%').orderBy('id').execute();
+    assert.deepEqual(rows, [
+      { id: 'job_ir_1', last_error: null, unique_key: null },
+      { id: 'job_ir_2', last_error: null, unique_key: null },
+      { id: 'job_ir_3', last_error: 'x', unique_key: null },
+      { id: 'job_ir_4', last_error: null, unique_key: 'ir' },
+    ]);
+  });
+
+  it('refuses rows whose columns differ', async () => {
+    const now = new Date().toISOString();
+    const base = { kind: 'webhook.deliver', payload: '{}', state: 'available', attempt: 0, max_attempts: 3, run_at: now, created_at: now, updated_at: now };
+    await assert.rejects(insertRows(t.deps.db, 'jobs', [{ id: 'job_ir_6', ...base }, { id: 'job_ir_7', ...base, last_error: 'x' }]), /same columns/);
   });
 });

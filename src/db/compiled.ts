@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable, Kysely } from 'kysely';
 
 const PLACEHOLDER = '\u0000guestscreen-argument:';
 
@@ -26,4 +26,49 @@ export function compiledOnce<D extends Kysely<any>, A extends string[], R>(build
     const parameters = slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
     return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
   };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+const insertShapes = new WeakMap<object, Map<string, CompiledQuery<never>>>();
+
+/**
+ * Inserts rows of plain values (strings, numbers, booleans, null), all with the same columns.
+ * The SQL for a table, its columns and the number of rows is built and compiled by Kysely once
+ * per dialect and reused, transactions included: building and compiling the five inserts of a
+ * create anew took about a tenth of its CPU. `ignoreConflicts` adds `on conflict do nothing`.
+ * Returns the number of rows inserted.
+ */
+export async function insertRows<DB, T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+  opts: { ignoreConflicts?: boolean } = {},
+): Promise<number> {
+  const values = rows as readonly Record<string, unknown>[];
+  const first = values[0];
+  if (!first) return 0;
+  const columns = Object.keys(first).filter((c) => first[c] !== undefined);
+  for (const row of values) {
+    if (Object.keys(row).filter((c) => row[c] !== undefined).length !== columns.length || columns.some((c) => row[c] === undefined)) {
+      throw new Error(`insertRows: every row into ${table} must have the same columns`);
+    }
+  }
+  const adapter: object = db.getExecutor().adapter;
+  let shapes = insertShapes.get(adapter);
+  if (!shapes) insertShapes.set(adapter, (shapes = new Map()));
+  const key = `${table}\u0000${rows.length}\u0000${opts.ignoreConflicts ? 1 : 0}\u0000${columns.join('\u0000')}`;
+  let compiled = shapes.get(key);
+  if (!compiled) {
+    const placeholders = rows.map((_, i) => Object.fromEntries(columns.map((c, j) => [c, `${PLACEHOLDER}${i * columns.length + j}`])));
+    const query = (db as AnyDb).insertInto(table).values(placeholders);
+    compiled = (opts.ignoreConflicts ? query.onConflict((oc) => oc.doNothing()) : query).compile() as CompiledQuery<never>;
+    if (!compiled.parameters.every((p, i) => p === `${PLACEHOLDER}${i}`)) throw new Error(`insertRows: unexpected parameters in ${compiled.sql}`);
+    shapes.set(key, compiled);
+  }
+  const parameters: unknown[] = [];
+  for (const row of values) for (const c of columns) parameters.push(row[c]);
+  const result = await db.executeQuery({ ...compiled, parameters });
+  return Number(result.numAffectedRows ?? 0);
 }

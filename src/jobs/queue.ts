@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { sql, type Selectable } from 'kysely';
 import type { Config } from '../config.js';
+import { insertRows } from '../db/compiled.js';
 import { withTx, type Db } from '../db/connection.js';
 import { lockForClaim, type DialectKind } from '../db/dialect.js';
 import type { JobsTable } from '../db/schema.js';
@@ -52,12 +53,8 @@ export async function enqueue<K extends JobKind>(
   opts: EnqueueOptions = {},
 ): Promise<string | null> {
   const row = jobRow(env, kind, payload, opts);
-  if (!opts.uniqueKey) {
-    await db.insertInto('jobs').values(row).execute();
-    return row.id;
-  }
-  const r = await db.insertInto('jobs').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
+  const inserted = await insertRows(db, 'jobs', [row], { ignoreConflicts: opts.uniqueKey !== undefined });
+  return inserted > 0 ? row.id : null;
 }
 
 /** Adds several jobs of one kind in one statement (one round trip), none with a unique key. */
@@ -69,7 +66,7 @@ export async function enqueueAll<K extends JobKind>(
 ): Promise<string[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt }));
-  await db.insertInto('jobs').values(rows).execute();
+  await insertRows(db, 'jobs', rows);
   return rows.map((r) => r.id);
 }
 

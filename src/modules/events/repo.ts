@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
@@ -8,11 +9,11 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 export async function insertEvent(db: Db, row: Insertable<EventsTable>): Promise<void> {
-  await db.insertInto('events').values(row).execute();
+  await insertRows(db, 'events', [row]);
 }
 
 export async function insertDelivery(db: Db, row: Insertable<WebhookDeliveriesTable>): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(row).execute();
+  await insertRows(db, 'webhook_deliveries', [row]);
 }
 
 export async function findDelivery(db: Db, id: string): Promise<{ delivery: DeliveryRow; event: EventRow } | undefined> {

@@ -1,3 +1,4 @@
+import { insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { enqueueAll } from '../../jobs/queue.js';
@@ -58,7 +59,7 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     created_at: iso(now),
     updated_at: iso(now),
   }));
-  await db.insertInto('guest_messages').values(rows).execute();
+  await insertRows(db, 'guest_messages', rows);
   await enqueueAll(
     db,
     deps,

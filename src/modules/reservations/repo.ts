@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { compiledOnce } from '../../db/compiled.js';
+import { compiledOnce, insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import { countAll, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
 import type { PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
@@ -9,7 +9,7 @@ export type NoteRow = Selectable<ReservationNotesTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 
 export async function insertReservation(db: Db, row: Insertable<ReservationsTable>): Promise<void> {
-  await db.insertInto('reservations').values(row).execute();
+  await insertRows(db, 'reservations', [row]);
 }
 
 export async function updateReservation(db: Db, id: string, patch: Updateable<ReservationsTable>): Promise<void> {
@@ -190,7 +190,7 @@ export async function searchReservations(
 }
 
 export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
-  await db.insertInto('reservation_notes').values(row).execute();
+  await insertRows(db, 'reservation_notes', [row]);
 }
 
 export async function listNotes(db: Db, reservationId: string): Promise<NoteRow[]> {

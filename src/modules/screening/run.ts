@@ -1,3 +1,4 @@
+import { insertRows } from '../../db/compiled.js';
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/queue.js';
@@ -119,9 +120,8 @@ export async function runScreening(payload: unknown, { deps }: JobContext): Prom
   const verdict = screen(snapshot);
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
-    await tx
-      .insertInto('screening_runs')
-      .values({
+    await insertRows(tx, 'screening_runs', [
+      {
         id: newId('job').replace('job_', 'run_'),
         reservation_id: r.id,
         account_id: r.account_id,
@@ -132,8 +132,8 @@ export async function runScreening(payload: unknown, { deps }: JobContext): Prom
         verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
         trigger,
         created_at: now,
-      })
-      .execute();
+      },
+    ]);
     // Two runs of one reservation can overlap (one running, a newer one queued meanwhile):
     // the verdict of the run that began reading last stands, whichever finishes last.
     const stored = await tx
