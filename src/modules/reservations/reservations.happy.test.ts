@@ -36,7 +36,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     assert.equal(r.json.guest.email, 'maria.santos@example.pt');
     assert.equal(r.json.status, 'CONFIRMED');
     assert.equal(r.json.pms, 'api');
-    assert.match(r.json.guest_portal_url, /^http:\/\/guestscreen\.test\/gp\/[A-Za-z0-9_-]{32}$/);
+    assert.match(r.json.guest_portal_url, /^http:\/\/guestscreen\.test\/gp\/[0-9a-z]{9}[A-Za-z0-9_-]{24}$/);
     assert.equal(r.json.identification.document_number, 'P1234567');
     assert.equal(r.json.identification.issue_date, null);
 

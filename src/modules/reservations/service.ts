@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { withTx, type Db } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { newId } from '../../lib/ids.js';
+import { newId, newPortalToken } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
@@ -118,7 +117,7 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     guest_email: null,
     guest_location: null,
     identification_enc: null,
-    gp_token: randomBytes(24).toString('base64url'),
+    gp_token: newPortalToken(),
     guestportal_completed: false,
     verification_status: 'pending',
     supervised: null,
