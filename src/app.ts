@@ -83,6 +83,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(createValidatorCompiler(shared));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // In flight until its response is sent or its client gone ('close' comes either way).
+    deps.api.inFlight++;
+    reply.raw.once('close', () => deps.api.inFlight--);
     done();
   });
 

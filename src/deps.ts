@@ -20,4 +20,6 @@ export interface Deps {
   log?: FastifyBaseLogger | undefined;
   /** Tells this process's worker that a job was just enqueued; a no-op without one. */
   wakeWorker: () => void;
+  /** Requests this process's API is answering now (counted in app.ts), for the worker beside it. */
+  api: { inFlight: number };
 }

@@ -187,4 +187,39 @@ describe(`job queue (${dbKind})`, () => {
       t.deps.clock = clock;
     }
   });
+
+  it('runs fewer jobs at once while its process is busy, and the rest once it is not', async () => {
+    await clear();
+    t.deps.clock = () => new Date();
+    let running = 0;
+    const most = { busy: 0, idle: 0 };
+    let busy = true;
+    const done: string[] = [];
+    const handlers: JobHandlers = {
+      'message.send': async (payload) => {
+        running++;
+        const phase = busy ? 'busy' : 'idle';
+        most[phase] = Math.max(most[phase], running);
+        await new Promise((r) => setTimeout(r, 40));
+        running--;
+        done.push((payload as { message_id: string }).message_id);
+      },
+      'webhook.deliver': async () => undefined,
+      'screening.run': async () => undefined,
+    };
+    try {
+      for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });
+      const worker = new Worker(t.deps, handlers, { concurrency: 8, pollMs: 20, whileBusy: { concurrency: 2, busy: () => busy } });
+      worker.start();
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 6; ) await new Promise((r) => setTimeout(r, 10));
+      busy = false;
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 24; ) await new Promise((r) => setTimeout(r, 10));
+      await worker.stop();
+      assert.equal(done.length, 24, 'every job ran');
+      assert.ok(most.busy <= 2, `at most 2 at once while busy (${most.busy})`);
+      assert.ok(most.idle > 2, `more at once after (${most.idle})`);
+    } finally {
+      t.deps.clock = clock;
+    }
+  });
 });

@@ -20,6 +20,8 @@ export type JobHandlers = Record<JobKind, JobHandler>;
 export interface WorkerOptions {
   concurrency?: number;
   pollMs?: number;
+  /** A smaller concurrency for while busy() says the process has more urgent work. */
+  whileBusy?: { concurrency: number; busy: () => boolean };
 }
 
 /**
@@ -31,6 +33,7 @@ export class Worker {
   readonly #running = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #whileBusy: WorkerOptions['whileBusy'];
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -43,6 +46,7 @@ export class Worker {
   ) {
     this.#concurrency = opts.concurrency ?? 4;
     this.#pollMs = opts.pollMs ?? 250;
+    this.#whileBusy = opts.whileBusy;
   }
 
   start(): void {
@@ -62,10 +66,11 @@ export class Worker {
 
   async #run(): Promise<void> {
     while (!this.#stopping) {
-      const free = this.#concurrency - this.#running.size;
+      const concurrency = this.#whileBusy?.busy() ? this.#whileBusy.concurrency : this.#concurrency;
+      const free = concurrency - this.#running.size;
       let claimed: JobRow[] = [];
       // Claim in groups (a quarter of the slots at least) rather than one job per finished one.
-      if (free > 0 && (this.#running.size === 0 || free >= Math.ceil(this.#concurrency / 4))) {
+      if (free > 0 && (this.#running.size === 0 || free >= Math.ceil(concurrency / 4))) {
         try {
           claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free, this.deps.config.jobLeaseSeconds * 1000);
         } catch (err) {
@@ -73,7 +78,7 @@ export class Worker {
         }
       }
       for (const job of claimed) this.#execute(job);
-      if (claimed.length === 0 || this.#running.size >= this.#concurrency - Math.ceil(this.#concurrency / 4) + 1) {
+      if (claimed.length === 0 || this.#running.size >= concurrency - Math.ceil(concurrency / 4) + 1) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#pollMs);
           this.#wake = () => {
