@@ -41,9 +41,11 @@ export async function startServer(deps: Deps): Promise<FastifyInstance> {
   return app;
 }
 
-/** The job worker of this process; enqueues from this process wake it at once. */
+/** Requests in flight from which the API counts as busy, for the worker beside it. */
 const BUSY_API = 8;
+
 /**
+ * The job worker of this process; enqueues from this process wake it at once.
  * `dedicated`: the process does nothing else (`guestscreen worker`), so it runs more jobs at once
  * (their writes share commits: 16 → 64 took a backlog from 400 to 568 screenings/s). Beside the
  * API (`guestscreen start`) the same 64 took a sixth off the requests it answered, so it runs 16,
