@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type MigrationResult, type TableMetadata } from 'kysely';
 import type { DatabaseHandle } from './connection.js';
 import type { DialectHelpers } from './dialect.js';
 import * as m0001 from './migrations/0001-accounts.js';
@@ -46,7 +46,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]?.s
       : undefined;
   const migrator = new Migrator({
-    db: handle.db,
+    db: schema ? withIntrospectionOf(handle.db, schema) : handle.db,
     provider: new StaticProvider(handle.dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
@@ -58,4 +58,33 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
     });
   }
   return results;
+}
+
+/**
+ * The database handle with an introspector that sees only our schema. Kysely's own lists every
+ * table of every schema and names each in a function call, so a schema another session dropped
+ * meanwhile failed it with "schema … does not exist" (kysely-org/kysely#1419): the tests, which
+ * drop their schemas while others migrate, met that. The migrator only asks which schemas and
+ * tables exist; this answers from the catalog, for our schema, with no functions to fail.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function withIntrospectionOf<D extends Kysely<any>>(db: D, schema: string): D {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string }>`select c.relname as name from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+    return rows.map((r) => ({ name: r.name, schema, isView: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      // Kysely's methods use private fields: call them on the instance itself.
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
