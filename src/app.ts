@@ -22,6 +22,7 @@ import { screeningSettingsRoutes } from './modules/screening/settings-routes.js'
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { portalPages } from './web/portal.js';
 import { signupPages } from './web/signup.js';
 
 export interface RouteInfo {
@@ -140,6 +141,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     { prefix: '/v1' },
   );
   await app.register(signupPages(deps));
+  await app.register(portalPages(deps));
   opts.configure?.(app);
   await app.ready();
   return app;

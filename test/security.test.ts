@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RouteInfo } from '../src/app.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
+import { openPortal, saveStep } from '../src/modules/portal/service.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
 
 /**
@@ -18,6 +19,7 @@ interface Ctx {
   deliveries: Map<string, string>;
   rules: Map<string, string>;
   blocks: Map<string, string>;
+  files: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -25,6 +27,7 @@ type Probe = { url: string; body?: unknown };
 // The object a path parameter names, for a given tenant: what each route family's :id means.
 function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'key') return 'guest_portal_screens_by_source';
+  if (param === 'file_id') return c.files.get(who.account.id) ?? 'fil_missing';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
@@ -86,7 +89,7 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map() };
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {
@@ -97,6 +100,16 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
       const r = await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Ada', last_name: 'Owner' } } });
       assert.equal(r.status, 200, r.body);
       ctx.reservations.set(who.account.id, r.json.id);
+      // A file the guest uploaded in the portal, for the routes that name one.
+      await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+        key: who.key,
+        body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
+      });
+      const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
+      const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 probe') };
+      assert.deepEqual(await saveStep(t.deps, portal, 'FileUpload', {}, [pdf], false), { ok: true });
+      const file = await t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', r.json.id).executeTakeFirstOrThrow();
+      ctx.files.set(who.account.id, file.id);
       const d = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
       ctx.deliveries.set(who.account.id, d.id);
       const rule = await call(t, 'POST', '/v1/rules', { key: who.key, body: { name: 'probe', expression: 'reservation.nights > 30', action: 'review' } });

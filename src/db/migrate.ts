@@ -9,6 +9,7 @@ import * as m0005 from './migrations/0005-rules.js';
 import * as m0006 from './migrations/0006-blocklist.js';
 import * as m0007 from './migrations/0007-search-indexes.js';
 import * as m0008 from './migrations/0008-deferred-search-index.js';
+import * as m0009 from './migrations/0009-guest-portal.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -23,6 +24,7 @@ const STEPS: Record<string, Step> = {
   '0006-blocklist': m0006,
   '0007-search-indexes': m0007,
   '0008-deferred-search-index': m0008,
+  '0009-guest-portal': m0009,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -263,6 +263,32 @@ export interface BlocklistEntriesTable {
   created_at: string;
 }
 
+export interface GuestPortalTable {
+  reservation_id: string;
+  account_id: string;
+  /** Every screen's answers (JSON), sealed with AES-256-GCM bound to the reservation. */
+  answers_enc: string;
+  /** The screen the guest last saved. */
+  last_step: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GuestPortalFilesTable {
+  id: string;
+  reservation_id: string;
+  account_id: string;
+  screen: string;
+  field: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  /** The file's bytes, sealed with AES-256-GCM bound to the file and its reservation. */
+  data_enc: Buffer;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -283,4 +309,6 @@ export interface Database {
   screening_runs: ScreeningRunsTable;
   rules: RulesTable;
   blocklist_entries: BlocklistEntriesTable;
+  guest_portal: GuestPortalTable;
+  guest_portal_files: GuestPortalFilesTable;
 }

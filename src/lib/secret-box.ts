@@ -14,20 +14,28 @@ export class SecretBox {
   }
 
   seal(plaintext: string, aad: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    cipher.setAAD(Buffer.from(aad));
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    return `v1.${this.sealBytes(Buffer.from(plaintext, 'utf8'), aad).toString('base64url')}`;
   }
 
   open(sealed: string, aad: string): string {
     if (!sealed.startsWith('v1.')) throw new Error('unknown ciphertext version');
-    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    return this.openBytes(Buffer.from(sealed.slice(3), 'base64url'), aad).toString('utf8');
+  }
+
+  /** Binary form for files: IV (12 bytes), tag (16), then the ciphertext. */
+  sealBytes(plaintext: Buffer, aad: string): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    cipher.setAAD(Buffer.from(aad));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+
+  openBytes(raw: Buffer, aad: string): Buffer {
     const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(aad));
     decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
   }
 }
 

@@ -1,11 +1,9 @@
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply } from 'fastify';
 import type { Deps } from '../deps.js';
-import { AppError } from '../http/errors.js';
 import { completeSignup, openSignupLink, type SignupForm } from '../modules/signup/service.js';
-import { html, page, type Raw } from './html.js';
+import { html, page, pageErrorHandler, sendPage } from './html.js';
 
 const Params = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const Form = Type.Object({
@@ -44,33 +42,21 @@ ${problems.length ? html`<div class="error" role="alert">${problems.map((p) => h
   );
 }
 
-const send = (reply: FastifyReply, body: string | Raw, status = 200) =>
-  reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-
 /** The page a reseller's signup link opens: a form that creates a child account and shows its key once. */
 export const signupPages = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     await app.register(formbody, { bodyLimit: 64 * 1024 });
 
-    // People read these answers, so errors are pages, not JSON.
-    app.setErrorHandler((err: FastifyError, request, reply) => {
-      const known = err instanceof AppError ? err : undefined;
-      const status = known?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
-      if (status >= 500) request.log.error({ err }, 'signup page failed');
-      const message =
-        status >= 500
-          ? `Something went wrong on our side. Please try again later (reference ${request.id}).`
-          : known?.message ?? 'The form could not be read. Go back and try again.';
-      const heading = status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong';
-      return send(reply, page('Signup', html`<h1>${heading}</h1><p class="error">${message}</p>`), status);
-    });
+    app.setErrorHandler(
+      pageErrorHandler('Signup', (status) => (status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong')),
+    );
 
     app.get(
       '/signup/:token',
       { config: { public: true }, schema: { hide: true, params: Params } },
       async (request, reply) => {
         const { link } = await openSignupLink(deps, request.params.token);
-        return send(reply, formPage(request.params.token, Boolean(link.hide_password), {}, []));
+        return sendPage(reply, formPage(request.params.token, Boolean(link.hide_password), {}, []));
       },
     );
 
@@ -82,11 +68,11 @@ export const signupPages = (deps: Deps): FastifyPluginAsyncTypebox =>
         const form: SignupForm = { ...request.body, name: request.body.name?.trim() ?? '', email: request.body.email?.trim() ?? '' };
         const { link } = await openSignupLink(deps, token);
         const problems = formProblems(form, !link.hide_password);
-        if (problems.length) return send(reply, formPage(token, Boolean(link.hide_password), form, problems), 400);
+        if (problems.length) return sendPage(reply, formPage(token, Boolean(link.hide_password), form, problems), 400);
         const { account, apiKey, redirect } = await completeSignup(deps, token, form);
         const next = redirect ? new URL(redirect) : null;
         next?.searchParams.set('account_id', account.id);
-        return send(
+        return sendPage(
           reply,
           page(
             'Account created',

@@ -50,7 +50,7 @@ function publicDetail(name: string, d: { status: string; value: string; help: st
 }
 
 /** The latest verdict; before the first run finishes, every check is INCOMPLETE and says why. */
-export function summaryView(r: ReservationRow) {
+export function summaryView(r: ReservationRow, portal: { status: string; lastScreen: string }) {
   const verdict = storedVerdict(r);
   const pendingDetail = (c: string): Detail =>
     c === 'house_rules'
@@ -62,8 +62,8 @@ export function summaryView(r: ReservationRow) {
           ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
         };
   return {
-    guest_portal_status: r.guestportal_completed ? 'COMPLETED' : 'NOT_STARTED',
-    guest_portal_last_screen: '',
+    guest_portal_status: portal.status,
+    guest_portal_last_screen: portal.lastScreen,
     verification_composite_status: compositeStatus(r),
     verification_status: r.verification_status,
     verification_status_reason: reason(r),
@@ -134,18 +134,3 @@ export async function screensView(deps: Deps, r: ReservationRow) {
   return screens;
 }
 
-/** The guest portal has not been built yet; its details read empty, as they would before a guest opens it. */
-export function guestPortalView(r: ReservationRow) {
-  return {
-    full_name: '',
-    phone: '',
-    email: '',
-    name_on_card: '',
-    security_deposit: false,
-    last_step: '',
-    completed: Boolean(r.guestportal_completed),
-    completed_at: '',
-    updated_at: '',
-    guests: [] as { name: string; email: string }[],
-  };
-}

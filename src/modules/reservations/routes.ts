@@ -13,6 +13,7 @@ import type { ReservationRow } from './repo.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
 import { stargateView } from '../messages/service.js';
+import { guestPortalView, openUpload, portalProgress } from '../portal/service.js';
 import { SCREENS } from '../settings/screens.js';
 import { PaymentEventBody, PaymentsResponse, paymentsView, recordPaymentEvent } from './payments.js';
 import * as review from './review.js';
@@ -98,7 +99,11 @@ const GuestPortalResponse = Type.Object({
   completed_at: Type.String(),
   updated_at: Type.String(),
   guests: Type.Array(Type.Object({ name: Type.String(), email: Type.String() })),
-});
+  screens: Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      'Beyond the spec: what the guest gave on each screen (`answers`, files as {id, filename, content_type, size}), or `skipped`, with when (`at`)',
+  }),
+}, { title: 'ReservationGuestPortalResponse' });
 
 const StargateResponse = Type.Array(
   Type.Object({
@@ -194,7 +199,10 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get(
       '/reservations/:id/summary',
       { schema: { tags, summary: 'Verification summary', params: IdParams, querystring: ReadQuery, response: { 200: SummaryResponse, ...errors } } },
-      async (request) => review.summaryView(await load(request)),
+      async (request) => {
+        const r = await load(request);
+        return review.summaryView(r, await portalProgress(deps.db, r));
+      },
     );
 
     app.get(
@@ -309,6 +317,27 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get(
       '/reservations/:id/guestportal',
       { schema: { tags, summary: 'Guest-portal details', params: IdParams, querystring: ReadQuery, response: { 200: GuestPortalResponse, ...errors } } },
-      async (request) => review.guestPortalView(await load(request)),
+      async (request) => guestPortalView(deps, deps.db, await load(request)),
+    );
+
+    app.get(
+      '/reservations/:id/guestportal/files/:file_id',
+      {
+        schema: {
+          tags,
+          summary: 'A file the guest uploaded in the guest portal, decrypted (beyond the spec)',
+          params: Type.Object({ id: Type.String({ maxLength: 100 }), file_id: Type.String({ maxLength: 100 }) }),
+          querystring: ReadQuery,
+          response: { 200: Type.Unknown({ description: 'The file, with its content type' }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const f = await openUpload(deps, await load(request), request.params.file_id);
+        return reply
+          .type(f.contentType)
+          .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
+          .header('cache-control', 'no-store')
+          .send(f.data);
+      },
     );
   };

@@ -245,7 +245,8 @@ export async function searchReservations(deps: Deps, account: AccountRow, q: Sea
 
 /**
  * Erases a reservation's personal data everywhere this service keeps it: the row (and with it
- * the search index entry), notes, payment events and stored idempotent answers. An audit entry
+ * the search index entry), notes, payment events, guest messages, the guest portal's answers
+ * and uploads, and stored idempotent answers. An audit entry
  * records that it happened, without the data.
  */
 export async function eraseReservation(deps: Deps, account: AccountRow, id: string): Promise<void> {
@@ -258,6 +259,8 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     // Event bodies carry the guest's data; their deliveries and attempts go with them.
     await tx.deleteFrom('events').where('subject_id', '=', r.id).execute();
     await tx.deleteFrom('guest_messages').where('reservation_id', '=', r.id).execute();
+    await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).execute();
+    await tx.deleteFrom('guest_portal').where('reservation_id', '=', r.id).execute();
     await repo.deleteReservation(tx, r.id);
     await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
   });

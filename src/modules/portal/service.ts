@@ -1,0 +1,271 @@
+import type { Selectable } from 'kysely';
+import { insertRows } from '../../db/compiled.js';
+import { withTx, type Db } from '../../db/connection.js';
+import type { GuestPortalTable } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { emitWebhook } from '../events/service.js';
+import { paymentsView } from '../reservations/payments.js';
+import * as reservations from '../reservations/repo.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import { systemNote } from '../reservations/service.js';
+import { openIdentification, sealIdentification, toReservationView, type Identification } from '../reservations/views.js';
+import { requestScreening } from '../screening/run.js';
+import { resolveScreens } from '../settings/resolve.js';
+import { SCREENS, type Screen, type ScreenMap } from '../settings/screens.js';
+import { guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
+
+export type PortalRow = Selectable<GuestPortalTable>;
+
+/** One screen's record: what the guest answered, or that they skipped an optional screen. */
+export interface StepRecord {
+  answer?: Answer;
+  skipped?: boolean;
+  at: string;
+}
+export type Answers = Partial<Record<Screen, StepRecord>>;
+
+/** How long after check-out a portal link keeps working. */
+export const LINK_DAYS_AFTER_CHECKOUT = 30;
+
+const answersAad = (r: Pick<ReservationRow, 'account_id' | 'id'>) => `guest_portal:${r.account_id}:${r.id}`;
+const fileAad = (accountId: string, reservationId: string, fileId: string) => `guest_portal_file:${accountId}:${reservationId}:${fileId}`;
+
+export function openAnswers(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id'>, row: PortalRow | undefined): Answers {
+  return row ? (JSON.parse(deps.secrets.open(row.answers_enc, answersAad(r))) as Answers) : {};
+}
+
+export async function findPortal(db: Db, reservationId: string): Promise<PortalRow | undefined> {
+  return db.selectFrom('guest_portal').selectAll().where('reservation_id', '=', reservationId).executeTakeFirst();
+}
+
+/** The fields a screen asks, with the guest list's rows drawn from the booking. */
+export function fieldsOf(screen: Screen, r: Pick<ReservationRow, 'number_of_guests'>): readonly Field[] {
+  return screen === 'GuestList' ? guestRows(r.number_of_guests) : SCREEN_DEFS[screen].fields;
+}
+
+export interface Portal {
+  reservation: ReservationRow;
+  screens: ScreenMap;
+  /** The screens the guest meets (required or optional), in the spec's order. */
+  steps: Screen[];
+  answers: Answers;
+  row: PortalRow | undefined;
+}
+
+/** The portal behind a link, or a 404/410 the page shows as a readable error. */
+export async function openPortal(deps: Deps, token: string): Promise<Portal> {
+  const r = await deps.db.selectFrom('reservations').selectAll().where('gp_token', '=', token).executeTakeFirst();
+  if (!r) throw new AppError('not_found', 'This link does not lead to a booking. Check that it was copied whole, or ask your host for a new one.');
+  if (r.status === 'CANCELED') throw new AppError('gone', 'This booking was cancelled, so there is nothing more to fill in.');
+  if (r.check_out_date) {
+    const until = Date.parse(`${r.check_out_date}T00:00:00Z`) + (LINK_DAYS_AFTER_CHECKOUT + 1) * 86_400_000;
+    if (deps.clock().getTime() >= until) throw new AppError('gone', 'This stay is over, and its guest portal is closed.');
+  }
+  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
+  const row = await findPortal(deps.db, r.id);
+  return { reservation: r, screens, steps: SCREENS.filter((s) => screens[s] !== 'disabled'), answers: openAnswers(deps, r, row), row };
+}
+
+/** The first step the guest has neither answered nor skipped; undefined when all are done. */
+export const nextStep = (p: Portal): Screen | undefined => p.steps.find((s) => !p.answers[s]);
+
+/** The required steps still unanswered (a skipped step counts as unanswered when it became required). */
+export const missingSteps = (p: Portal): Screen[] => p.steps.filter((s) => p.screens[s] === 'required' && !p.answers[s]?.answer);
+
+/**
+ * Locks (PostgreSQL) or creates the reservation's portal row inside a transaction, so two
+ * saves at once each see the other's answers. On SQLite the group commit already runs one
+ * writer at a time.
+ */
+async function lockPortal(tx: Db, deps: Deps, r: ReservationRow): Promise<PortalRow> {
+  const now = iso(deps.clock());
+  await insertRows(
+    tx,
+    'guest_portal',
+    [{ reservation_id: r.id, account_id: r.account_id, answers_enc: deps.secrets.seal('{}', answersAad(r)), last_step: null, completed_at: null, created_at: now, updated_at: now }],
+    { ignoreConflicts: true },
+  );
+  let q = tx.selectFrom('guest_portal').selectAll().where('reservation_id', '=', r.id);
+  if (deps.dialect.kind === 'postgres') q = q.forUpdate();
+  return (await q.executeTakeFirstOrThrow()) as PortalRow;
+}
+
+export type SaveResult = { ok: true } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
+
+/**
+ * Saves one screen: its answer, or (for an optional screen, with `skip`) that the guest skipped
+ * it. Uploaded files replace the screen's earlier ones. Nothing is written when the form has
+ * a problem; the problems name each field.
+ */
+export async function saveStep(
+  deps: Deps,
+  p: Portal,
+  screen: Screen,
+  form: Record<string, string>,
+  uploads: Upload[],
+  skip: boolean,
+): Promise<SaveResult> {
+  if (!p.steps.includes(screen)) throw notFound(`The step ${screen}`);
+  if (p.row?.completed_at) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
+  if (skip && p.screens[screen] !== 'optional') {
+    return { ok: false, problems: [{ field: '', message: 'This step is required; it cannot be skipped.' }], form };
+  }
+  const r = p.reservation;
+  const { answer, files, problems } = skip
+    ? { answer: {}, files: [], problems: [] }
+    : readForm(fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer);
+  if (problems.length) return { ok: false, problems, form };
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    const row = await lockPortal(tx, deps, r);
+    if (row.completed_at) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
+    const answers = openAnswers(deps, r, row);
+    // A new file replaces the one saved before for its field; skipping a screen drops its files.
+    const replaced = skip ? undefined : files.map((f) => f.field);
+    let drop = tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).where('screen', '=', screen);
+    if (replaced) drop = drop.where('field', 'in', replaced.length ? replaced : ['']);
+    await drop.execute();
+    for (const f of files) {
+      const id = newId('fil');
+      await insertRows(tx, 'guest_portal_files', [
+        {
+          id,
+          reservation_id: r.id,
+          account_id: r.account_id,
+          screen,
+          field: f.field,
+          filename: f.filename.slice(0, 200) || f.field,
+          content_type: f.contentType,
+          size: f.data.length,
+          data_enc: deps.secrets.sealBytes(f.data, fileAad(r.account_id, r.id, id)),
+          created_at: now,
+        },
+      ]);
+      answer[f.field] = { id, filename: f.filename.slice(0, 200) || f.field, content_type: f.contentType, size: f.data.length } satisfies FileRef;
+    }
+    answers[screen] = skip ? { skipped: true, at: now } : { answer, at: now };
+    await tx
+      .updateTable('guest_portal')
+      .set({ answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now })
+      .where('reservation_id', '=', r.id)
+      .execute();
+  });
+  return { ok: true };
+}
+
+const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? (a[k] as string) : undefined);
+
+/**
+ * What the portal adds to the booking: it fills what the booking lacks (the guest's contact,
+ * the identity document) and never overwrites what the PMS sent.
+ */
+function fillReservation(deps: Deps, r: ReservationRow, answers: Answers): { patch: Partial<ReservationRow>; changed: boolean } {
+  const about = answers.AboutYou?.answer;
+  const patch: Partial<ReservationRow> = {};
+  const fill = <K extends 'guest_first_name' | 'guest_last_name' | 'guest_email' | 'guest_phone'>(k: K, v: string | undefined) => {
+    if (v && !r[k]) patch[k] = k === 'guest_email' ? v.toLowerCase() : v;
+  };
+  fill('guest_first_name', text(about, 'first_name'));
+  fill('guest_last_name', text(about, 'last_name'));
+  fill('guest_email', text(about, 'email'));
+  fill('guest_phone', text(about, 'phone'));
+  if (!r.guest_full_name && (patch.guest_first_name || patch.guest_last_name)) {
+    patch.guest_full_name = [patch.guest_first_name ?? r.guest_first_name, patch.guest_last_name ?? r.guest_last_name].filter(Boolean).join(' ');
+  }
+
+  const ident = openIdentification(deps, r);
+  const before = JSON.stringify(ident);
+  const doc = answers.IDVerification?.answer;
+  const authority = answers.AuthorityReporting?.answer;
+  const given: Identification = {
+    document_type: text(doc, 'document_type'),
+    document_number: text(doc, 'document_number'),
+    first_name: text(doc, 'first_name'),
+    last_name: text(doc, 'last_name'),
+    nationality: text(doc, 'nationality') ?? text(authority, 'nationality'),
+    birth_date: text(doc, 'birth_date') ?? text(authority, 'birth_date'),
+    expiry_date: text(doc, 'expiry_date'),
+    issue_date: text(doc, 'issue_date'),
+    mrz: text(doc, 'mrz'),
+    address: text(authority, 'address'),
+  };
+  for (const [k, v] of Object.entries(given) as [keyof Identification, string | undefined][]) if (v && !ident[k]) ident[k] = v;
+  if (JSON.stringify(ident) !== before) patch.identification_enc = sealIdentification(deps, r, ident);
+  return { patch, changed: Object.keys(patch).length > 0 };
+}
+
+/**
+ * Submits the portal: records it complete, fills the booking from it, notes it, queues a
+ * screening run and tells the account's guest-portal webhook, all in one transaction.
+ * Submitting twice is answered as the first time.
+ */
+export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
+  const missing = missingSteps(p);
+  if (missing.length) {
+    throw new AppError('bad_request', `Complete these steps first: ${missing.map((s) => SCREEN_DEFS[s].title).join(', ')}.`);
+  }
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    const row = await lockPortal(tx, deps, p.reservation);
+    if (row.completed_at) return;
+    const r = await tx.selectFrom('reservations').selectAll().where('id', '=', p.reservation.id).executeTakeFirstOrThrow();
+    const answers = openAnswers(deps, r, row);
+    const { patch, changed } = fillReservation(deps, r, answers);
+    const updated: ReservationRow = { ...r, ...patch, guestportal_completed: true, updated_at: now };
+    await reservations.updateReservation(tx, r.id, { ...patch, guestportal_completed: true, updated_at: now });
+    const done: PortalRow = { ...row, completed_at: now, updated_at: now };
+    await tx.updateTable('guest_portal').set({ completed_at: now, updated_at: now }).where('reservation_id', '=', r.id).execute();
+    await reservations.insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
+    await requestScreening(tx, deps, r.id, 'guest_portal');
+    const body = { id: r.id, ...(await guestPortalView(deps, tx, updated, done)) };
+    await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });
+    if (changed) {
+      await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type: 'reservation.updated', subjectId: r.id, body: toReservationView(deps, updated) });
+    }
+  });
+}
+
+/** The spec's ReservationGuestPortalResponse, plus (beyond the spec) each screen's answers. */
+export async function guestPortalView(deps: Deps, db: Db, r: ReservationRow, row?: PortalRow | null) {
+  const portal = row === undefined ? await findPortal(db, r.id) : (row ?? undefined);
+  const answers = openAnswers(deps, r, portal);
+  const about = answers.AboutYou?.answer;
+  const payments = await paymentsView({ ...deps, db }, r);
+  const guestList = answers.GuestList?.answer ?? {};
+  const guests: { name: string; email: string }[] = [];
+  for (let i = 1; typeof guestList[`guest_${i}_name`] === 'string' || typeof guestList[`guest_${i}_email`] === 'string'; i++) {
+    guests.push({ name: text(guestList, `guest_${i}_name`) ?? '', email: text(guestList, `guest_${i}_email`) ?? '' });
+  }
+  return {
+    full_name: [text(about, 'first_name'), text(about, 'last_name')].filter(Boolean).join(' '),
+    phone: text(about, 'phone') ?? '',
+    email: text(about, 'email') ?? '',
+    name_on_card: payments.payment_validation.name_on_card,
+    security_deposit: payments.security_deposit.successful_authorizations.length > 0,
+    last_step: portal?.last_step ?? '',
+    completed: Boolean(r.guestportal_completed),
+    completed_at: portal?.completed_at ?? '',
+    updated_at: portal?.updated_at ?? '',
+    guests,
+    screens: Object.fromEntries(
+      Object.entries(answers).map(([screen, rec]) => [screen, rec.skipped ? { skipped: true, at: rec.at } : { answers: rec.answer ?? {}, at: rec.at }]),
+    ),
+  };
+}
+
+/** The portal's status and last screen, as the verification summary shows them. */
+export async function portalProgress(db: Db, r: ReservationRow): Promise<{ status: string; lastScreen: string }> {
+  const row = await findPortal(db, r.id);
+  const status = r.guestportal_completed ? 'COMPLETED' : row ? 'IN_PROGRESS' : 'NOT_STARTED';
+  return { status, lastScreen: row?.last_step ?? '' };
+}
+
+/** An uploaded file, opened for the account that owns the reservation. */
+export async function openUpload(deps: Deps, r: ReservationRow, fileId: string) {
+  const f = await deps.db.selectFrom('guest_portal_files').selectAll().where('id', '=', fileId).where('reservation_id', '=', r.id).executeTakeFirst();
+  if (!f) throw notFound(`file ${fileId}`);
+  return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(Buffer.from(f.data_enc), fileAad(r.account_id, r.id, f.id)) };
+}

@@ -1,0 +1,203 @@
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { badRequest } from '../http/errors.js';
+import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
+import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
+import type { ReservationRow } from '../modules/reservations/repo.js';
+import { openIdentification } from '../modules/reservations/views.js';
+import { SCREENS, type Screen } from '../modules/settings/screens.js';
+import { html, page, pageErrorHandler, sendPage, type Raw } from './html.js';
+
+const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
+const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
+const StepQuery = Type.Object({ step: Type.Optional(Type.String({ maxLength: 40 })) });
+
+const isScreen = (s: string | undefined): s is Screen => (SCREENS as readonly string[]).includes(s ?? '');
+
+/** What a step's form shows before the guest has answered it: what the booking already says. */
+function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string, string> {
+  if (screen === 'AboutYou') {
+    return { first_name: r.guest_first_name ?? '', last_name: r.guest_last_name ?? '', email: r.guest_email ?? '', phone: r.guest_phone ?? '' };
+  }
+  if (screen === 'IDVerification' || screen === 'AuthorityReporting') {
+    const id = openIdentification(deps, r);
+    return {
+      ...Object.fromEntries(Object.entries(id).filter(([k]) => k !== 'mrz')),
+      first_name: id.first_name ?? r.guest_first_name ?? '',
+      last_name: id.last_name ?? r.guest_last_name ?? '',
+    } as Record<string, string>;
+  }
+  return {};
+}
+
+const asForm = (a: Answer | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(a ?? {}).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 'yes' : '') : typeof v === 'string' ? v : '']));
+
+function fieldHtml(f: Field, values: Record<string, string>, saved: Answer | undefined): Raw {
+  const id = `f_${f.name}`;
+  const value = values[f.name] ?? '';
+  const label = html`<label for="${id}">${f.label}${f.required ? '' : html` <small>(optional)</small>`}</label>`;
+  const help = f.help ? html`<small>${f.help}</small>` : '';
+  switch (f.kind) {
+    case 'checkbox':
+      return html`<label class="check"><input type="checkbox" id="${id}" name="${f.name}" value="yes" ${value ? 'checked' : ''} ${f.required ? 'required' : ''}> <span>${f.label}</span></label>`;
+    case 'select':
+      return html`${label}<select id="${id}" name="${f.name}" ${f.required ? 'required' : ''}>
+<option value="">Choose…</option>
+${(f.options ?? []).map(([v, l]) => html`<option value="${v}" ${v === value ? 'selected' : ''}>${l}</option>`)}
+</select>${help}`;
+    case 'textarea':
+      return html`${label}<textarea id="${id}" name="${f.name}" ${f.required ? 'required' : ''} maxlength="${f.maxLength ?? 2000}">${value}</textarea>${help}`;
+    case 'file': {
+      const kept = saved?.[f.name];
+      const has = kept && typeof kept === 'object';
+      return html`${label}<input type="file" id="${id}" name="${f.name}" accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" ${f.required && !has ? 'required' : ''}>
+<small>${has ? html`Saved: ${kept.filename}. Choose another file to replace it. ` : ''}JPEG, PNG, WebP, HEIC or PDF, at most ${MAX_FILE_BYTES / 1024 / 1024} MB.</small>`;
+    }
+    default:
+      return html`${label}<input type="${f.kind}" id="${id}" name="${f.name}" value="${value}" ${f.required ? 'required' : ''} ${f.maxLength ? html`maxlength="${f.maxLength}"` : ''}>${help}`;
+  }
+}
+
+function stayLine(r: ReservationRow): Raw {
+  const where = r.listing_nickname ? html` at <strong>${r.listing_nickname}</strong>` : '';
+  const when = r.check_in_date ? html`, ${r.check_in_date}${r.check_out_date ? html` to ${r.check_out_date}` : ''}` : '';
+  return html`<p class="steps">Your stay${where}${when}.</p>`;
+}
+
+function stepPage(deps: Deps, p: Portal, screen: Screen, values: Record<string, string> | undefined, problems: string[]): string {
+  const r = p.reservation;
+  const def = SCREEN_DEFS[screen];
+  const saved = p.answers[screen]?.answer;
+  const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, r));
+  const optional = p.screens[screen] === 'optional';
+  const n = p.steps.indexOf(screen) + 1;
+  return page(
+    def.title,
+    html`${stayLine(r)}
+<p class="steps">Step ${n} of ${p.steps.length}</p>
+<h1>${def.title}</h1>
+<p>${def.intro}</p>
+${problems.length ? html`<div class="error" role="alert">${problems.map((m) => html`<div>${m}</div>`)}</div>` : ''}
+<form method="post" action="/gp/${r.gp_token}/step/${screen}" enctype="multipart/form-data">
+${fieldsOf(screen, r).map((f) => fieldHtml(f, shown, saved))}
+<button type="submit" name="action" value="save">Save and continue</button>${
+      optional ? html`<button type="submit" name="action" value="skip" class="secondary" formnovalidate>Skip this step</button>` : ''
+    }
+</form>`,
+  );
+}
+
+function reviewPage(p: Portal, problem?: string): string {
+  const r = p.reservation;
+  const missing = missingSteps(p);
+  return page(
+    'Review and submit',
+    html`${stayLine(r)}
+<h1>Review and submit</h1>
+${problem ? html`<div class="error" role="alert">${problem}</div>` : ''}
+${
+  p.steps.length
+    ? html`<ol class="review">${p.steps.map((s) => {
+        const rec = p.answers[s];
+        const state = rec?.answer ? 'done' : rec?.skipped ? 'skipped' : p.screens[s] === 'required' ? 'still to do' : 'not filled in';
+        return html`<li><span data-step="${s}">${SCREEN_DEFS[s].title}: ${state}</span> · <a href="/gp/${r.gp_token}?step=${s}">${rec ? 'change' : 'fill in'}</a></li>`;
+      })}</ol>`
+    : html`<p>Your host needs nothing more from you. Submit to confirm your details.</p>`
+}
+<form method="post" action="/gp/${r.gp_token}/submit" enctype="multipart/form-data">
+<button type="submit" ${missing.length ? 'disabled' : ''}>Submit to your host</button>
+</form>`,
+  );
+}
+
+function donePage(p: Portal): string {
+  return page(
+    'Thank you',
+    html`${stayLine(p.reservation)}
+<h1 id="done">Thank you</h1>
+<p>Your host has your answers${p.row?.completed_at ? html` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.</p>`,
+  );
+}
+
+/** The multipart form's fields and files, or an urlencoded form's fields. */
+async function readBody(request: FastifyRequest): Promise<{ fields: Record<string, string>; uploads: Upload[]; tooLarge: boolean }> {
+  const fields: Record<string, string> = {};
+  const uploads: Upload[] = [];
+  if (!request.isMultipart()) {
+    for (const [k, v] of Object.entries((request.body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') fields[k] = v;
+    return { fields, uploads, tooLarge: false };
+  }
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (data.length) uploads.push({ field: part.fieldname, filename: part.filename, contentType: part.mimetype, data });
+      } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return { fields, uploads, tooLarge: true };
+    if ((err as { statusCode?: number }).statusCode === 413) throw err;
+    throw badRequest('The form could not be read. Go back and try again.');
+  }
+  return { fields, uploads, tooLarge: false };
+}
+
+/**
+ * The guest portal at /gp/{token}: one page per screen the account's settings ask for, then a
+ * review page that submits. Server-rendered forms that work without JavaScript; each save
+ * redirects (303) so a reload never sends a form twice.
+ */
+export const portalPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await app.register(formbody, { bodyLimit: 64 * 1024 });
+    await app.register(multipart, {
+      limits: { fileSize: MAX_FILE_BYTES, files: 4, fields: 60, fieldSize: 16 * 1024, parts: 64 },
+    });
+    app.setErrorHandler(pageErrorHandler('Guest portal', (status) => (status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong')));
+
+    app.get('/gp/:token', { config: { public: true }, schema: { hide: true, params: Params, querystring: StepQuery } }, async (request, reply) => {
+      const p = await openPortal(deps, request.params.token);
+      if (p.row?.completed_at) return sendPage(reply, donePage(p));
+      const asked = request.query.step;
+      if (asked !== undefined) {
+        if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, page('Guest portal', html`<h1>No such step</h1><p class="error">This portal has no step called ${asked}.</p>`), 404);
+        return sendPage(reply, stepPage(deps, p, asked, undefined, []));
+      }
+      const next = nextStep(p);
+      return sendPage(reply, next ? stepPage(deps, p, next, undefined, []) : reviewPage(p));
+    });
+
+    app.post('/gp/:token/step/:screen', { config: { public: true }, schema: { hide: true, params: StepParams } }, async (request, reply) => {
+      const p = await openPortal(deps, request.params.token);
+      const { screen } = request.params;
+      if (!isScreen(screen) || !p.steps.includes(screen)) {
+        return sendPage(reply, page('Guest portal', html`<h1>No such step</h1><p class="error">This portal has no step called ${screen}.</p>`), 404);
+      }
+      if (p.row?.completed_at) return sendPage(reply, donePage(p), 409);
+      const { fields, uploads, tooLarge } = await readBody(request);
+      if (tooLarge) {
+        return sendPage(reply, stepPage(deps, p, screen, fields, [`A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB. Choose a smaller one.`]), 413);
+      }
+      const result = await saveStep(deps, p, screen, fields, uploads, fields.action === 'skip');
+      if (!result.ok) return sendPage(reply, stepPage(deps, p, screen, result.form, result.problems.map((x) => x.message)), 400);
+      return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
+    });
+
+    app.post('/gp/:token/submit', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const p = await openPortal(deps, request.params.token);
+      await readBody(request); // the form has no fields; drain it
+      if (!p.row?.completed_at) {
+        const missing = missingSteps(p);
+        if (missing.length) {
+          return sendPage(reply, reviewPage(p, `Complete these steps first: ${missing.map((s) => SCREEN_DEFS[s].title).join(', ')}.`), 400);
+        }
+        await submitPortal(deps, p);
+      }
+      return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
+    });
+  };
