@@ -1,8 +1,46 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+/**
+ * The lookup providers reached over HTTP: what each needs to be switched on, and where it
+ * answers by default. Every base URL can be changed (a self-hosted instance, a test server).
+ */
+export const VENDORS = {
+  twilio: { secrets: ['ACCOUNT_SID', 'AUTH_TOKEN'], url: 'https://lookups.twilio.com' },
+  hibp: { secrets: ['API_KEY'], url: 'https://haveibeenpwned.com/api/v3' },
+  seon: { secrets: ['API_KEY'], url: 'https://api.seon.io/SeonRestService' },
+  pdl: { secrets: ['API_KEY'], url: 'https://api.peopledatalabs.com/v5' },
+  maxmind: { secrets: ['ACCOUNT_ID', 'LICENSE_KEY'], url: 'https://geoip.maxmind.com' },
+  abuseipdb: { secrets: ['API_KEY'], url: 'https://api.abuseipdb.com/api/v2' },
+  offenders_io: { secrets: ['API_KEY'], url: 'https://api.offenders.io' },
+  // No key: on when its URL is set (the public Nominatim's policy forbids bulk use, so it is
+  // never the default), and RDAP on by default through IANA's bootstrap file.
+  nominatim: { secrets: [], url: undefined },
+  rdap: { secrets: [], url: 'https://data.iana.org/rdap/dns.json' },
+} as const satisfies Record<string, { secrets: readonly string[]; url: string | undefined }>;
+
+export type VendorName = keyof typeof VENDORS;
+
+function vendorVariables() {
+  const out: Record<string, TOptional<TSchema>> = {};
+  for (const [name, v] of Object.entries(VENDORS)) {
+    const prefix = `GUESTSCREEN_${name.toUpperCase()}`;
+    out[`${prefix}_URL`] = Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' }));
+    for (const secret of v.secrets) out[`${prefix}_${secret}`] = Type.Optional(Type.String({ minLength: 1 }));
+  }
+  out.GUESTSCREEN_RDAP_ENABLED = Type.Optional(Bool);
+  out.GUESTSCREEN_NOMINATIM_EMAIL = Type.Optional(Type.String({ minLength: 3 }));
+  return out;
+}
+
+/** A configured vendor: its base URL without the trailing slash and its secrets by name. */
+export interface VendorConfig {
+  url: string;
+  secrets: Record<string, string>;
+}
 
 // The one place that reads process.env. Every variable the service understands is listed here;
 // the Config type is derived from the parsed result so the two cannot drift.
@@ -35,9 +73,13 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
+  GUESTSCREEN_LOOKUP_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_GEOIP_DATABASE: Type.Optional(Type.String({ minLength: 1 })),
+  ...vendorVariables(),
 });
 
-type Env = Static<typeof EnvSchema>;
+type Env = Static<typeof EnvSchema> & Record<string, string | undefined>;
 
 const DEFAULT_PMS_NAMES = [
   'airbnb',
@@ -84,6 +126,15 @@ export interface Config {
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
+  lookups: {
+    cacheSeconds: number;
+    quotaPerDay: number;
+    /** An MMDB file that replaces the embedded DB-IP database (also set by `data import geoip`). */
+    geoipDatabase: string | undefined;
+    nominatimEmail: string | undefined;
+    /** The providers that are switched on, by name. */
+    vendors: Partial<Record<VendorName, VendorConfig>>;
+  };
 }
 
 export class ConfigError extends Error {
@@ -114,6 +165,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smsSet = smsKeys.filter((k) => e[k] !== undefined);
   if (smsSet.length > 0 && smsSet.length < smsKeys.length) {
     problems.push(`SMS needs all of ${smsKeys.join(', ')}; missing ${smsKeys.filter((k) => e[k] === undefined).join(', ')}`);
+  }
+  const vendors: Partial<Record<VendorName, VendorConfig>> = {};
+  for (const [name, v] of Object.entries(VENDORS) as [VendorName, (typeof VENDORS)[VendorName]][]) {
+    const prefix = `GUESTSCREEN_${name.toUpperCase()}`;
+    const secrets: Record<string, string> = {};
+    for (const s of v.secrets) if (e[`${prefix}_${s}`] !== undefined) secrets[s] = e[`${prefix}_${s}`] as string;
+    const given = Object.keys(secrets);
+    if (given.length > 0 && given.length < v.secrets.length) {
+      problems.push(`${name} needs all of ${v.secrets.map((s) => `${prefix}_${s}`).join(', ')}; missing ${v.secrets.filter((s) => !(s in secrets)).map((s) => `${prefix}_${s}`).join(', ')}`);
+    }
+    const url = e[`${prefix}_URL`] ?? v.url;
+    const on = v.secrets.length > 0 ? given.length === v.secrets.length : name === 'rdap' ? e.GUESTSCREEN_RDAP_ENABLED !== 'false' && e.GUESTSCREEN_RDAP_ENABLED !== '0' : url !== undefined;
+    if (on && url) vendors[name] = { url: url.replace(/\/+$/, ''), secrets };
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -150,6 +214,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,
+    lookups: {
+      cacheSeconds: e.GUESTSCREEN_LOOKUP_CACHE_SECONDS === undefined ? 86_400 : Number(e.GUESTSCREEN_LOOKUP_CACHE_SECONDS),
+      quotaPerDay: e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY === undefined ? 1_000 : Number(e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY),
+      geoipDatabase: e.GUESTSCREEN_GEOIP_DATABASE,
+      nominatimEmail: e.GUESTSCREEN_NOMINATIM_EMAIL,
+      vendors,
+    },
   };
 }
 

@@ -40,6 +40,8 @@ export async function createIsolatedEnv(extra: Record<string, string> = {}): Pro
     GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0',
     // Tests deliver to receivers on 127.0.0.1; the guard's refusals have tests of their own.
     GUESTSCREEN_ALLOW_PRIVATE_TARGETS: 'true',
+    // RDAP is on by default and asks IANA; tests never leave the machine (provider tests point it at a local server).
+    GUESTSCREEN_RDAP_ENABLED: 'false',
     LOG_LEVEL: 'silent',
     ...extra,
   };

@@ -28,6 +28,9 @@ type Probe = { url: string; body?: unknown };
 function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'key') return 'guest_portal_screens_by_source';
   if (param === 'file_id') return c.files.get(who.account.id) ?? 'fil_missing';
+  // Lookups name no tenant's object: a well-formed input of each kind.
+  const lookupInputs: Record<string, string> = { number: '%2B14155552671', email: 'probe%40example.com', domain: 'example.com', ip: '192.168.0.1', address: 'Paris%2C%20France' };
+  if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param] as string;
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
@@ -52,10 +55,12 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/rules/dry-run': { expression: 'risk.score > 50', action: 'decline' },
   'POST /v1/blocklist': { name: 'Probe Person', reason: 'probe' },
   'PUT /v1/blocklist/:id': { reason: 'changed' },
+  'POST /v1/lookup/social': { email: 'probe@example.com' },
 };
 
 const QUERIES: Record<string, string> = {
   'POST /v1/accounts/signup': '?pms=api',
+  'GET /v1/lookup/sexoffender': '?fname=Probe&lname=Person&dob=1980-01-01&state=CA',
 };
 
 /** Requests that reach another tenant's object through a query parameter; each must answer 404. */
@@ -186,7 +191,11 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     for (const r of deletesLast) {
       const p = probe(r, ctx);
       const res = await call(t, r.method as 'GET', p.url, { key: ctx.owner.key, body: p.body });
-      const allowed = res.status < 400 || (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404);
+      // A lookup with no provider configured here answers 500 provider_error, past every check above.
+      const allowed =
+        res.status < 400 ||
+        (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) ||
+        (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error');
       assert.ok(allowed, `${routeKey(r)} as owner answered ${res.status}: ${res.body}`);
     }
   });

@@ -10,6 +10,7 @@ import * as m0006 from './migrations/0006-blocklist.js';
 import * as m0007 from './migrations/0007-search-indexes.js';
 import * as m0008 from './migrations/0008-deferred-search-index.js';
 import * as m0009 from './migrations/0009-guest-portal.js';
+import * as m0010 from './migrations/0010-lookups.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -25,6 +26,7 @@ const STEPS: Record<string, Step> = {
   '0007-search-indexes': m0007,
   '0008-deferred-search-index': m0008,
   '0009-guest-portal': m0009,
+  '0010-lookups': m0010,
 };
 
 class StaticProvider implements MigrationProvider {

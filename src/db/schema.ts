@@ -289,6 +289,70 @@ export interface GuestPortalFilesTable {
   created_at: string;
 }
 
+/** A network provider's answer, kept for the configured time. */
+export interface LookupCacheTable {
+  kind: string;
+  /** Keyed digest of the normalised input (SecretBox.digest), never the input itself. */
+  input_digest: string;
+  /** The answer as JSON, sealed and bound to kind and digest. */
+  result_enc: string;
+  expires_at: string;
+  created_at: string;
+}
+
+/** Calls an account made to paid providers, per UTC day (the per-account quota). */
+export interface LookupUsageTable {
+  account_id: string;
+  day: string;
+  calls: number;
+}
+
+/** One range of an imported IP threat feed. */
+export interface IpThreatEntriesTable {
+  id: Generated<number>;
+  source: string;
+  /** First and last address as 32 hex digits, IPv4 mapped into IPv6 (::ffff:a.b.c.d). */
+  range_start: string;
+  range_end: string;
+  cidr: string;
+  title: string;
+  link: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  data_date: string;
+  imported_at: string;
+}
+
+/** One account in an imported breach corpus, found by a keyed digest of the e-mail. */
+export interface BreachRecordsTable {
+  id: Generated<number>;
+  email_digest: string;
+  name: string;
+  domain: string;
+  breach_date: string;
+  source: string;
+  imported_at: string;
+}
+
+/** One imported sex-offender registry record (public-registry data). */
+export interface SexOffenderRecordsTable {
+  id: string;
+  first_name: string;
+  last_name: string;
+  dob: string;
+  city: string | null;
+  county: string | null;
+  state: string;
+  zip: string | null;
+  /** JSON arrays of strings. */
+  charges: string;
+  aliases: string;
+  image_url: string | null;
+  registered_at: string | null;
+  source: string;
+  imported_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -311,4 +375,9 @@ export interface Database {
   blocklist_entries: BlocklistEntriesTable;
   guest_portal: GuestPortalTable;
   guest_portal_files: GuestPortalFilesTable;
+  lookup_cache: LookupCacheTable;
+  lookup_usage: LookupUsageTable;
+  ip_threat_entries: IpThreatEntriesTable;
+  breach_records: BreachRecordsTable;
+  sex_offender_records: SexOffenderRecordsTable;
 }

@@ -13,6 +13,8 @@ const STATUS = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
+  /** A lookup's provider is not configured, failed or refused: the message says which and why. */
+  provider_error: 500,
   unavailable: 503,
 } as const;
 

@@ -43,7 +43,10 @@ export interface OutboundOptions {
 export interface OutboundResponse {
   status: number;
   body: string;
+  headers: Record<string, string>;
   latencyMs: number;
+  /** The answer was longer than maxResponseBytes and was cut there. */
+  truncated: boolean;
 }
 
 const agents = new Map<string, Agent>();
@@ -109,13 +112,13 @@ export async function assertPublicHost(url: string, opts: OutboundOptions): Prom
 }
 
 /**
- * POST through the guard: http(s) only, no credentials, no redirects followed, every resolved
- * address checked, a time limit and a cap on how much of the answer is read.
+ * A request through the guard: http(s) only, no credentials, no redirects followed, every
+ * resolved address checked, a time limit and a cap on how much of the answer is read.
  */
-export async function postOutbound(
+export async function requestOutbound(
+  method: 'GET' | 'POST',
   url: string,
-  body: string,
-  headers: Record<string, string>,
+  init: { body?: string; headers: Record<string, string> },
   opts: OutboundOptions,
 ): Promise<OutboundResponse> {
   assertOutboundUrl(url, opts);
@@ -123,9 +126,9 @@ export async function postOutbound(
   const cap = opts.maxResponseBytes ?? 64 * 1024;
   const started = performance.now();
   const res = await request(url, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/json', 'user-agent': 'guestscreen-webhooks/1', ...headers },
+    method,
+    body: init.body,
+    headers: init.headers,
     dispatcher: agentFor(opts),
     headersTimeout: timeout,
     bodyTimeout: timeout,
@@ -142,5 +145,12 @@ export async function postOutbound(
       break;
     }
   }
-  return { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), latencyMs: Math.round(performance.now() - started) };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), headers, latencyMs: Math.round(performance.now() - started), truncated: size > cap };
+}
+
+/** A JSON POST through the guard (webhooks, callbacks, SMS). */
+export function postOutbound(url: string, body: string, headers: Record<string, string>, opts: OutboundOptions): Promise<OutboundResponse> {
+  return requestOutbound('POST', url, { body, headers: { 'content-type': 'application/json', 'user-agent': 'guestscreen-webhooks/1', ...headers } }, opts);
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -8,9 +8,20 @@ import path from 'node:path';
  */
 export class SecretBox {
   readonly #key: Buffer;
+  readonly #digestKey: Buffer;
 
   constructor(secret: string) {
     this.#key = Buffer.from(hkdfSync('sha256', secret, 'guestscreen', 'secret-box v1', 32));
+    this.#digestKey = Buffer.from(hkdfSync('sha256', secret, 'guestscreen', 'digest v1', 32));
+  }
+
+  /**
+   * A keyed hash (HMAC-SHA256, hex) for finding a record by a personal value without storing
+   * the value: the same input gives the same digest, and without the secret it cannot be
+   * guessed by hashing candidate e-mails.
+   */
+  digest(value: string, purpose: string): string {
+    return createHmac('sha256', this.#digestKey).update(purpose).update('\0').update(value).digest('hex');
   }
 
   seal(plaintext: string, aad: string): string {

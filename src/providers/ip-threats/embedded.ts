@@ -1,0 +1,26 @@
+import { ipHex } from '../ip.js';
+import type { ThreatProvider } from './index.js';
+
+/** The imported feeds (`guestscreen data import ip-threats`) that list the address. */
+export const embeddedThreats: ThreatProvider = {
+  name: 'embedded',
+  remote: false,
+  async lookup(ip, ctx) {
+    const x = ipHex(ip);
+    const rows = await ctx.deps.db
+      .selectFrom('ip_threat_entries')
+      .select(['source', 'cidr', 'title', 'link', 'tags', 'data_date'])
+      .where('range_start', '<=', x)
+      .where('range_end', '>=', x)
+      .orderBy('source')
+      .execute();
+    return rows.map((r) => ({
+      title: r.title,
+      link: r.link,
+      timestamp: r.data_date,
+      tags: JSON.parse(r.tags) as string[],
+      reasons: [r.cidr.includes('/') ? `${ip} is in ${r.cidr}, listed by ${r.source}` : `${ip} is listed by ${r.source}`],
+      source: { name: r.source, date: r.data_date.slice(0, 10) },
+    }));
+  },
+};

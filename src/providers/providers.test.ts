@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+
+/**
+ * One local server that speaks each vendor's wire format (PROVIDERS.md): its paths, auth
+ * headers, bodies, "not found" conventions and 429s. Every hit is counted by path.
+ */
+function fakeVendors() {
+  const hits = new Map<string, number>();
+  let base = '';
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const p = decodeURIComponent(url.pathname);
+    hits.set(p, (hits.get(p) ?? 0) + 1);
+    const auth = req.headers.authorization ?? '';
+    if (p.startsWith('/twilio/v2/PhoneNumbers/')) {
+      if (auth !== `Basic ${Buffer.from('AC123:secret').toString('base64')}`) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+      const n = p.split('/').pop();
+      if (n === '+14155550000') return json(res, 429, { code: 20429, message: 'Too Many Requests', status: 429 }, { 'retry-after': '7' });
+      return json(res, 200, {
+        calling_country_code: '1', country_code: 'US', phone_number: n, national_format: '(415) 555-2671', valid: true, validation_errors: [],
+        line_type_intelligence: { carrier_name: 'Example Wireless', error_code: null, mobile_country_code: '310', mobile_network_code: '260', type: 'nonFixedVoip' },
+      });
+    }
+    if (p.startsWith('/hibp/breachedaccount/')) {
+      if (!req.headers['user-agent']) return json(res, 403, {});
+      if (req.headers['hibp-api-key'] !== 'hibp-key') { res.writeHead(401); return res.end('Access denied due to invalid hibp-api-key.'); }
+      const account = p.split('/').pop();
+      if (account === 'slow@example.com') return json(res, 429, { statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }, { 'retry-after': '2' });
+      if (account !== 'pwned@example.com') { res.writeHead(404); return res.end(); }
+      return json(res, 200, [{ Name: 'Adobe', Title: 'Adobe', Domain: 'adobe.com', BreachDate: '2013-10-04', PwnCount: 152445165, IsVerified: true }]);
+    }
+    if (p.startsWith('/seon/email-api/v3/')) {
+      if (req.headers['x-api-key'] !== 'seon-key') return json(res, 401, { success: false, error: { code: '2001', message: 'Invalid license key' }, data: null });
+      return json(res, 200, { success: true, error: {}, data: { email: p.split('/').pop(), account_details: { facebook: { registered: true, url: 'https://facebook.com/x' }, google: { registered: true }, linkedin: { registered: null } } } });
+    }
+    if (p.startsWith('/seon/phone-api/v2/')) return json(res, 200, { success: true, error: {}, data: { account_details: { whatsapp: { registered: true }, telegram: { registered: false } } } });
+    if (p === '/rdap/dns.json') return json(res, 200, { version: '1.0', publication: '2026-07-23T02:00:03Z', services: [[['com', 'net'], [`${base}/rdap/`]]] });
+    if (p === '/rdap/domain/example.com') {
+      return json(res, 200, {
+        objectClassName: 'domain', ldhName: 'EXAMPLE.COM', port43: 'whois.verisign-grs.com',
+        events: [{ eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' }, { eventAction: 'expiration', eventDate: '2026-08-13T04:00:00Z' }],
+        entities: [
+          { objectClassName: 'entity', roles: ['registrar'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Example Registrar, Inc.']]] },
+          { objectClassName: 'entity', roles: ['registrant'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', ''], ['org', {}, 'text', 'Internet Assigned Numbers Authority'], ['adr', { cc: 'US' }, 'text', ['', '', '', '', '', '', '']]]] },
+        ],
+      }, { 'content-type': 'application/rdap+json' });
+    }
+    if (p.startsWith('/rdap/domain/')) return json(res, 404, { errorCode: 404, title: 'Not Found', description: ['no such domain'] });
+    if (p === '/pdl/company/enrich') {
+      if (url.searchParams.get('website') !== 'acme.example.com') return json(res, 404, { status: 404, error: { type: 'not_found', message: 'No records were found matching your request' } });
+      return json(res, 200, { status: 200, likelihood: 6, name: 'acme corp', display_name: 'Acme Corp', size: '51-200', founded: 2015, industry: 'computer software', location: { country: 'united states' }, linkedin_url: 'linkedin.com/company/acme' });
+    }
+    if (p.startsWith('/maxmind/geoip/v2.1/city/')) {
+      if (p.endsWith('/81.2.69.99')) return json(res, 404, { code: 'IP_ADDRESS_NOT_FOUND', error: 'The address 81.2.69.99 is not in our database.' });
+      return json(res, 200, {
+        city: { geoname_id: 5368361, names: { en: 'Los Angeles' } }, country: { iso_code: 'US', names: { en: 'United States' } },
+        location: { accuracy_radius: 20, latitude: 34.05, longitude: -118.24, time_zone: 'America/Los_Angeles' }, postal: { code: '90001' },
+        subdivisions: [{ iso_code: 'CA', names: { en: 'California' } }],
+      });
+    }
+    if (p === '/abuseipdb/check') {
+      if (req.headers.key !== 'abuse-key') return json(res, 401, { errors: [{ detail: 'Authentication failed.', status: 401 }] });
+      return json(res, 200, { data: { ipAddress: url.searchParams.get('ipAddress'), isPublic: true, abuseConfidenceScore: 100, usageType: 'Data Center/Web Hosting/Transit', totalReports: 12, numDistinctUsers: 5, lastReportedAt: '2026-01-10T04:36:03+00:00', isTor: false, reports: [{ categories: [18, 22] }] } });
+    }
+    if (p === '/offenders/sexoffender') {
+      return json(res, 200, { offenders: [{ name: 'JONATHAN QUIMBY', firstName: 'JONATHAN', lastName: 'QUIMBY', dob: url.searchParams.get('dob'), city: 'FRESNO', state: 'CA', zipcode: '93701', crime: 'Synthetic charge', offenderUrl: 'https://registry.example/1', offenderImageUrl: 'https://registry.example/1.jpg' }] });
+    }
+    if (p === '/nominatim/search') {
+      return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
+        address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
+    }
+    json(res, 404, { error: `fake vendors: no route for ${p}` });
+  };
+  const server: Server = createServer(handle);
+  return {
+    hits,
+    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => { base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`; resolve(base); })),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe(`lookup providers over HTTP against local fakes of each vendor (${dbKind})`, () => {
+  const vendors = fakeVendors();
+  let t: TestApp;
+  let guest: Tenant;
+  let base: string;
+
+  before(async () => {
+    base = await vendors.start();
+    t = await createTestApp({
+      GUESTSCREEN_TWILIO_URL: `${base}/twilio`, GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123', GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret',
+      GUESTSCREEN_HIBP_URL: `${base}/hibp`, GUESTSCREEN_HIBP_API_KEY: 'hibp-key',
+      GUESTSCREEN_SEON_URL: `${base}/seon`, GUESTSCREEN_SEON_API_KEY: 'seon-key',
+      GUESTSCREEN_RDAP_ENABLED: 'true', GUESTSCREEN_RDAP_URL: `${base}/rdap/dns.json`,
+      GUESTSCREEN_MAXMIND_URL: `${base}/maxmind`, GUESTSCREEN_MAXMIND_ACCOUNT_ID: '42', GUESTSCREEN_MAXMIND_LICENSE_KEY: 'mm',
+      GUESTSCREEN_ABUSEIPDB_URL: `${base}/abuseipdb`, GUESTSCREEN_ABUSEIPDB_API_KEY: 'abuse-key',
+      GUESTSCREEN_OFFENDERS_IO_URL: `${base}/offenders`, GUESTSCREEN_OFFENDERS_IO_API_KEY: 'off-key',
+      GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
+      GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
+    });
+    guest = await tenant(t);
+  });
+  after(async () => {
+    await t.close();
+    await vendors.stop();
+  });
+
+  const get = (url: string, key = guest.key) => call(t, 'GET', url, { key });
+
+  it("gives Twilio's current carrier and line type, and asks Twilio once for the same number within the cache time", async () => {
+    const first = await get('/v1/lookup/phone/%2B14155552671');
+    assert.equal(first.status, 200, first.body);
+    assert.deepEqual(first.json.carrier, { name: 'Example Wireless', type: 'voip' });
+    assert.equal(first.json.carrier_is_current, true);
+    assert.equal(first.json.source.name, 'Twilio Lookup v2');
+    const again = await get('/v1/lookup/phone/%2B14155552671');
+    assert.deepEqual(again.json, first.json);
+    assert.equal(vendors.hits.get('/twilio/v2/PhoneNumbers/+14155552671'), 1);
+    const cached = await t.deps.db.selectFrom('lookup_cache').select(['kind', 'input_digest', 'result_enc']).execute();
+    assert.ok(cached.every((c) => !c.result_enc.includes('Example Wireless') && !c.input_digest.includes('4155552671')), 'the cache holds no plain input or answer');
+  });
+
+  it("passes a vendor's rate limit on as a 500 with its Retry-After", async () => {
+    const r = await get('/v1/lookup/phone/%2B14155550000');
+    assert.equal(r.status, 500);
+    assert.equal(r.json.code, 'provider_error');
+    assert.equal(r.json.error, 'Twilio Lookup rate limit reached; try again later');
+    assert.equal(r.headers['retry-after'], '7');
+  });
+
+  it('reads Have I Been Pwned: its breaches, and its 404 as "not pwned"', async () => {
+    const pwned = await get('/v1/lookup/breaches/pwned%40example.com');
+    assert.equal(pwned.status, 200, pwned.body);
+    assert.deepEqual(pwned.json.map((b: Record<string, unknown>) => [b.Name, b.Domain, b.BreachDate]), [['Adobe', 'adobe.com', '2013-10-04']]);
+    const clean = await get('/v1/lookup/breaches/clean%40example.com');
+    assert.deepEqual(clean.json, []);
+    assert.equal(clean.headers['x-lookup-source'], 'Have I Been Pwned');
+    const slow = await get('/v1/lookup/breaches/slow%40example.com');
+    assert.equal(slow.status, 500);
+    assert.equal(slow.headers['retry-after'], '2');
+  });
+
+  it("reads SEON's account details for an e-mail and a phone", async () => {
+    const r = await call(t, 'POST', '/v1/lookup/social', { key: guest.key, body: { email: 'ada@example.com', phoneNumber: '+14155552671' } });
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json.email.accountDetails, { facebook: { registered: true }, google: { registered: true }, linkedin: { registered: null } });
+    assert.deepEqual(r.json.phoneNumber.accountDetails, { whatsapp: { registered: true }, telegram: { registered: false } });
+  });
+
+  it("finds the registry's RDAP server through the bootstrap file, and reads an unregistered domain as none", async () => {
+    const r = await get('/v1/lookup/whois/Example.COM');
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json[0].data, { domainName: 'example.com', registrar: 'Example Registrar, Inc.', creationDate: '1995-08-14T04:00:00Z', expirationDate: '2026-08-13T04:00:00Z' });
+    assert.equal(r.json[0].server, 'whois.verisign-grs.com');
+    assert.deepEqual((await get('/v1/lookup/whois/unregistered.com')).json, []);
+    const other = await get('/v1/lookup/whois/example.org');
+    assert.equal(other.status, 500);
+    assert.equal(other.json.error, 'RDAP has no server for the top-level domain of example.org');
+  });
+
+  it('gives People Data Labs company records, and none for an unknown domain', async () => {
+    const r = await get('/v1/lookup/domain/acme.example.com');
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(
+      { ...r.json[0], source: undefined },
+      { name: 'Acme Corp', country: 'united states', industry: 'computer software', size: '51-200', linkedin_url: 'https://linkedin.com/company/acme', founded: '2015', source: undefined },
+    );
+    assert.deepEqual((await get('/v1/lookup/domain/nobody.example.net')).json, []);
+  });
+
+  it("reads MaxMind's city answer, and its IP_ADDRESS_NOT_FOUND as an empty place", async () => {
+    const r = await get('/v1/lookup/geoip/81.2.69.142');
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.city, 'Los Angeles');
+    assert.equal(r.json.region, 'California');
+    assert.equal(r.json.postal_code, '90001');
+    assert.equal(r.json.time_zone_name, 'America/Los_Angeles');
+    const none = await get('/v1/lookup/geoip/81.2.69.99');
+    assert.equal(none.status, 200);
+    assert.equal(none.json.country_code, null);
+  });
+
+  it("adds AbuseIPDB's reports to the imported feeds", async () => {
+    const r = await get('/v1/lookup/ip-threats/118.25.6.39');
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.length, 1);
+    assert.equal(r.json[0].source, 'AbuseIPDB');
+    assert.deepEqual(r.json[0].tags, ['brute-force', 'ssh']);
+    assert.equal(r.json[0].reasons[0], 'abuse confidence score 100 of 100');
+  });
+
+  it('reads a registry aggregator and explains each possible match', async () => {
+    const r = await get('/v1/lookup/sexoffender?fname=Jonathan&lname=Quimby&dob=1971-03-14&state=CA');
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.items[0].name, 'JONATHAN QUIMBY');
+    assert.deepEqual(r.json.items[0].charge, ['Synthetic charge']);
+    assert.match(r.json.items[0].explanation, /name similarity 1\.00/);
+  });
+
+  it('geocodes to the house with a Nominatim server', async () => {
+    const r = await get(`/v1/lookup/geocode/${encodeURIComponent('10 Downing Street, London')}`);
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.street, '10 Downing Street');
+    assert.equal(r.json.zipcode, 'SW1A 2AA');
+    assert.equal(r.json.country_code, 'GB');
+    assert.equal(r.json.precision, 'address');
+    assert.equal(r.json.timezone, 'Europe/London');
+  });
+
+  it("stops an account's paid lookups at its daily quota with 429 and the time to midnight UTC, and leaves other accounts be", async () => {
+    const small = await createTestApp({ GUESTSCREEN_TWILIO_URL: `${base}/twilio`, GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123', GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret', GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: '3' });
+    try {
+      const [spender, other] = [await tenant(small), await tenant(small)];
+      const phone = (n: number, key: string) => call(small, 'GET', `/v1/lookup/phone/%2B1415555${n}`, { key });
+      for (let i = 0; i < 3; i++) assert.equal((await phone(3000 + i, spender.key)).status, 200);
+      assert.equal((await phone(3000, spender.key)).status, 200, 'a cached answer costs no quota');
+      const over = await phone(4000, spender.key);
+      assert.equal(over.status, 429);
+      assert.match(over.json.error, /used its 3 paid lookups for today/);
+      assert.ok(Number(over.headers['retry-after']) > 0 && Number(over.headers['retry-after']) <= 86_400);
+      assert.equal((await phone(4000, other.key)).status, 200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('says a vendor could not be reached when nothing listens', async () => {
+    const down = await createTestApp({ GUESTSCREEN_HIBP_URL: 'http://127.0.0.1:9', GUESTSCREEN_HIBP_API_KEY: 'k' });
+    try {
+      const who = await tenant(down);
+      const r = await call(down, 'GET', '/v1/lookup/breaches/ada%40example.com', { key: who.key });
+      assert.equal(r.status, 500);
+      assert.match(r.json.error, /^Have I Been Pwned could not be reached: /);
+    } finally {
+      await down.close();
+    }
+  });
+});
