@@ -20,6 +20,14 @@ Commands:
                          create an account and print it with its API key
   data import blocklist FILE --account ID [--json]
                          import blocklist entries from CSV (name,email,phone,document_number,reason)
+  data import ip-threats FILE [--source S] [--title T] [--date D] [--link URL] [--tags a,b] [--json]
+                         import an IP threat feed (FireHOL ipset/netset, IP or CIDR lists, Tor exit lists)
+  data import breaches FILE [--source S] [--json]
+                         import a breach corpus from CSV (email,name,domain,breach_date)
+  data import sex-offenders FILE [--source S] [--json]
+                         import registry records from CSV (see docs/lookups.md for the columns)
+  data import geoip FILE.mmdb
+                         replace the embedded DB-IP Lite database with another MMDB city database
   jobs list [--failed] [--json]
                          queued, running and failed background jobs
   jobs retry ID          put a failed job back in line
@@ -122,23 +130,68 @@ async function accountsCommand(deps: Deps, args: string[]) {
   else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
 }
 
+const DATA_USAGE = 'usage: data import blocklist|ip-threats|breaches|sex-offenders|geoip FILE [options]';
+
 async function dataCommand(deps: Deps, args: string[]) {
   const [sub, kind, file, ...rest] = args;
-  if (sub !== 'import' || kind !== 'blocklist' || !file) throw new UsageError('usage: data import blocklist FILE --account ID');
-  const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
-  if (!values.account) throw new UsageError('data import blocklist needs --account ID');
-  await prepare(deps);
-  if (!(await findAccount(deps.db, values.account))) throw new UsageError(`account ${values.account} not found`);
-  // Loaded for this command only, like the demo seeder below: `start` never needs them.
-  const { importBlocklist } = await import('./modules/blocklist/import.js');
-  const result = await importBlocklist(deps, values.account, file, { progress: !values.json && Boolean(process.stderr.isTTY) });
-  if (values.json) {
-    out(JSON.stringify(result, null, 2));
-    return;
+  if (sub !== 'import' || !kind || !file) throw new UsageError(DATA_USAGE);
+  const progress = (json: boolean) => !json && Boolean(process.stderr.isTTY);
+  const report = (json: boolean, result: { imported: number; rejected: { line: number; problem: string }[] }, what: string) => {
+    if (json) {
+      out(JSON.stringify(result, null, 2));
+      return;
+    }
+    out(`imported ${result.imported} ${what}`);
+    for (const r of result.rejected.slice(0, 20)) out(`  skipped line ${r.line}: ${r.problem}`);
+    if (result.rejected.length > 20) out(`  … and ${result.rejected.length - 20} more skipped lines`);
+  };
+  // Each importer is loaded for its command only, like the demo seeder below: `start` never needs them.
+  switch (kind) {
+    case 'blocklist': {
+      const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+      if (!values.account) throw new UsageError('data import blocklist needs --account ID');
+      await prepare(deps);
+      if (!(await findAccount(deps.db, values.account))) throw new UsageError(`account ${values.account} not found`);
+      const { importBlocklist } = await import('./modules/blocklist/import.js');
+      report(values.json, await importBlocklist(deps, values.account, file, { progress: progress(values.json) }), `blocklist entries into ${values.account}`);
+      return;
+    }
+    case 'ip-threats': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { source: { type: 'string' }, title: { type: 'string' }, date: { type: 'string' }, link: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean', default: false } },
+        strict: true,
+      });
+      await prepare(deps);
+      const { importThreatFeed } = await import('./providers/ip-threats/import.js');
+      const result = await importThreatFeed(deps, file, { ...values, tags: values.tags?.split(',').map((t) => t.trim()).filter(Boolean) });
+      report(values.json, result, `addresses and blocks of ${result.source} (data of ${result.date}), replacing its earlier import`);
+      return;
+    }
+    case 'breaches':
+    case 'sex-offenders': {
+      const { values } = parseArgs({ args: rest, options: { source: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+      await prepare(deps);
+      if (kind === 'breaches') {
+        const { importBreaches } = await import('./providers/breaches/import.js');
+        const result = await importBreaches(deps, file, { source: values.source, progress: progress(values.json) });
+        report(values.json, result, `breach records of ${result.source}, replacing its earlier import`);
+      } else {
+        const { importSexOffenders } = await import('./providers/sex-offender/import.js');
+        const result = await importSexOffenders(deps, file, { source: values.source, progress: progress(values.json) });
+        report(values.json, result, `registry records of ${result.source}, replacing its earlier import`);
+      }
+      return;
+    }
+    case 'geoip': {
+      const { importGeoipDatabase } = await import('./providers/geoip/embedded.js');
+      const installed = await importGeoipDatabase(deps.config, file);
+      out(`installed ${installed.type} (built ${installed.built}) as ${installed.path}; restart the service to use it`);
+      return;
+    }
+    default:
+      throw new UsageError(`unknown data kind '${kind}'; ${DATA_USAGE}`);
   }
-  out(`imported ${result.imported} blocklist entries into ${values.account}`);
-  for (const r of result.rejected.slice(0, 20)) out(`  skipped line ${r.line}: ${r.problem}`);
-  if (result.rejected.length > 20) out(`  … and ${result.rejected.length - 20} more skipped lines`);
 }
 
 async function jobsCommand(deps: Deps, args: string[]) {

