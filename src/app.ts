@@ -18,6 +18,7 @@ import { reservationRoutes } from './modules/reservations/routes.js';
 import { Reservation } from './modules/reservations/schemas.js';
 import { blocklistRoutes } from './modules/blocklist/routes.js';
 import { lookupRoutes } from './modules/lookups/routes.js';
+import { checkRoutes } from './modules/checks/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
 import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(ruleRoutes(deps));
       await v1.register(blocklistRoutes(deps));
       await v1.register(lookupRoutes(deps));
+      await v1.register(checkRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -26,6 +26,10 @@ Commands:
                          import a breach corpus from CSV (email,name,domain,breach_date)
   data import sex-offenders FILE [--source S] [--json]
                          import registry records from CSV (see docs/lookups.md for the columns)
+  data import sanctions SDN.csv [--aliases ALT.csv] [--addresses ADD.csv] [--comments C.csv] [--source S] [--date D] [--json]
+                         import an OFAC list (legacy CSV: SDN or consolidated) with its aliases and addresses
+  data import news FILE.jsonl [--source S] [--json]
+                         import a news corpus for adverse media (one JSON article a line: url, title, snippet, published_at)
   data import geoip FILE.mmdb
                          replace the embedded DB-IP Lite database with another MMDB city database
   jobs list [--failed] [--json]
@@ -130,7 +134,7 @@ async function accountsCommand(deps: Deps, args: string[]) {
   else out(`created account ${account.id} (${account.name}, ${account.email})${values.reseller ? ' as a reseller' : ''}\napi key: ${apiKey}`);
 }
 
-const DATA_USAGE = 'usage: data import blocklist|ip-threats|breaches|sex-offenders|geoip FILE [options]';
+const DATA_USAGE = 'usage: data import blocklist|ip-threats|breaches|sex-offenders|sanctions|news|geoip FILE [options]';
 
 async function dataCommand(deps: Deps, args: string[]) {
   const [sub, kind, file, ...rest] = args;
@@ -181,6 +185,26 @@ async function dataCommand(deps: Deps, args: string[]) {
         const result = await importSexOffenders(deps, file, { source: values.source, progress: progress(values.json) });
         report(values.json, result, `registry records of ${result.source}, replacing its earlier import`);
       }
+      return;
+    }
+    case 'sanctions': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { aliases: { type: 'string' }, addresses: { type: 'string' }, comments: { type: 'string' }, source: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean', default: false } },
+        strict: true,
+      });
+      await prepare(deps);
+      const { importSanctions } = await import('./providers/sanctions/import.js');
+      const result = await importSanctions(deps, { primary: file, ...values });
+      report(values.json, result, `names of ${result.entries} entries of ${result.source} (list of ${result.date}), replacing its earlier import`);
+      return;
+    }
+    case 'news': {
+      const { values } = parseArgs({ args: rest, options: { source: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+      await prepare(deps);
+      const { importNews } = await import('./providers/adverse-media/import.js');
+      const result = await importNews(deps, file, { source: values.source });
+      report(values.json, result, `articles of ${result.source}, replacing its earlier import`);
       return;
     }
     case 'geoip': {

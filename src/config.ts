@@ -16,9 +16,11 @@ export const VENDORS = {
   maxmind: { secrets: ['ACCOUNT_ID', 'LICENSE_KEY'], url: 'https://geoip.maxmind.com' },
   abuseipdb: { secrets: ['API_KEY'], url: 'https://api.abuseipdb.com/api/v2' },
   offenders_io: { secrets: ['API_KEY'], url: 'https://api.offenders.io' },
-  // No key: on when its URL is set (the public Nominatim's policy forbids bulk use, so it is
-  // never the default), and RDAP on by default through IANA's bootstrap file.
+  // No key: on when its URL is set (the public Nominatim's policy forbids bulk use, GDELT's
+  // allows one request in 5 s, so neither is the default), and RDAP on by default through
+  // IANA's bootstrap file.
   nominatim: { secrets: [], url: undefined },
+  gdelt: { secrets: [], url: undefined },
   rdap: { secrets: [], url: 'https://data.iana.org/rdap/dns.json' },
 } as const satisfies Record<string, { secrets: readonly string[]; url: string | undefined }>;
 

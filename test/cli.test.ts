@@ -104,6 +104,16 @@ describe(`guestscreen command (${dbKind})`, () => {
       const g = runCli(['data', 'import', 'geoip', mmdb], env);
       assert.equal(g.code, 0, g.stderr);
       assert.match(g.stdout, /^installed city ipv4 \(built \d{4}-\d{2}-\d{2}\)/);
+      const news = path.join(dir, 'news.jsonl');
+      writeFileSync(news, `${JSON.stringify({ url: 'https://news.example/x', title: 'Quinn Abara fined for fraud' })}\n`);
+      const n = runCli(['data', 'import', 'news', news, '--source', 'wire', '--json'], env);
+      assert.equal(n.code, 0, n.stderr);
+      assert.equal(JSON.parse(n.stdout).imported, 1);
+      const sdn = path.join(dir, 'sdn_2024-05-03.csv');
+      writeFileSync(sdn, '2674,"ABBAS, Abu","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 10 Dec 1948."\r\n\x1a');
+      const o = runCli(['data', 'import', 'sanctions', sdn], env);
+      assert.equal(o.code, 0, o.stderr);
+      assert.match(o.stdout, /^imported 1 names of 1 entries of OFAC SDN \(list of 2024-05-03\)/);
       const notMmdb = runCli(['data', 'import', 'geoip', feed], env);
       assert.equal(notMmdb.code, 1);
       const app = await openApp(env);

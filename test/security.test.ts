@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RouteInfo } from '../src/app.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { JobRow } from '../src/jobs/queue.js';
+import { runCheck } from '../src/modules/checks/service.js';
 import { openPortal, saveStep } from '../src/modules/portal/service.js';
+import { importNews } from '../src/providers/adverse-media/import.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
 
 /**
@@ -20,6 +25,9 @@ interface Ctx {
   rules: Map<string, string>;
   blocks: Map<string, string>;
   files: Map<string, string>;
+  /** A finished adverse-media search and a finished background check per tenant. */
+  searches: Map<string, string>;
+  checks: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -31,6 +39,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   // Lookups name no tenant's object: a well-formed input of each kind.
   const lookupInputs: Record<string, string> = { number: '%2B14155552671', email: 'probe%40example.com', domain: 'example.com', ip: '192.168.0.1', address: 'Paris%2C%20France' };
   if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param] as string;
+  if (route.startsWith('/v1/lookup/adverse-media/')) return c.searches.get(who.account.id) ?? 'chk_missing';
+  if (route.startsWith('/v1/background-check/')) return c.checks.get(who.account.id) ?? 'chk_missing';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
@@ -56,11 +66,14 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/blocklist': { name: 'Probe Person', reason: 'probe' },
   'PUT /v1/blocklist/:id': { reason: 'changed' },
   'POST /v1/lookup/social': { email: 'probe@example.com' },
+  'POST /v1/background-check/submit': { first_name: 'Probe', last_name: 'Person' },
 };
 
 const QUERIES: Record<string, string> = {
   'POST /v1/accounts/signup': '?pms=api',
   'GET /v1/lookup/sexoffender': '?fname=Probe&lname=Person&dob=1980-01-01&state=CA',
+  'GET /v1/lookup/adverse-media/search': '?first_name=Probe&last_name=Person&country=US',
+  'POST /v1/background-check/submit': '?type=globalcheck',
 };
 
 /** Requests that reach another tenant's object through a query parameter; each must answer 404. */
@@ -94,7 +107,10 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map(), searches: new Map(), checks: new Map() };
+    const corpus = path.join(t.deps.config.dataDir, 'news.jsonl');
+    writeFileSync(corpus, `${JSON.stringify({ url: 'https://news.example/1', title: 'Ada Owner opens a bakery' })}\n`);
+    await importNews(t.deps, corpus, {});
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {
@@ -123,6 +139,14 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
       const block = await call(t, 'POST', '/v1/blocklist', { key: who.key, body: { email: 'blocked@example.test', reason: 'probe' } });
       assert.equal(block.status, 200, block.body);
       ctx.blocks.set(who.account.id, block.json.id);
+      // An adverse-media search and a background check, run to the end as the worker would.
+      const search = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Ada&last_name=Owner&country=GB', { key: who.key });
+      const check = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Ada', last_name: 'Owner' } });
+      for (const id of [search.json.id, check.json.id]) {
+        await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+      }
+      ctx.searches.set(who.account.id, search.json.id);
+      ctx.checks.set(who.account.id, check.json.id);
     }
     await call(t, 'PUT', `/v1/accounts/${disabled.account.id}?status=disabled`, { key: t.root.key });
     await call(t, 'PUT', `/v1/accounts/${suspended.account.id}?suspended=true`, { key: t.root.key });

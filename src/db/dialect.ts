@@ -93,3 +93,14 @@ export function isUniqueViolation(err: unknown): boolean {
 export function lockForClaim<Q extends { forUpdate(): { skipLocked(): Q } }>(kind: DialectKind, query: Q): Q {
   return kind === 'postgres' ? query.forUpdate().skipLocked() : query;
 }
+
+/**
+ * Articles of the news corpus whose folded text holds the phrase (tokens as nameTokens gives
+ * them): FTS5 on SQLite, a tsvector phrase query on PostgreSQL.
+ */
+export function newsPhraseMatch(kind: DialectKind, tokens: string[]) {
+  const words = tokens.map((t) => t.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+  return kind === 'sqlite'
+    ? sql<boolean>`news_articles.id in (select rowid from news_fts where news_fts match ${`"${words.join(' ')}"`})`
+    : sql<boolean>`to_tsvector('simple', news_articles.search_text) @@ phraseto_tsquery('simple', ${words.join(' ')})`;
+}

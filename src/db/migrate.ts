@@ -11,6 +11,7 @@ import * as m0007 from './migrations/0007-search-indexes.js';
 import * as m0008 from './migrations/0008-deferred-search-index.js';
 import * as m0009 from './migrations/0009-guest-portal.js';
 import * as m0010 from './migrations/0010-lookups.js';
+import * as m0011 from './migrations/0011-checks-and-lists.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -27,6 +28,7 @@ const STEPS: Record<string, Step> = {
   '0008-deferred-search-index': m0008,
   '0009-guest-portal': m0009,
   '0010-lookups': m0010,
+  '0011-checks-and-lists': m0011,
 };
 
 class StaticProvider implements MigrationProvider {

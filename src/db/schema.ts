@@ -353,6 +353,61 @@ export interface SexOffenderRecordsTable {
   imported_at: string;
 }
 
+/** A background check or an adverse-media search: submitted as a job, finished later. */
+export interface BackgroundChecksTable {
+  id: string;
+  account_id: string;
+  /** globalcheck (a background check) or adverse_media. */
+  type: string;
+  /** PENDING, FINISHED or FAILED. */
+  status: string;
+  /** The person searched for, as JSON, sealed and bound to the check's id. */
+  subject_enc: string;
+  /** The report once finished, sealed likewise. */
+  result_enc: string | null;
+  /** CLEARED or REVIEW once finished. */
+  risk_status: string | null;
+  error: string | null;
+  /** The PDF report of a background check, sealed. */
+  pdf_enc: Buffer | null;
+  start_date: string;
+  stop_date: string | null;
+}
+
+/** One name on an imported sanctions list: an entry's primary name or one of its aliases. */
+export interface SanctionsNamesTable {
+  id: Generated<number>;
+  source: string;
+  entry_id: string;
+  name: string;
+  primary_name: string;
+  is_alias: number | boolean;
+  /** individual, entity, vessel or aircraft. */
+  kind: string;
+  /** JSON arrays: sanctions programs, years of birth, countries (nationality, citizenship, addresses). */
+  programs: string;
+  birth_years: string;
+  countries: string;
+  remarks: string | null;
+  data_date: string;
+  imported_at: string;
+}
+
+/** One article of an imported news corpus (adverse media). */
+export interface NewsArticlesTable {
+  id: Generated<number>;
+  source: string;
+  url: string;
+  title: string;
+  snippet: string;
+  published_at: string | null;
+  image: string | null;
+  domain: string | null;
+  /** Title and snippet folded (nameTokens), what the full-text index holds. */
+  search_text: string;
+  imported_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -380,4 +435,7 @@ export interface Database {
   ip_threat_entries: IpThreatEntriesTable;
   breach_records: BreachRecordsTable;
   sex_offender_records: SexOffenderRecordsTable;
+  background_checks: BackgroundChecksTable;
+  sanctions_names: SanctionsNamesTable;
+  news_articles: NewsArticlesTable;
 }

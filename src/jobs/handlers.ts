@@ -1,3 +1,4 @@
+import { runCheck } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { sendGuestMessage } from '../modules/messages/send.js';
 import { runScreening } from '../modules/screening/run.js';
@@ -8,4 +9,5 @@ export const handlers: JobHandlers = {
   'webhook.deliver': deliverWebhook,
   'message.send': sendGuestMessage,
   'screening.run': runScreening,
+  'check.run': runCheck,
 };

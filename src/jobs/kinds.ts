@@ -33,6 +33,12 @@ export const JOB_KINDS = {
     backoff: exponential(2, 300),
     timeoutMs: 30_000,
   },
+  'check.run': {
+    payload: Type.Object({ check_id: Type.String() }),
+    maxAttempts: () => 5,
+    backoff: exponential(10, 600),
+    timeoutMs: 120_000,
+  },
   'message.send': {
     payload: Type.Object({ message_id: Type.String() }),
     maxAttempts: () => 8,

@@ -123,6 +123,7 @@ describe(`job queue (${dbKind})`, () => {
       },
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,
+      'check.run': async () => undefined,
     };
     for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
     // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.
@@ -155,7 +156,7 @@ describe(`job queue (${dbKind})`, () => {
         started.push((payload as { message_id: string }).message_id);
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined };
+    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined };
     try {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -206,6 +207,7 @@ describe(`job queue (${dbKind})`, () => {
       },
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,
+      'check.run': async () => undefined,
     };
     try {
       for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });

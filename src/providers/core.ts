@@ -64,21 +64,21 @@ export async function callVendor(
   vendor: VendorName,
   label: string,
   url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
 ): Promise<VendorAnswer> {
   const { deps } = ctx;
-  if (vendor !== 'rdap' && vendor !== 'nominatim') await spendQuota(ctx);
+  if (vendor !== 'rdap' && vendor !== 'nominatim' && vendor !== 'gdelt') await spendQuota(ctx);
   let res;
   try {
     res = await requestOutbound(
       init.method ?? 'GET',
       url,
       { headers: { accept: 'application/json', 'user-agent': `guestscreen/1 (+${deps.config.publicUrl})`, ...init.headers }, ...(init.body === undefined ? {} : { body: init.body }) },
-      { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: 10_000, maxResponseBytes: 1024 * 1024 },
+      { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: init.timeoutMs ?? 10_000, maxResponseBytes: 1024 * 1024 },
     );
   } catch (err) {
     // A query string may carry a key (some vendors take it there): never repeat it.
-    const why = err instanceof OutboundRefused ? err.message.replace(/\?\S*/g, '') : (err as Error).name === 'TimeoutError' ? 'timed out after 10 s' : (err as Error).message;
+    const why = err instanceof OutboundRefused ? err.message.replace(/\?\S*/g, '') : (err as Error).name === 'TimeoutError' ? `timed out after ${(init.timeoutMs ?? 10_000) / 1000} s` : (err as Error).message;
     throw providerFailed(label, `could not be reached: ${why}`);
   }
   if (res.status === 429) {

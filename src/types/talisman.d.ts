@@ -3,3 +3,8 @@ declare module 'talisman/metrics/jaro-winkler.js' {
   const jaroWinkler: (a: string, b: string) => number;
   export default jaroWinkler;
 }
+
+declare module 'talisman/phonetics/double-metaphone.js' {
+  /** The primary and the alternate Double Metaphone code of a word. */
+  export default function doubleMetaphone(word: string): [string, string];
+}

@@ -4,6 +4,7 @@ import { identificationDocument } from './checks/identification.js';
 import { blacklist } from './checks/blocklist.js';
 import { houseRules, unavailable } from './checks/other.js';
 import { paymentVerification } from './checks/payment.js';
+import { adverseMedia, sanctions } from './checks/watchlists.js';
 import { evaluateRules, ruleContext } from '../rules/context.js';
 import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot } from './types.js';
 
@@ -18,9 +19,9 @@ const CHECKS: Record<Exclude<CheckName, 'general_risk'>, Check> = {
   house_rules: houseRules,
   background_check: unavailable('a background check'),
   credit_check: unavailable('a credit check'),
-  adverse_media: unavailable('an adverse-media search'),
+  adverse_media: adverseMedia,
   social_verification: unavailable('social verification'),
-  sanctions: unavailable('a sanctions search'),
+  sanctions,
 };
 
 /** Risk score at which the verdict becomes review, and declined, per risk tolerance. */

@@ -5,6 +5,9 @@ import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import countries from 'i18n-iso-countries';
+import { newsCorpusImported, searchAdverseMedia } from '../../providers/adverse-media/index.js';
+import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
@@ -53,6 +56,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
+  const { sanctions, adverseMedia } = await watchlistHits(deps, r, identification);
   return {
     now: iso(now),
     reservation: reservationPart(r),
@@ -62,6 +66,8 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
     settings: await screeningSettings(deps.db, r.account_id),
+    sanctions,
+    adverseMedia,
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
     rules: await deps.db
       .selectFrom('rules')
@@ -71,6 +77,37 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
       .orderBy('name')
       .execute() as Snapshot['rules'],
   };
+}
+
+/**
+ * The guest on the imported sanctions lists and in the imported news corpus (never a network
+ * provider: a screening run stays fast and offline). Null for each that is not imported.
+ */
+async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification']): Promise<Pick<Snapshot, 'sanctions' | 'adverseMedia'>> {
+  const first = id.first_name ?? r.guest_first_name;
+  const last = id.last_name ?? r.guest_last_name;
+  const name = [first, id.middle_name, last].filter(Boolean).join(' ');
+  const year = id.birth_date ? Number(id.birth_date.slice(0, 4)) : null;
+  const nationality = id.nationality ? (id.nationality.length === 3 ? countries.alpha3ToAlpha2(id.nationality.toUpperCase()) : id.nationality.toUpperCase()) : null;
+  let sanctions: Snapshot['sanctions'] = null;
+  if (name && (await sanctionsImported(deps))) {
+    const hits = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true });
+    sanctions = hits.map((h) => ({
+      source: h.source,
+      entryId: h.entryId,
+      listedName: h.listedName,
+      primaryName: h.primaryName,
+      score: h.score,
+      birthYearListed: year !== null && h.birthYears.includes(year),
+      explanation: h.explanation,
+    }));
+  }
+  let adverseMedia: Snapshot['adverseMedia'] = null;
+  if (first && last && (await newsCorpusImported(deps))) {
+    const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationality ?? '' }, { offline: true });
+    adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
+  }
+  return { sanctions, adverseMedia };
 }
 
 /** The reservation as the checks and rules see it. */

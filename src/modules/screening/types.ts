@@ -67,6 +67,10 @@ export interface Snapshot {
   settings: ScreeningSettings;
   /** Blocklist entries that could match: same e-mail, phone or document, and every named entry. */
   blocklist: { id: string; name: string | null; email: string | null; phone: string | null; document_number: string | null; reason: string }[];
+  /** Possible matches of the guest on the imported sanctions lists; null when none is imported. */
+  sanctions?: { source: string; entryId: string; listedName: string; primaryName: string; score: number; birthYearListed: boolean; explanation: string }[] | null;
+  /** Articles of the imported news corpus naming the guest; null when none is imported. */
+  adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; summary: string }[] | null;
   /** The account's enabled business rules, in name order. */
   rules: { name: string; expression: string; action: 'review' | 'decline' | 'approve' }[];
 }

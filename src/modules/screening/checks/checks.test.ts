@@ -6,6 +6,7 @@ import { blacklist } from './blocklist.js';
 import { fraudDetection } from './fraud.js';
 import { identificationDocument } from './identification.js';
 import { paymentVerification } from './payment.js';
+import { adverseMedia, sanctions } from './watchlists.js';
 
 function snapshot(over: Partial<Snapshot> = {}, reservation: Partial<Snapshot['reservation']> = {}): Snapshot {
   return {
@@ -89,5 +90,27 @@ describe('checks', () => {
     assert.equal(screen(invalidPhone).status, 'verified');
     assert.equal(screen({ ...invalidPhone, settings: { ...invalidPhone.settings, riskTolerance: 'low' } }).status, 'review');
     assert.equal(screen({ ...invalidPhone, skipGuestPortal: false }).status, 'pending');
+  });
+
+  it('sanctions: not imported is incomplete, a name match is review, a name and year of birth match fails', () => {
+    assert.equal(sanctions(snapshot()).status, 'INCOMPLETE');
+    assert.equal(sanctions(snapshot({ sanctions: [] })).status, 'PASS');
+    const hit = { source: 'OFAC SDN', entryId: '1', listedName: 'COSTA, Ines', primaryName: 'COSTA, Ines', score: 1, birthYearListed: false, explanation: 'x' };
+    const possible = sanctions(snapshot({ sanctions: [hit] }));
+    assert.equal(possible.status, 'REVIEW');
+    assert.equal(possible.findings[0]?.weight, 45);
+    assert.equal(sanctions(snapshot({ sanctions: [{ ...hit, birthYearListed: true }] })).status, 'FAIL');
+    assert.equal(sanctions(snapshot({ sanctions: [{ ...hit, score: 0.92, birthYearListed: true }] })).status, 'REVIEW', 'a close name is not strong even with the year');
+  });
+
+  it('adverse media: a mention alone passes, a risk term near the name is review', () => {
+    assert.equal(adverseMedia(snapshot()).status, 'INCOMPLETE');
+    const article = { title: 'Ines Costa opens a cafe', link: 'https://news.example/1', publishedAt: null, riskCategories: ['Other News'], summary: '' };
+    const mention = adverseMedia(snapshot({ adverseMedia: [article] }));
+    assert.equal(mention.status, 'PASS');
+    assert.equal(mention.findings[0]?.weight, 0);
+    const risky = adverseMedia(snapshot({ adverseMedia: [{ ...article, riskCategories: ['Violence'] }] }));
+    assert.equal(risky.status, 'REVIEW');
+    assert.equal(risky.findings[0]?.weight, 20);
   });
 });

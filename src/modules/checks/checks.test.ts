@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { importNews } from '../../providers/adverse-media/import.js';
+import { importSanctions } from '../../providers/sanctions/import.js';
+import { importSexOffenders } from '../../providers/sex-offender/import.js';
+
+// Rows of the OFAC SDN list of 2021-07-07 (public domain; shared/data/sanctions), as published.
+const SDN = [
+  '2674,"ABBAS, Abu","individual","SDGT","Director of PALESTINE LIBERATION FRONT - ABU ABBAS FACTION",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 10 Dec 1948; Director of PALESTINE LIBERATION FRONT - ABU ABBAS FACTION."',
+  '6861,"GUZMAN LOERA, Joaquin","individual","SDNTK",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 25 Dec 1954; POB Mexico."',
+  '22790,"MADURO MOROS, Nicolas","individual","VENEZUELA] [IRAN-CON-ARMS-EO","President of the Bolivarian Republic of Venezuela",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 23 Nov 1962; POB Caracas, Venezuela; citizen Venezuela; Gender Male."',
+  '\x1a',
+].join('\r\n');
+const ALT = ['2674,1795,"aka","ZAYDAN, Muhammad",-0- ', '6861,4618,"aka","GUZMAN, Chapo",-0- ', '6861,4629,"aka","GUZMAN, Joaquin Chapo",-0- '].join('\r\n');
+const ADD = '22790,34442,-0- ,"Caracas, Capital District","Venezuela",-0- ';
+
+// Synthetic articles about made-up people (no openly licensed news corpus was gathered).
+const NEWS = [
+  { url: 'https://news.example/a1', title: 'Landlord says Dana Whitlock ran a rental scam in Lisbon', snippet: 'Police said Dana Whitlock was arrested on Tuesday after tenants reported the fraud.', published_at: '2025-03-02T10:00:00Z' },
+  { url: 'https://news.example/a2', title: 'Dana Whitlock wins the village bake-off', snippet: 'The lemon tart took first prize for the third year.', published_at: '2024-08-14T09:00:00Z' },
+  { url: 'https://news.example/a3', title: 'Court fines company', snippet: 'A spokesperson, not named, said the fraud team worked with Whitlock Ltd.', published_at: '2023-01-01T00:00:00Z' },
+  'not json',
+].map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+
+describe(`background checks and adverse-media searches (${dbKind})`, () => {
+  let t: TestApp;
+  let host: Tenant;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  before(async () => {
+    t = await createTestAppWithWorker();
+    host = await tenant(t);
+    receiver = await startReceiver();
+    const hook = await call(t, 'POST', '/v1/accounts/webhooks', { key: host.key, body: { webhook_key: 'background_check_webhook_url', webhook_url: `${receiver.url}/checks` } });
+    assert.equal(hook.status, 200, hook.body);
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const file = (name: string, text: string) => {
+    const p = path.join(t.deps.config.dataDir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  it('says what to import when there is nothing to search, before recording anything', async () => {
+    const r = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=Whitlock&country=PT', { key: host.key });
+    assert.equal(r.status, 500);
+    assert.match(r.json.error, /data import news/);
+    const b = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Dana', last_name: 'Whitlock' } });
+    assert.equal(b.status, 500);
+    assert.equal((await t.deps.db.selectFrom('background_checks').select('id').execute()).length, 0);
+  });
+
+  it('imports an OFAC list with its aliases and addresses, and a news corpus, skipping bad lines', async () => {
+    const s = await importSanctions(t.deps, { primary: file('sdn_2021-07-07.csv', SDN), aliases: file('alt.csv', ALT), addresses: file('add.csv', ADD) });
+    assert.deepEqual({ source: s.source, date: s.date, entries: s.entries, imported: s.imported }, { source: 'OFAC SDN', date: '2021-07-07', entries: 3, imported: 6 });
+    const maduro = await t.deps.db.selectFrom('sanctions_names').select(['birth_years', 'countries', 'programs']).where('entry_id', '=', '22790').executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(maduro.birth_years), [1962]);
+    assert.deepEqual(JSON.parse(maduro.countries), ['VE']);
+    assert.deepEqual(JSON.parse(maduro.programs), ['VENEZUELA', 'IRAN-CON-ARMS-EO']);
+    const n = await importNews(t.deps, file('news.jsonl', NEWS.join('\n')), { source: 'synthetic news' });
+    assert.equal(n.imported, 3);
+    assert.deepEqual(n.rejected, [{ line: 4, problem: 'not a JSON object' }]);
+  });
+
+  it('answers an adverse-media search PENDING, then reports the articles by risk category with the evidence, and tells the webhook', async () => {
+    const r = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=Whitlock&country=pt&city=Lisbon', { key: host.key });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.status, 'PENDING');
+    assert.match(r.json.id, /^chk_/);
+    const report = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the adverse-media report');
+    assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation', 'Other News']);
+    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a1', 'https://news.example/a2'], 'the article naming only "Whitlock Ltd" is left out');
+    const scam = report.findings[0];
+    assert.deepEqual(scam.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
+    assert.match(scam.summary, /'scam' 4 words from the name \(Fraud or Financial Crime\)/);
+    assert.match(scam.summary, /mentions Lisbon; published 2025-03-02 by news\.example/);
+    assert.equal(scam.source.name, 'synthetic news');
+    assert.deepEqual(report.findings[1].riskCategories, ['Other News']);
+    const delivered = await eventually(async () => receiver.received.find((x) => x.body.includes(r.json.id)), 'the webhook');
+    assert.equal(delivered.headers['webhook-event'] ?? JSON.parse(delivered.body).type, 'adverse_media.finished');
+  });
+
+  it('finds a sanctioned person in a background check by an alias, explains the match, and serves a PDF of it', async () => {
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Chapo', last_name: 'Guzman', year_of_birth: 1954, country: 'MX' } });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.status, 'PENDING');
+    assert.equal(r.json.type, 'globalcheck');
+    const done = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the background check');
+    assert.equal(done.risk_status, 'REVIEW');
+    const sanctions = done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
+    assert.equal(sanctions.status, 'REVIEW');
+    assert.equal(sanctions.items[0].title, 'GUZMAN LOERA, Joaquin');
+    assert.match(sanctions.items[0].description, /^'Chapo Guzman' matched 'GUZMAN, Chapo': whole name Jaro-Winkler 1\.00 \(an alias of 'GUZMAN LOERA, Joaquin'\); year of birth 1954 listed/);
+    assert.deepEqual(done.report_items.map((s: { name: string; status: string }) => [s.name, s.status]), [
+      ['Sanctions and watchlists', 'REVIEW'],
+      ['Sex-offender registries', 'NOT_RUN'],
+      ['Adverse media', 'CLEAR'],
+      ['Criminal records', 'NOT_RUN'],
+    ]);
+    assert.equal(done.pdf, `http://guestscreen.test/v1/background-check/results/${r.json.id}/pdf`);
+    const pdf = await t.app.inject({ url: `/v1/background-check/results/${r.json.id}/pdf`, headers: { 'x-api-key': host.key } });
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    assert.ok(pdf.rawPayload.length > 1000);
+  });
+
+  it('clears a person who is on no list, and leaves out a listed namesake born decades apart', async () => {
+    await importSexOffenders(t.deps, file('registry.csv', 'id,first_name,last_name,dob,city,county,state,zip,charges,aliases,image_url,registered_at\nR9,Nicolas,Maduro,1990-05-05,Reno,Washoe,NV,,Synthetic charge,,,\n'), { source: 'synthetic registry', progress: false });
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1999, country: 'ES', state: 'NV' } });
+    const done = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the background check');
+    assert.equal(done.risk_status, 'CLEARED');
+    assert.deepEqual(done.report_items.slice(0, 2).map((s: { status: string }) => s.status), ['CLEAR', 'CLEAR']);
+  });
+
+  it("screens a booking against the imported lists: a listed guest with the listed year of birth is declined, with the match explained", async () => {
+    const body = (first: string, last: string, birth: string) => ({
+      guest: { first_name: first, last_name: last, email: `${first.toLowerCase()}@example.org` },
+      identification: { first_name: first, last_name: last, birth_date: birth, document_number: `P${birth.replace(/-/g, '')}`, expiry_date: '2035-01-01' },
+      check_in_date: '2027-03-01',
+      check_out_date: '2027-03-04',
+    });
+    const listed = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: host.key, body: body('Joaquin', 'Guzman Loera', '1954-12-25') });
+    assert.equal(listed.status, 200, listed.body);
+    const status = await call(t, 'GET', `/v1/reservations/${listed.json.id}/status`, { key: host.key });
+    assert.equal(status.json.status, 'declined', status.body);
+    const summary = await call(t, 'GET', `/v1/reservations/${listed.json.id}/summary`, { key: host.key });
+    assert.equal(summary.json.details.sanctions.status, 'FAIL', summary.body);
+    assert.match(JSON.stringify(summary.json), /matches 'GUZMAN LOERA, Joaquin' on OFAC SDN \(entry 6861, score 1\.00, year of birth listed too\)/);
+
+    const newsworthy = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: host.key, body: body('Dana', 'Whitlock', '1985-06-01') });
+    const dana = await call(t, 'GET', `/v1/reservations/${newsworthy.json.id}/summary`, { key: host.key });
+    assert.equal(dana.json.details.adverse_media.status, 'REVIEW', dana.body);
+    assert.equal(dana.json.details.sanctions.status, 'PASS');
+    assert.match(JSON.stringify(dana.json), /News names the guest near fraud or financial crime and conflicts or litigation terms: \\"Landlord says Dana Whitlock ran a rental scam in Lisbon\\"/);
+  });
+
+  it('refuses bad input with 400 naming the field, and hides other accounts\' checks', async () => {
+    const cases: [string, string, unknown, RegExp][] = [
+      ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&country=PT', undefined, /^last_name: required/],
+      ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=W&country=XX', undefined, /^country: 'XX' is not an ISO 3166 country code/],
+      ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=W&country=PT&year_of_birth=85', undefined, /^year_of_birth: must be a four-digit year/],
+      ['POST', '/v1/background-check/submit?type=localcheck', { first_name: 'A', last_name: 'B' }, /type/],
+      ['POST', '/v1/background-check/submit?type=globalcheck', { first_name: 'A', last_name: 'B', ssn: '123' }, /ssn/],
+      ['POST', '/v1/background-check/submit?type=globalcheck', undefined, /^first_name: required/],
+    ];
+    for (const [method, url, body, message] of cases) {
+      const r = await call(t, method as 'GET', url, { key: host.key, body });
+      assert.equal(r.status, 400, `${url}: ${r.body}`);
+      assert.match(r.json.error, message);
+    }
+    const mine = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'A', last_name: 'B' } });
+    const stranger = await tenant(t);
+    assert.equal((await call(t, 'GET', `/v1/background-check/results/${mine.json.id}`, { key: stranger.key })).status, 404);
+    assert.equal((await call(t, 'GET', `/v1/lookup/adverse-media/results/${mine.json.id}`, { key: host.key })).status, 404, 'a background check is not an adverse-media report');
+  });
+});

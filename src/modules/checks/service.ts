@@ -1,0 +1,278 @@
+import countries from 'i18n-iso-countries';
+import { withTx } from '../../db/connection.js';
+import type { BackgroundChecksTable } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { enqueue } from '../../jobs/queue.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
+import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
+import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
+import { emitWebhook } from '../events/service.js';
+import { nameSimilarity } from '../screening/names.js';
+import { renderReport } from './pdf.js';
+
+export interface CheckSubject extends MediaSubject {
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+}
+
+type CheckType = 'globalcheck' | 'adverse_media';
+type Row = BackgroundChecksTable;
+
+export interface AdverseMediaReport {
+  riskCategories: RiskCategory[];
+  findings: MediaFinding[];
+}
+
+export interface ReportItem {
+  title: string;
+  subtitle?: string;
+  description?: string;
+  tags: string[];
+  images?: string[];
+}
+
+export interface BackgroundResults {
+  id: string;
+  start_date: string;
+  stop_date: string | null;
+  status: string;
+  risk_status: string | null;
+  type: string;
+  pdf: string | null;
+  report_items: { name: string; status: 'CLEAR' | 'REVIEW' | 'NOT_RUN'; items: ReportItem[] }[];
+  error?: string;
+}
+
+const subjectAad = (id: string) => `check:${id}:subject`;
+const resultAad = (id: string) => `check:${id}:result`;
+
+/** Checks the person's fields: names required, country an ISO code, a plausible year of birth. */
+export function readSubject(input: Record<string, unknown>, opts: { countryRequired: boolean }, now: Date): CheckSubject {
+  const text = (name: string, required: boolean) => {
+    const v = input[name];
+    if (v === undefined || v === null || v === '') {
+      if (required) throw badRequest(`${name}: required`);
+      return null;
+    }
+    if (typeof v !== 'string' || v.trim().length > 100) throw badRequest(`${name}: must be text of at most 100 characters`);
+    return v.trim();
+  };
+  const firstName = text('first_name', true) as string;
+  const lastName = text('last_name', true) as string;
+  const country = text('country', opts.countryRequired);
+  if (country && !countries.isValid(country.toUpperCase())) throw badRequest(`country: '${country}' is not an ISO 3166 country code (two letters, e.g. US)`);
+  const yob = input.year_of_birth;
+  let yearOfBirth: number | null = null;
+  if (yob !== undefined && yob !== null && yob !== '') {
+    yearOfBirth = Number(yob);
+    if (!Number.isInteger(yearOfBirth) || yearOfBirth < 1900 || yearOfBirth > now.getUTCFullYear()) {
+      throw badRequest(`year_of_birth: must be a four-digit year from 1900 to ${now.getUTCFullYear()}`);
+    }
+  }
+  return {
+    firstName,
+    lastName,
+    middleName: text('middle_name', false),
+    country: country?.toUpperCase() ?? '',
+    city: text('city', false),
+    state: text('state', false)?.toUpperCase() ?? null,
+    yearOfBirth,
+    email: text('email', false),
+    phone: text('phone', false),
+  };
+}
+
+/** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
+export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
+  if (type === 'adverse_media') await assertAdverseMediaSource(deps);
+  else if (!(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
+    await assertAdverseMediaSource(deps).catch(() => {
+      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_GDELT_URL');
+    });
+  }
+  const id = newId('chk');
+  const row: Row = {
+    id,
+    account_id: accountId,
+    type,
+    status: 'PENDING',
+    subject_enc: deps.secrets.seal(JSON.stringify(subject), subjectAad(id)),
+    result_enc: null,
+    risk_status: null,
+    error: null,
+    pdf_enc: null,
+    start_date: iso(deps.clock()),
+    stop_date: null,
+  };
+  await withTx(deps.db, async (tx) => {
+    await tx.insertInto('background_checks').values(row).execute();
+    await enqueue(tx, deps, 'check.run', { check_id: id });
+  });
+  deps.wakeWorker();
+  return row;
+}
+
+async function hasRegistry(deps: Deps): Promise<boolean> {
+  return Boolean(await deps.db.selectFrom('sex_offender_records').select('id').limit(1).executeTakeFirst());
+}
+
+export async function findCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<Row> {
+  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || row.account_id !== accountId || row.type !== type) throw notFound(`${type === 'adverse_media' ? 'adverse-media report' : 'background check'} ${id}`);
+  return row;
+}
+
+const pdfUrl = (deps: Deps, id: string) => `${deps.config.publicUrl}/v1/background-check/results/${id}/pdf`;
+
+export function adverseMediaView(deps: Deps, row: Row) {
+  const report = row.result_enc ? (JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as AdverseMediaReport) : { riskCategories: [], findings: [] };
+  return {
+    id: row.id,
+    status: row.status,
+    startDate: row.start_date,
+    stopDate: row.stop_date,
+    riskCategories: report.riskCategories,
+    findings: report.findings,
+    ...(row.error ? { error: row.error } : {}),
+  };
+}
+
+export function backgroundView(deps: Deps, row: Row): BackgroundResults {
+  const items = row.result_enc ? (JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as BackgroundResults['report_items']) : [];
+  return {
+    id: row.id,
+    start_date: row.start_date,
+    stop_date: row.stop_date,
+    status: row.status,
+    risk_status: row.risk_status,
+    type: row.type,
+    pdf: row.pdf_enc ? pdfUrl(deps, row.id) : null,
+    report_items: items,
+    ...(row.error ? { error: row.error } : {}),
+  };
+}
+
+export function openPdf(deps: Deps, row: Row): Buffer {
+  if (!row.pdf_enc) throw notFound(`the report of background check ${row.id} (it is ${row.status})`);
+  return deps.secrets.openBytes(Buffer.from(row.pdf_enc), `check:${row.id}:pdf`);
+}
+
+/** The sections of a background check: sanctions, the registry, adverse media; each says when it could not run. */
+async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject): Promise<BackgroundResults['report_items']> {
+  const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
+  const sections: BackgroundResults['report_items'] = [];
+
+  if (await sanctionsImported(deps)) {
+    const hits = await searchSanctions(deps, { name: fullName, yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true });
+    sections.push({
+      name: 'Sanctions and watchlists',
+      status: hits.length ? 'REVIEW' : 'CLEAR',
+      items: hits.map((h) => ({
+        title: h.primaryName,
+        subtitle: `${h.source} (list of ${h.dataDate}), entry ${h.entryId}${h.programs.length ? `, programs ${h.programs.join(', ')}` : ''}`,
+        description: `${h.explanation}.${h.birthYears.length ? ` Listed years of birth: ${h.birthYears.join(', ')}.` : ''}`,
+        tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`],
+      })),
+    });
+  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`.', tags: ['not configured'] }] });
+
+  if (await hasRegistry(deps)) {
+    let q = deps.db.selectFrom('sex_offender_records').selectAll();
+    if (s.yearOfBirth) q = q.where('dob', 'like', `${s.yearOfBirth}-%`);
+    if (s.state && (s.country === 'US' || !s.country)) q = q.where('state', '=', s.state);
+    const rows = await q.limit(5000).execute();
+    const hits = rows
+      .map((r) => {
+        const names = [`${r.first_name} ${r.last_name}`, ...(JSON.parse(r.aliases) as string[])];
+        const best = names.map((n) => ({ n, score: nameSimilarity(fullName, n) })).sort((a, b) => b.score - a.score)[0];
+        return { r, best };
+      })
+      .filter((x) => x.best && x.best.score >= 0.9);
+    sections.push({
+      name: 'Sex-offender registries',
+      status: hits.length ? 'REVIEW' : 'CLEAR',
+      items: hits.map(({ r, best }) => ({
+        title: `${r.first_name} ${r.last_name}`,
+        subtitle: `${r.source}: ${[r.city, r.county, r.state].filter(Boolean).join(', ')}, born ${r.dob}`,
+        description: `'${fullName}' matched '${best?.n}' (Jaro-Winkler ${best?.score.toFixed(2)})${s.yearOfBirth ? `; year of birth ${s.yearOfBirth} equal` : ''}.\nCharges: ${(JSON.parse(r.charges) as string[]).join('; ') || 'not listed'}`,
+        tags: ['sex offender registry', r.state],
+        ...(r.image_url ? { images: [r.image_url] } : {}),
+      })),
+    });
+  } else sections.push({ name: 'Sex-offender registries', status: 'NOT_RUN', items: [{ title: 'No registry records imported', description: 'Import them with `guestscreen data import sex-offenders`.', tags: ['not configured'] }] });
+
+  const media = await assertAdverseMediaSource(deps).then(
+    () => true,
+    () => false,
+  );
+  if (media) {
+    const r = await searchAdverseMedia({ deps, accountId }, s);
+    const risky = r.findings.filter((f) => !(f.riskCategories.length === 1 && f.riskCategories[0] === 'Other News'));
+    sections.push({
+      name: 'Adverse media',
+      status: risky.length ? 'REVIEW' : 'CLEAR',
+      items: r.findings.map((f) => ({
+        title: f.title,
+        subtitle: [f.displayLink, f.publishedAt?.slice(0, 10)].filter(Boolean).join(', '),
+        description: `${f.summary}\n${f.link}`,
+        tags: f.riskCategories,
+        ...(f.image ? { images: [f.image] } : {}),
+      })),
+    });
+  } else sections.push({ name: 'Adverse media', status: 'NOT_RUN', items: [{ title: 'No news source', description: 'Import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL.', tags: ['not configured'] }] });
+
+  sections.push({
+    name: 'Criminal records',
+    status: 'NOT_RUN',
+    items: [{ title: 'No criminal-records provider configured', description: 'Court and criminal records need a consumer-reporting agency; none is configured.', tags: ['not configured'] }],
+  });
+  return sections;
+}
+
+/** The job: runs the search, keeps the sealed result (and the PDF), and tells the account's webhook. */
+export async function runCheck(payload: unknown, { deps, job }: JobContext): Promise<void> {
+  const { check_id } = payload as { check_id: string };
+  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
+  if (!row || row.status !== 'PENDING') return;
+  const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+  try {
+    const now = iso(deps.clock());
+    let result: unknown;
+    let risk: string;
+    let pdf: Buffer | null = null;
+    if (row.type === 'adverse_media') {
+      const r = await searchAdverseMedia({ deps, accountId: row.account_id }, subject);
+      result = r;
+      risk = r.riskCategories.some((c) => c !== 'Other News') ? 'REVIEW' : 'CLEARED';
+    } else {
+      const sections = await backgroundSections(deps, row.account_id, subject);
+      result = sections;
+      risk = sections.some((x) => x.status === 'REVIEW') ? 'REVIEW' : 'CLEARED';
+      const view = { ...backgroundView(deps, { ...row, status: 'FINISHED', risk_status: risk, stop_date: now }), report_items: sections };
+      const subjectLine = `${[subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ')}${subject.yearOfBirth ? `, born ${subject.yearOfBirth}` : ''}${subject.country ? `, ${subject.country}` : ''}`;
+      pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine), `check:${row.id}:pdf`);
+    }
+    await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(result), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
+  } catch (err) {
+    if (job.attempt >= job.max_attempts) {
+      await finish(deps, row, { status: 'FAILED', error: err instanceof Error ? err.message : String(err), stop_date: iso(deps.clock()) });
+      return;
+    }
+    throw err;
+  }
+}
+
+async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void> {
+  await withTx(deps.db, async (tx) => {
+    const updated = await tx.updateTable('background_checks').set(change).where('id', '=', row.id).where('status', '=', 'PENDING').executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return;
+    const done = { ...row, ...change };
+    const body = row.type === 'adverse_media' ? adverseMediaView(deps, done) : backgroundView(deps, done);
+    const type = `${row.type === 'adverse_media' ? 'adverse_media' : 'background_check'}.${String(change.status).toLowerCase()}`;
+    await emitWebhook(tx, deps, 'background_check_webhook_url', { accountId: row.account_id, type, subjectId: row.id, body });
+  });
+}

@@ -1,0 +1,144 @@
+import type { Deps } from '../../deps.js';
+import { newsPhraseMatch } from '../../db/dialect.js';
+import { nameTokens } from '../../modules/screening/names.js';
+import { callVendor, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
+import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
+
+export interface MediaSubject {
+  firstName: string;
+  middleName?: string | null | undefined;
+  lastName: string;
+  yearOfBirth?: number | null | undefined;
+  country: string;
+  city?: string | null | undefined;
+  state?: string | null | undefined;
+}
+
+/** An article about the person, sorted into the spec's risk categories with the evidence. */
+export interface MediaFinding {
+  title: string;
+  snippet: string;
+  summary: string;
+  displayLink: string | null;
+  link: string;
+  image: string | null;
+  publishedAt: string | null;
+  riskCategories: RiskCategory[];
+  source: Source;
+}
+
+interface Article {
+  title: string;
+  snippet: string;
+  link: string;
+  domain: string | null;
+  image: string | null;
+  publishedAt: string | null;
+  source: Source;
+}
+
+/** The name forms searched: "first last" and, with a middle name, "first middle last". */
+function nameForms(s: MediaSubject): string[][] {
+  const forms = [[...nameTokens(s.firstName), ...nameTokens(s.lastName)]];
+  if (s.middleName) forms.push([...nameTokens(s.firstName), ...nameTokens(s.middleName), ...nameTokens(s.lastName)]);
+  return forms.filter((f) => f.length >= 2);
+}
+
+async function corpusArticles(deps: Deps, forms: string[][]): Promise<Article[]> {
+  const out: Article[] = [];
+  for (const form of forms) {
+    const rows = await deps.db
+      .selectFrom('news_articles')
+      .select(['url', 'title', 'snippet', 'published_at', 'image', 'domain', 'source', 'imported_at'])
+      .where(newsPhraseMatch(deps.dialect.kind, form))
+      .orderBy('published_at', 'desc')
+      .limit(200)
+      .execute();
+    for (const r of rows) {
+      out.push({ title: r.title, snippet: r.snippet, link: r.url, domain: r.domain, image: r.image, publishedAt: r.published_at, source: { name: r.source, date: r.imported_at.slice(0, 10) } });
+    }
+  }
+  return out;
+}
+
+/** GDELT DOC 2.0 article list: titles only (no snippets), about three months back. */
+async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][]): Promise<Article[]> {
+  const label = 'GDELT';
+  const query = forms.map((f) => `"${f.join(' ')}"`).join(' OR ');
+  const a = await callVendor(ctx, 'gdelt', label, `${url}?${new URLSearchParams({ query: forms.length > 1 ? `(${query})` : query, mode: 'artlist', format: 'json', maxrecords: '75', sort: 'datedesc' })}`, { timeoutMs: 30_000 });
+  if (a.status !== 200) throw unexpected(label, a);
+  // GDELT answers an empty result or a query it rejects as plain text, not JSON.
+  if (!isObject(a.json)) {
+    if (a.text.trim() === '' || a.text.trim() === '{}') return [];
+    throw providerFailed(label, `refused the query: ${a.text.slice(0, 200)}`);
+  }
+  const articles = Array.isArray(a.json.articles) ? a.json.articles.filter(isObject) : [];
+  const source = { name: 'GDELT DOC 2.0', date: ctx.deps.clock().toISOString(), url: 'https://www.gdeltproject.org' };
+  return articles.flatMap((x) => {
+    const link = str(x.url);
+    if (!link) return [];
+    const seen = str(x.seendate);
+    const m = seen ? /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(seen) : null;
+    return [{ title: str(x.title) ?? link, snippet: '', link, domain: str(x.domain), image: str(x.socialimage), publishedAt: m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z` : null, source }];
+  });
+}
+
+const corpusSeen = new WeakMap<object, { at: number; imported: boolean }>();
+
+/** Whether a news corpus is imported; remembered 30 s, so screening asks the database rarely. */
+export async function newsCorpusImported(deps: Deps): Promise<boolean> {
+  const now = Date.now();
+  const seen = corpusSeen.get(deps.db);
+  if (seen && now - seen.at < 30_000) return seen.imported;
+  const imported = Boolean(await deps.db.selectFrom('news_articles').select('id').limit(1).executeTakeFirst());
+  corpusSeen.set(deps.db, { at: now, imported });
+  return imported;
+}
+
+/** This process sees an import at once; others within 30 s. */
+export function forgetNewsCorpus(deps: Deps): void {
+  corpusSeen.delete(deps.db);
+}
+
+/** Whether adverse media can be searched at all: an imported corpus or GDELT. */
+export async function assertAdverseMediaSource(deps: Deps): Promise<void> {
+  if (deps.config.lookups.vendors.gdelt || (await newsCorpusImported(deps))) return;
+  throw notConfigured('adverse-media', 'import a news corpus with `guestscreen data import news FILE.jsonl`, or set GUESTSCREEN_GDELT_URL');
+}
+
+/**
+ * Articles naming the person, from the imported corpus and GDELT when configured, each sorted
+ * into risk categories by the taxonomy near the name. The same link is reported once.
+ */
+export async function searchAdverseMedia(
+  ctx: LookupContext,
+  s: MediaSubject,
+  opts: { offline?: boolean } = {},
+): Promise<{ riskCategories: RiskCategory[]; findings: MediaFinding[] }> {
+  const forms = nameForms(s);
+  if (forms.length === 0) return { riskCategories: [], findings: [] };
+  const gdelt = opts.offline ? undefined : ctx.deps.config.lookups.vendors.gdelt;
+  const articles = [...(await corpusArticles(ctx.deps, forms)), ...(gdelt ? await gdeltArticles(ctx, gdelt.url, forms) : [])];
+  const seen = new Set<string>();
+  const findings: MediaFinding[] = [];
+  for (const a of articles) {
+    if (seen.has(a.link)) continue;
+    seen.add(a.link);
+    const c = categorise(`${a.title}. ${a.snippet}`, forms);
+    if (!c.mentioned) continue;
+    const place = s.city && nameTokens(`${a.title} ${a.snippet}`).join(' ').includes(nameTokens(s.city).join(' ')) ? `; mentions ${s.city}` : '';
+    findings.push({
+      title: a.title,
+      snippet: a.snippet,
+      summary: `${c.evidence.length ? c.evidence.join('; ') : 'mentions the name with no risk term near it'}${place}${a.publishedAt ? `; published ${a.publishedAt.slice(0, 10)}` : ''}${a.domain ? ` by ${a.domain}` : ''}`,
+      displayLink: a.domain,
+      link: a.link,
+      image: a.image,
+      publishedAt: a.publishedAt,
+      riskCategories: c.categories,
+      source: a.source,
+    });
+  }
+  findings.sort((x, y) => (y.publishedAt ?? '').localeCompare(x.publishedAt ?? ''));
+  return { riskCategories: RISK_CATEGORIES.filter((rc) => findings.some((f) => f.riskCategories.includes(rc))), findings };
+}

@@ -1,0 +1,163 @@
+import type { Deps } from '../../deps.js';
+import { matchName, nameTokens, phoneticKeys } from '../../modules/screening/names.js';
+
+/** A listed name that may be the person: for a human to review, with why it matched. */
+export interface SanctionsHit {
+  source: string;
+  entryId: string;
+  listedName: string;
+  primaryName: string;
+  kind: string;
+  programs: string[];
+  birthYears: number[];
+  countries: string[];
+  dataDate: string;
+  score: number;
+  explanation: string;
+}
+
+export interface SanctionsQuery {
+  name: string;
+  yearOfBirth?: number | null | undefined;
+  /** ISO alpha-2. */
+  country?: string | null | undefined;
+  /** Only people (a guest is one); entities, vessels and aircraft are left out. */
+  individualsOnly?: boolean;
+}
+
+/** Score at or above which a listed name counts as a possible match. */
+export const SANCTIONS_THRESHOLD = 0.9;
+
+interface Listed {
+  source: string;
+  entryId: string;
+  name: string;
+  primaryName: string;
+  kind: string;
+  programs: string[];
+  birthYears: number[];
+  countries: string[];
+  dataDate: string;
+}
+
+interface Index {
+  version: string;
+  names: Listed[];
+  byKey: Map<string, number[]>;
+}
+
+const RECHECK_MS = 30_000;
+// One per database (tests run several in a process).
+const indexes = new WeakMap<object, { at: number; built: Promise<Index> }>();
+
+async function currentVersion(deps: Deps): Promise<string> {
+  const row = await deps.db
+    .selectFrom('sanctions_names')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('imported_at').as('at')])
+    .executeTakeFirst();
+  return `${row?.n ?? 0}:${row?.at ?? ''}`;
+}
+
+async function build(deps: Deps, version: string): Promise<Index> {
+  const rows = await deps.db.selectFrom('sanctions_names').select(['source', 'entry_id', 'name', 'primary_name', 'kind', 'programs', 'birth_years', 'countries', 'data_date']).execute();
+  const names: Listed[] = rows.map((r) => ({
+    source: r.source,
+    entryId: r.entry_id,
+    name: r.name,
+    primaryName: r.primary_name,
+    kind: r.kind,
+    programs: JSON.parse(r.programs) as string[],
+    birthYears: JSON.parse(r.birth_years) as number[],
+    countries: JSON.parse(r.countries) as string[],
+    dataDate: r.data_date,
+  }));
+  const byKey = new Map<string, number[]>();
+  names.forEach((n, i) => {
+    for (const t of nameTokens(n.name)) {
+      for (const k of phoneticKeys(t)) {
+        const list = byKey.get(k);
+        if (list) list.push(i);
+        else byKey.set(k, [i]);
+      }
+    }
+  });
+  return { version, names, byKey };
+}
+
+/**
+ * The imported lists, in memory with a phonetic index (Double Metaphone of every name token),
+ * rebuilt when an import changed them; checked at most every 30 s.
+ */
+async function currentIndex(deps: Deps): Promise<Index> {
+  const now = Date.now();
+  const index = indexes.get(deps.db);
+  if (index && now - index.at < RECHECK_MS) return index.built;
+  const version = await currentVersion(deps);
+  const previous = index ? await index.built.catch(() => undefined) : undefined;
+  if (previous && previous.version === version) {
+    indexes.set(deps.db, { at: now, built: Promise.resolve(previous) });
+    return previous;
+  }
+  const built = build(deps, version);
+  indexes.set(deps.db, { at: now, built });
+  return built;
+}
+
+/** Forgets this database's index, so the next search reads the lists again (after an import). */
+export function forgetSanctionsIndex(deps: Deps): void {
+  indexes.delete(deps.db);
+}
+
+/** Whether any sanctions list has been imported. */
+export async function sanctionsImported(deps: Deps): Promise<boolean> {
+  return (await currentIndex(deps)).names.length > 0;
+}
+
+/**
+ * Listed names that may be the person: candidates share a sound with one of the person's names
+ * (two, when the person gives two or more), score at least 0.90 (matchName), and are not ruled
+ * out by a different year of birth (more than a year apart) when both are known. A shared
+ * country is supporting evidence, named in the explanation.
+ */
+export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<SanctionsHit[]> {
+  const idx = await currentIndex(deps);
+  const tokens = nameTokens(q.name);
+  const votes = new Map<number, number>();
+  for (const t of new Set(tokens)) {
+    const seen = new Set<number>();
+    for (const k of phoneticKeys(t)) for (const i of idx.byKey.get(k) ?? []) seen.add(i);
+    for (const i of seen) votes.set(i, (votes.get(i) ?? 0) + 1);
+  }
+  const need = Math.min(2, tokens.length);
+  const best = new Map<string, SanctionsHit>();
+  for (const [i, v] of votes) {
+    if (v < need) continue;
+    const n = idx.names[i] as Listed;
+    if (q.individualsOnly && n.kind !== 'individual') continue;
+    const m = matchName(q.name, n.name);
+    if (m.score < 0.9) continue;
+    const evidence: string[] = [];
+    if (q.yearOfBirth && n.birthYears.length) {
+      if (!n.birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;
+      evidence.push(`year of birth ${q.yearOfBirth} listed`);
+    }
+    if (q.country && n.countries.includes(q.country.toUpperCase())) evidence.push(`country ${q.country.toUpperCase()} listed`);
+    const hit: SanctionsHit = {
+      source: n.source,
+      entryId: n.entryId,
+      listedName: n.name,
+      primaryName: n.primaryName,
+      kind: n.kind,
+      programs: n.programs,
+      birthYears: n.birthYears,
+      countries: n.countries,
+      dataDate: n.dataDate,
+      score: Math.round(m.score * 100) / 100,
+      explanation: `${m.explanation}${n.name !== n.primaryName ? ` (an alias of '${n.primaryName}')` : ''}${evidence.length ? `; ${evidence.join(', ')}` : ''}`,
+    };
+    const key = `${n.source}:${n.entryId}`;
+    const prior = best.get(key);
+    if (!prior || prior.score < hit.score) best.set(key, hit);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || a.primaryName.localeCompare(b.primaryName)).slice(0, 20);
+}
