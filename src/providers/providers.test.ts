@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+import { searchAdverseMedia } from './adverse-media/index.js';
 
 /**
  * One local server that speaks each vendor's wire format (PROVIDERS.md): its paths, auth
@@ -73,6 +74,16 @@ function fakeVendors() {
     if (p === '/offenders/sexoffender') {
       return json(res, 200, { offenders: [{ name: 'JONATHAN QUIMBY', firstName: 'JONATHAN', lastName: 'QUIMBY', dob: url.searchParams.get('dob'), city: 'FRESNO', state: 'CA', zipcode: '93701', crime: 'Synthetic charge', offenderUrl: 'https://registry.example/1', offenderImageUrl: 'https://registry.example/1.jpg' }] });
     }
+    if (p === '/gdelt') {
+      const q = url.searchParams.get('query') ?? '';
+      if (q.includes('busy person')) { res.writeHead(429, { 'content-type': 'text/plain' }); return res.end('Please limit requests to one every 5 seconds.'); }
+      if (q.includes('odd')) { res.writeHead(200, { 'content-type': 'text/html' }); return res.end('The specified phrase is too short.'); }
+      if (url.searchParams.get('mode') !== 'artlist' || url.searchParams.get('format') !== 'json') return json(res, 400, {});
+      return json(res, 200, { articles: [
+        { url: 'https://news.example/gdelt-1', url_mobile: '', title: 'Quinn Abara charged with assault after bar fight', seendate: '20260105T143000Z', socialimage: 'https://news.example/1.jpg', domain: 'news.example', language: 'English', sourcecountry: 'United States' },
+        { url: 'https://news.example/gdelt-2', url_mobile: '', title: 'Abara family reunion', seendate: '20260101T090000Z', socialimage: '', domain: 'news.example', language: 'English', sourcecountry: 'United States' },
+      ] });
+    }
     if (p === '/nominatim/search') {
       return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
         address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
@@ -105,6 +116,7 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
       GUESTSCREEN_OFFENDERS_IO_URL: `${base}/offenders`, GUESTSCREEN_OFFENDERS_IO_API_KEY: 'off-key',
       GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
       GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
+      GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
     });
     guest = await tenant(t);
   });
@@ -203,6 +215,16 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(r.json.items[0].name, 'JONATHAN QUIMBY');
     assert.deepEqual(r.json.items[0].charge, ['Synthetic charge']);
     assert.match(r.json.items[0].explanation, /name similarity 1\.00/);
+  });
+
+  it("reads GDELT's article list, sorts each article by the terms near the name, and reads its plain-text refusals", async () => {
+    const ctx = { deps: t.deps, accountId: guest.account.id };
+    const r = await searchAdverseMedia(ctx, { firstName: 'Quinn', lastName: 'Abara', country: 'US' });
+    assert.deepEqual(r.findings.map((f) => [f.link, f.riskCategories, f.publishedAt]), [['https://news.example/gdelt-1', ['Violence', 'Conflicts or Litigation'], '2026-01-05T14:30:00Z']]);
+    assert.equal(r.findings[0]?.source.name, 'GDELT DOC 2.0');
+    assert.equal(vendors.hits.get('/gdelt'), 1);
+    await assert.rejects(searchAdverseMedia(ctx, { firstName: 'odd', lastName: 'name', country: 'US' }), /GDELT refused the query: The specified phrase is too short/);
+    await assert.rejects(searchAdverseMedia(ctx, { firstName: 'busy', lastName: 'person', country: 'US' }), /GDELT rate limit reached/);
   });
 
   it('geocodes to the house with a Nominatim server', async () => {

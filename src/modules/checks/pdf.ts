@@ -1,8 +1,9 @@
-import PDFDocument from 'pdfkit';
 import type { BackgroundResults } from './service.js';
 
 /** The background check as a PDF a host can file: the subject, the verdict and every finding. */
-export function renderReport(r: BackgroundResults, subjectLine: string): Promise<Buffer> {
+export async function renderReport(r: BackgroundResults, subjectLine: string): Promise<Buffer> {
+  // pdfkit and its fonts take about 10 MB: loaded by the first report, not by every process.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Background check ${r.id}`, Producer: 'guestscreen' } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
