@@ -127,6 +127,17 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     }, 'the background check');
     assert.equal(done.risk_status, 'CLEARED');
     assert.deepEqual(done.report_items.slice(0, 2).map((s: { status: string }) => s.status), ['CLEAR', 'CLEAR']);
+    // The registry's namesake, born in 1990 in Nevada, is the one a search with that year finds.
+    const again = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Nicolás', last_name: 'MADURO', year_of_birth: 1990, state: 'nv' } });
+    const hit = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/background-check/results/${again.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the second background check');
+    const registry = hit.report_items.find((x: { name: string }) => x.name === 'Sex-offender registries');
+    assert.equal(registry.status, 'REVIEW');
+    assert.equal(registry.items[0].title, 'Nicolas Maduro');
+    assert.match(registry.items[0].description, /^'Nicolás MADURO' matched 'Nicolas Maduro' \(Jaro-Winkler 1\.00\); year of birth 1990 equal\.\nCharges: Synthetic charge$/);
+    assert.equal(hit.report_items[0].status, 'CLEAR', 'the sanctioned Maduro was born in 1962');
   });
 
   it("screens a booking against the imported lists: a listed guest with the listed year of birth is declined, with the match explained", async () => {

@@ -181,10 +181,16 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
   } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`.', tags: ['not configured'] }] });
 
   if (await hasRegistry(deps)) {
-    let q = deps.db.selectFrom('sex_offender_records').selectAll();
+    // Candidates share the last name, as a name or inside an alias; the first name and the rest
+    // are then compared fuzzily. Year of birth and state narrow them when given.
+    const last = s.lastName.toLowerCase();
+    let q = deps.db
+      .selectFrom('sex_offender_records')
+      .selectAll()
+      .where((eb) => eb.or([eb(eb.fn('lower', ['last_name']), '=', last), eb(eb.fn('lower', ['aliases']), 'like', `%${last.replace(/[\\%_"]/g, '')}%`)]));
     if (s.yearOfBirth) q = q.where('dob', 'like', `${s.yearOfBirth}-%`);
     if (s.state && (s.country === 'US' || !s.country)) q = q.where('state', '=', s.state);
-    const rows = await q.limit(5000).execute();
+    const rows = await q.execute();
     const hits = rows
       .map((r) => {
         const names = [`${r.first_name} ${r.last_name}`, ...(JSON.parse(r.aliases) as string[])];
