@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { importNews } from '../../providers/adverse-media/import.js';
+import { importThreatFeed } from '../../providers/ip-threats/import.js';
 import { importSanctions } from '../../providers/sanctions/import.js';
 import { importSexOffenders } from '../../providers/sex-offender/import.js';
 
@@ -160,6 +161,25 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(dana.json.details.adverse_media.status, 'REVIEW', dana.body);
     assert.equal(dana.json.details.sanctions.status, 'PASS');
     assert.match(JSON.stringify(dana.json), /News names the guest near fraud or financial crime and conflicts or litigation terms: \\"Landlord says Dana Whitlock ran a rental scam in Lisbon\\"/);
+  });
+
+  it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list)', async () => {
+    await importThreatFeed(t.deps, file('tor.ipset', '# tor_exits\n#\n# Category        : anonymizers\n#\n2.58.56.12\n'), {});
+    const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+      key: host.key,
+      body: { guest: { first_name: 'Ines', last_name: 'Costa', email: 'ines.costa@example.org' }, check_in_date: '2027-05-01', check_out_date: '2027-05-03' },
+    });
+    const paid = await call(t, 'POST', `/v1/reservations/${r.json.id}/payment-event`, {
+      key: host.key,
+      body: { event_source: 'stripe', event_id: 'ch_1', event_type: 'charge', event_status: 'succeeded', amount: 300, currency: 'EUR', ip_address: '2.58.56.12', timestamp: '2027-04-01T10:00:00Z' },
+    });
+    assert.equal(paid.status, 200, paid.body);
+    const summary = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: host.key });
+      return JSON.stringify(x.json).includes('listed by tor_exits') && x.json;
+    }, 'the screening run after the payment event');
+    assert.equal(summary.details.fraud_detection.status, 'REVIEW');
+    assert.match(JSON.stringify(summary), /A payment came from 2\.58\.56\.12, listed by tor_exits \(anonymizers\)/);
   });
 
   it('refuses bad input with 400 naming the field, and hides other accounts\' checks', async () => {

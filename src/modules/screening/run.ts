@@ -7,6 +7,8 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import countries from 'i18n-iso-countries';
 import { newsCorpusImported, searchAdverseMedia } from '../../providers/adverse-media/index.js';
+import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
+import { reservedRange } from '../../providers/ip.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
@@ -57,17 +59,19 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
   const { sanctions, adverseMedia } = await watchlistHits(deps, r, identification);
+  const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
   return {
     now: iso(now),
     reservation: reservationPart(r),
     identification,
-    payments: events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at })),
+    payments,
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
     settings: await screeningSettings(deps.db, r.account_id),
     sanctions,
     adverseMedia,
+    ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
     rules: await deps.db
       .selectFrom('rules')
@@ -108,6 +112,17 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
   }
   return { sanctions, adverseMedia };
+}
+
+/** What the imported threat feeds say of the public addresses the payments came from. */
+async function paymentIpThreats(deps: Deps, accountId: string, payments: Snapshot['payments']): Promise<Snapshot['ipThreats']> {
+  if (!(await threatFeedsImported(deps))) return null;
+  const out: NonNullable<Snapshot['ipThreats']> = [];
+  for (const ip of new Set(payments.map((p) => p.ip_address).filter((ip): ip is string => Boolean(ip)))) {
+    if (reservedRange(ip)) continue;
+    for (const f of await embeddedThreats.lookup(ip, { deps, accountId })) out.push({ ip, source: f.source.name, title: f.title, tags: f.tags });
+  }
+  return out;
 }
 
 /** The reservation as the checks and rules see it. */

@@ -4,6 +4,7 @@ import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { cidrRange } from '../ip.js';
+import { forgetThreatFeeds } from './embedded.js';
 
 export interface ThreatFeedOptions {
   /** The feed's name; defaults to the FireHOL header's name, then the file's name. */
@@ -66,5 +67,6 @@ export async function importThreatFeed(deps: Deps, file: string, opts: ThreatFee
         .execute();
     }
   });
+  forgetThreatFeeds(deps);
   return { source, imported: blocks.length, date, title, tags, rejected };
 }

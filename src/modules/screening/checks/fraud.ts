@@ -68,6 +68,14 @@ export const fraudDetection: Check = (s) => {
       recommendation: 'Several bookings from one contact in a day: check they are genuine.',
     });
   }
+  for (const t of (s.ipThreats ?? []).slice(0, 3)) {
+    findings.push({
+      code: 'fraud.ip_threat',
+      text: `A payment came from ${t.ip}, listed by ${t.source}${t.tags.length ? ` (${t.tags.join(', ')})` : ''}`,
+      weight: 20,
+      recommendation: 'The payment came through an anonymiser or a listed host: confirm the booking with the guest directly.',
+    });
+  }
   const risky = findings.filter((f) => f.weight > 0);
   const score = risky.reduce((n, f) => n + f.weight, 0);
   if (!email && !r.guest.phone) {
