@@ -34,6 +34,8 @@ function vendorVariables() {
     for (const secret of v.secrets) out[`${prefix}_${secret}`] = Type.Optional(Type.String({ minLength: 1 }));
   }
   out.GUESTSCREEN_RDAP_ENABLED = Type.Optional(Bool);
+  out.GUESTSCREEN_WHOIS_SERVER = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.:-]+$' }));
+  out.GUESTSCREEN_WHOIS_PORT = Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' }));
   out.GUESTSCREEN_NOMINATIM_EMAIL = Type.Optional(Type.String({ minLength: 3 }));
   return out;
 }
@@ -134,6 +136,8 @@ export interface Config {
     /** An MMDB file that replaces the embedded DB-IP database (also set by `data import geoip`). */
     geoipDatabase: string | undefined;
     nominatimEmail: string | undefined;
+    /** WHOIS over port 43 where a TLD has no RDAP server: on with RDAP. */
+    whois: { host: string; port: number } | undefined;
     /** The providers that are switched on, by name. */
     vendors: Partial<Record<VendorName, VendorConfig>>;
   };
@@ -221,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quotaPerDay: e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY === undefined ? 1_000 : Number(e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY),
       geoipDatabase: e.GUESTSCREEN_GEOIP_DATABASE,
       nominatimEmail: e.GUESTSCREEN_NOMINATIM_EMAIL,
+      whois: vendors.rdap ? { host: e.GUESTSCREEN_WHOIS_SERVER ?? 'whois.iana.org', port: e.GUESTSCREEN_WHOIS_PORT === undefined ? 43 : Number(e.GUESTSCREEN_WHOIS_PORT) } : undefined,
       vendors,
     },
   };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../test/harness.js';
@@ -98,14 +99,47 @@ function fakeVendors() {
   };
 }
 
+/**
+ * IANA's WHOIS server on 127.0.0.1 referring .de to a registry server on 127.0.0.2 (the same
+ * port: a referral names a host, and WHOIS is always port 43), answering as DENIC does.
+ */
+async function fakeWhois() {
+  const queries: string[] = [];
+  const serve = (answer: (q: string) => string) =>
+    createTcpServer((socket) => {
+      let q = '';
+      socket.on('data', (c: Buffer) => {
+        q += c.toString();
+        if (q.endsWith('\r\n')) {
+          queries.push(q.trim());
+          socket.end(answer(q.trim()));
+        }
+      });
+    });
+  const iana = serve((q) => `% IANA WHOIS server\n\ndomain:       ${q.split('.').pop()?.toUpperCase()}\nrefer:        127.0.0.2\nwhois:        127.0.0.2\n`);
+  const registry = serve((q) =>
+    q === 'example.de'
+      ? `Domain: example.de\nNserver: a.iana-servers.net\nStatus: connect\nChanged: 2018-03-12T21:44:25+01:00\n`
+      : q === 'registrar.de'
+        ? `Domain Name: registrar.de\nRegistrar: Example Registrar GmbH\nCreation Date: 2001-02-03T00:00:00Z\nRegistry Expiry Date: 2027-02-03T00:00:00Z\n`
+        : `Domain: ${q}\nStatus: free\n`,
+  );
+  await new Promise<void>((resolve) => iana.listen(0, '127.0.0.1', resolve));
+  const port = (iana.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => registry.listen(port, '127.0.0.2', resolve));
+  return { port, queries, stop: () => Promise.all([new Promise((r) => iana.close(r)), new Promise((r) => registry.close(r))]) };
+}
+
 describe(`lookup providers over HTTP against local fakes of each vendor (${dbKind})`, () => {
   const vendors = fakeVendors();
+  let whois: Awaited<ReturnType<typeof fakeWhois>>;
   let t: TestApp;
   let guest: Tenant;
   let base: string;
 
   before(async () => {
     base = await vendors.start();
+    whois = await fakeWhois();
     t = await createTestApp({
       GUESTSCREEN_TWILIO_URL: `${base}/twilio`, GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123', GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret',
       GUESTSCREEN_HIBP_URL: `${base}/hibp`, GUESTSCREEN_HIBP_API_KEY: 'hibp-key',
@@ -117,12 +151,14 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
       GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
       GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
       GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
+      GUESTSCREEN_WHOIS_SERVER: '127.0.0.1', GUESTSCREEN_WHOIS_PORT: String(whois.port),
     });
     guest = await tenant(t);
   });
   after(async () => {
     await t.close();
     await vendors.stop();
+    await whois.stop();
   });
 
   const get = (url: string, key = guest.key) => call(t, 'GET', url, { key });
@@ -173,9 +209,18 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.deepEqual(r.json[0].data, { domainName: 'example.com', registrar: 'Example Registrar, Inc.', creationDate: '1995-08-14T04:00:00Z', expirationDate: '2026-08-13T04:00:00Z' });
     assert.equal(r.json[0].server, 'whois.verisign-grs.com');
     assert.deepEqual((await get('/v1/lookup/whois/unregistered.com')).json, []);
-    const other = await get('/v1/lookup/whois/example.org');
-    assert.equal(other.status, 500);
-    assert.equal(other.json.error, 'RDAP has no server for the top-level domain of example.org');
+  });
+
+  it('asks WHOIS over port 43 for a top-level domain without RDAP: IANA refers, the registry answers', async () => {
+    const found = await get('/v1/lookup/whois/registrar.de');
+    assert.equal(found.status, 200, found.body);
+    assert.deepEqual(found.json[0].data, { domainName: 'registrar.de', registrar: 'Example Registrar GmbH', creationDate: '2001-02-03T00:00:00.000Z', expirationDate: '2027-02-03T00:00:00.000Z' });
+    assert.equal(found.json[0].server, '127.0.0.2');
+    const sparse = await get('/v1/lookup/whois/example.de');
+    assert.equal(sparse.json[0].data.domainName, 'example.de');
+    assert.equal(sparse.json[0].data.registrar, null);
+    assert.deepEqual((await get('/v1/lookup/whois/free-domain.de')).json, []);
+    assert.deepEqual(whois.queries.slice(0, 2), ['registrar.de', 'registrar.de']);
   });
 
   it('gives People Data Labs company records, and none for an unknown domain', async () => {

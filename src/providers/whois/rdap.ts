@@ -1,4 +1,5 @@
 import type { VendorConfig } from '../../config.js';
+import { whoisDomain } from './port43.js';
 import { callVendor, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 
 /** A domain's registration, in our terms. */
@@ -66,14 +67,19 @@ function entitiesWithRole(body: Record<string, unknown>, role: string): Record<s
 }
 
 /**
- * RDAP (RFC 9082/9083): the registry's server from the bootstrap file, then the domain. A 404
- * means the domain is not registered there: null.
+ * RDAP (RFC 9082/9083): the registry's server from the bootstrap file, then the domain, or WHOIS
+ * over port 43 for a top-level domain that has no RDAP server. Not registered: null.
  */
 export async function rdapDomain(ctx: LookupContext, domain: string): Promise<DomainRecord | null> {
   const vendor = ctx.deps.config.lookups.vendors.rdap;
   if (!vendor) throw notConfigured('whois', 'RDAP is switched off (GUESTSCREEN_RDAP_ENABLED=false)');
   const base = serverFor(await bootstrap(ctx, vendor), domain);
-  if (!base) throw providerFailed('RDAP', `has no server for the top-level domain of ${domain}`);
+  if (!base) {
+    // Some registries (several country codes) still answer only WHOIS over port 43.
+    const whois = ctx.deps.config.lookups.whois;
+    if (whois) return whoisDomain(ctx, whois, domain);
+    throw providerFailed('RDAP', `has no server for the top-level domain of ${domain}`);
+  }
   const label = `RDAP server ${new URL(base).host}`;
   const a = await callVendor(ctx, 'rdap', label, `${base.replace(/\/?$/, '/')}domain/${encodeURIComponent(domain)}`, { headers: { accept: 'application/rdap+json, application/json' } });
   if (a.status === 404) return null;
