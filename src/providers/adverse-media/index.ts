@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { newsPhraseMatch } from '../../db/dialect.js';
 import { nameTokens } from '../../modules/screening/names.js';
-import { callVendor, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
+import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
 
 export interface MediaSubject {
@@ -83,22 +83,12 @@ async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][])
   });
 }
 
-const corpusSeen = new WeakMap<object, { at: number; imported: boolean }>();
+const corpus = importedFlag(async (deps) => Boolean(await deps.db.selectFrom('news_articles').select('id').limit(1).executeTakeFirst()));
 
-/** Whether a news corpus is imported; remembered 30 s, so screening asks the database rarely. */
-export async function newsCorpusImported(deps: Deps): Promise<boolean> {
-  const now = Date.now();
-  const seen = corpusSeen.get(deps.db);
-  if (seen && now - seen.at < 30_000) return seen.imported;
-  const imported = Boolean(await deps.db.selectFrom('news_articles').select('id').limit(1).executeTakeFirst());
-  corpusSeen.set(deps.db, { at: now, imported });
-  return imported;
-}
-
-/** This process sees an import at once; others within 30 s. */
-export function forgetNewsCorpus(deps: Deps): void {
-  corpusSeen.delete(deps.db);
-}
+/** Whether a news corpus is imported (remembered 30 s). */
+export const newsCorpusImported = corpus.has;
+/** After an import: this process sees it at once. */
+export const forgetNewsCorpus = corpus.forget;
 
 /** Whether adverse media can be searched at all: an imported corpus or GDELT. */
 export async function assertAdverseMediaSource(deps: Deps): Promise<void> {

@@ -1,23 +1,13 @@
-import type { Deps } from '../../deps.js';
+import { importedFlag } from '../core.js';
 import { ipHex } from '../ip.js';
 import type { ThreatProvider } from './index.js';
 
-const feedsSeen = new WeakMap<object, { at: number; imported: boolean }>();
+const feeds = importedFlag(async (deps) => Boolean(await deps.db.selectFrom('ip_threat_entries').select('id').limit(1).executeTakeFirst()));
 
-/** Whether any threat feed is imported; remembered 30 s, so screening asks the database rarely. */
-export async function threatFeedsImported(deps: Deps): Promise<boolean> {
-  const now = Date.now();
-  const seen = feedsSeen.get(deps.db);
-  if (seen && now - seen.at < 30_000) return seen.imported;
-  const imported = Boolean(await deps.db.selectFrom('ip_threat_entries').select('id').limit(1).executeTakeFirst());
-  feedsSeen.set(deps.db, { at: now, imported });
-  return imported;
-}
-
-/** This process sees an import at once; others within 30 s. */
-export function forgetThreatFeeds(deps: Deps): void {
-  feedsSeen.delete(deps.db);
-}
+/** Whether any threat feed is imported (remembered 30 s). */
+export const threatFeedsImported = feeds.has;
+/** After an import: this process sees it at once. */
+export const forgetThreatFeeds = feeds.forget;
 
 /** The imported feeds (`guestscreen data import ip-threats`) that list the address. */
 export const embeddedThreats: ThreatProvider = {
