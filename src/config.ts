@@ -22,6 +22,8 @@ export const VENDORS = {
   nominatim: { secrets: [], url: undefined },
   gdelt: { secrets: [], url: undefined },
   rdap: { secrets: [], url: 'https://data.iana.org/rdap/dns.json' },
+  // OpenSanctions yente: self-hosted needs no key, the hosted API takes GUESTSCREEN_YENTE_API_KEY.
+  yente: { secrets: [], url: undefined },
 } as const satisfies Record<string, { secrets: readonly string[]; url: string | undefined }>;
 
 export type VendorName = keyof typeof VENDORS;
@@ -37,6 +39,8 @@ function vendorVariables() {
   out.GUESTSCREEN_WHOIS_SERVER = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.:-]+$' }));
   out.GUESTSCREEN_WHOIS_PORT = Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' }));
   out.GUESTSCREEN_NOMINATIM_EMAIL = Type.Optional(Type.String({ minLength: 3 }));
+  out.GUESTSCREEN_YENTE_API_KEY = Type.Optional(Type.String({ minLength: 1 }));
+  out.GUESTSCREEN_YENTE_DATASET = Type.Optional(Type.String({ pattern: '^[a-z0-9_]+$' }));
   return out;
 }
 
@@ -183,6 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     const url = e[`${prefix}_URL`] ?? v.url;
     const on = v.secrets.length > 0 ? given.length === v.secrets.length : name === 'rdap' ? e.GUESTSCREEN_RDAP_ENABLED !== 'false' && e.GUESTSCREEN_RDAP_ENABLED !== '0' : url !== undefined;
+    if (name === 'yente') {
+      if (e.GUESTSCREEN_YENTE_API_KEY) secrets.API_KEY = e.GUESTSCREEN_YENTE_API_KEY;
+      secrets.DATASET = e.GUESTSCREEN_YENTE_DATASET ?? 'sanctions';
+    }
     if (on && url) vendors[name] = { url: url.replace(/\/+$/, ''), secrets };
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -34,6 +34,9 @@ export interface VendorAnswer {
   text: string;
 }
 
+/** Vendors whose calls cost nothing, so the account's quota does not count them (yente is counted: the hosted API is paid). */
+const FREE_VENDORS = new Set<VendorName>(['rdap', 'nominatim', 'gdelt']);
+
 /** Counts a call to a paid provider against the account's daily quota; 429 once it is used up. */
 async function spendQuota(ctx: LookupContext): Promise<void> {
   const { deps } = ctx;
@@ -67,7 +70,7 @@ export async function callVendor(
   init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
 ): Promise<VendorAnswer> {
   const { deps } = ctx;
-  if (vendor !== 'rdap' && vendor !== 'nominatim' && vendor !== 'gdelt') await spendQuota(ctx);
+  if (!FREE_VENDORS.has(vendor)) await spendQuota(ctx);
   let res;
   try {
     res = await requestOutbound(

@@ -4,7 +4,10 @@ import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+import type { JobRow } from '../jobs/queue.js';
+import { runCheck } from '../modules/checks/service.js';
 import { searchAdverseMedia } from './adverse-media/index.js';
+import { yenteMatch } from './sanctions/yente.js';
 
 /**
  * One local server that speaks each vendor's wire format (PROVIDERS.md): its paths, auth
@@ -85,6 +88,22 @@ function fakeVendors() {
         { url: 'https://news.example/gdelt-2', url_mobile: '', title: 'Abara family reunion', seendate: '20260101T090000Z', socialimage: '', domain: 'news.example', language: 'English', sourcecountry: 'United States' },
       ] });
     }
+    if (p === '/yente/match/sanctions') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const query = JSON.parse(body).queries.q;
+        if (query.schema !== 'Person' || url.searchParams.get('algorithm') !== 'best') return json(res, 422, { detail: [{ msg: 'bad query' }] });
+        const name: string = query.properties.name[0];
+        const results = name.toLowerCase().includes('maduro')
+          ? [{ id: 'NK-maduro', caption: 'Nicolás Maduro Moros', schema: 'Person', properties: { name: ['Nicolás Maduro Moros'], birthDate: ['1962-11-23'], nationality: ['ve'], topics: ['sanction', 'role.pep'] },
+              datasets: ['us_ofac_sdn', 'eu_fsf'], score: 0.93, match: true, last_change: '2025-06-01T00:00:00',
+              explanations: { name_match: { detail: 'Matched: Nicolás Maduro Moros', score: 0.95 }, dob_year_disjoint: { detail: null, score: 0 } } }]
+          : [];
+        json(res, 200, { responses: { q: { status: 200, total: { value: results.length, relation: 'eq' }, results } }, limit: 10 });
+      });
+      return;
+    }
     if (p === '/nominatim/search') {
       return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
         address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
@@ -151,6 +170,7 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
       GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
       GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
       GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
+      GUESTSCREEN_YENTE_URL: `${base}/yente`,
       GUESTSCREEN_WHOIS_SERVER: '127.0.0.1', GUESTSCREEN_WHOIS_PORT: String(whois.port),
     });
     guest = await tenant(t);
@@ -270,6 +290,21 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(vendors.hits.get('/gdelt'), 1);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'odd', lastName: 'name', country: 'US' }), /GDELT refused the query: The specified phrase is too short/);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'busy', lastName: 'person', country: 'US' }), /GDELT rate limit reached/);
+  });
+
+  it('asks OpenSanctions yente in a background check and keeps its explanation', async () => {
+    const ctx = { deps: t.deps, accountId: guest.account.id };
+    const hits = await yenteMatch(ctx, t.deps.config.lookups.vendors.yente!, { name: 'Nicolas Maduro', yearOfBirth: 1962, country: 'VE' });
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0]?.source, 'OpenSanctions (us_ofac_sdn, eu_fsf)');
+    assert.deepEqual(hits[0]?.birthYears, [1962]);
+    assert.equal(hits[0]?.explanation, "'Nicolas Maduro' matched 'Nicolás Maduro Moros': yente score 0.93 (name_match 0.95 (Matched: Nicolás Maduro Moros))");
+    const submitted = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: guest.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962 } });
+    assert.equal(submitted.status, 200, submitted.body);
+    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+    const done = await get(`/v1/background-check/results/${submitted.json.id}`);
+    assert.equal(done.json.risk_status, 'REVIEW');
+    assert.equal(done.json.report_items[0].items[0].title, 'Nicolás Maduro Moros');
   });
 
   it('geocodes to the house with a Nominatim server', async () => {

@@ -10,6 +10,7 @@ import { iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
+import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
 import { nameSimilarity } from '../screening/names.js';
 import { renderReport } from './pdf.js';
@@ -89,7 +90,7 @@ export function readSubject(input: Record<string, unknown>, opts: { countryRequi
 /** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
 export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
-  else if (!(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
+  else if (!deps.config.lookups.vendors.yente && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
     await assertAdverseMediaSource(deps).catch(() => {
       throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_GDELT_URL');
     });
@@ -166,8 +167,10 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
   const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
   const sections: BackgroundResults['report_items'] = [];
 
-  if (await sanctionsImported(deps)) {
-    const hits = await searchSanctions(deps, { name: fullName, yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true });
+  const yente = deps.config.lookups.vendors.yente;
+  if (yente || (await sanctionsImported(deps))) {
+    const query = { name: fullName, yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true };
+    const hits = [...((await sanctionsImported(deps)) ? await searchSanctions(deps, query) : []), ...(yente ? await yenteMatch({ deps, accountId }, yente, query) : [])];
     sections.push({
       name: 'Sanctions and watchlists',
       status: hits.length ? 'REVIEW' : 'CLEAR',
@@ -178,7 +181,7 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
         tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`],
       })),
     });
-  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`.', tags: ['not configured'] }] });
+  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL.', tags: ['not configured'] }] });
 
   if (await hasRegistry(deps)) {
     // Candidates share the last name, as a name or inside an alias; the first name and the rest
