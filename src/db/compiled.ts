@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Insertable, Kysely } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 
 const PLACEHOLDER = '\u0000guestscreen-argument:';
 
@@ -34,6 +34,18 @@ type AnyDb = Kysely<any>;
 const insertShapes = new WeakMap<object, Map<string, CompiledQuery<never>>>();
 
 /**
+ * `on conflict (column) where whereColumn = 'whereValue' do update set c = excluded.c, ...`:
+ * the row joins the one a partial unique index already holds, taking its new values (and its
+ * row lock, so a worker claiming with SKIP LOCKED waits for this transaction to commit).
+ */
+export interface Coalesce {
+  column: string;
+  whereColumn: string;
+  whereValue: string;
+  update: string[];
+}
+
+/**
  * Inserts rows of plain values (strings, numbers, booleans, null), all with the same columns.
  * The SQL for a table, its columns and the number of rows is built and compiled by Kysely once
  * per dialect and reused, transactions included: building and compiling the five inserts of a
@@ -44,7 +56,7 @@ export async function insertRows<DB, T extends keyof DB & string>(
   db: Kysely<DB>,
   table: T,
   rows: readonly Insertable<DB[T]>[],
-  opts: { ignoreConflicts?: boolean } = {},
+  opts: { ignoreConflicts?: boolean; coalesce?: Coalesce } = {},
 ): Promise<number> {
   const values = rows as readonly Record<string, unknown>[];
   const first = values[0];
@@ -58,12 +70,23 @@ export async function insertRows<DB, T extends keyof DB & string>(
   const adapter: object = db.getExecutor().adapter;
   let shapes = insertShapes.get(adapter);
   if (!shapes) insertShapes.set(adapter, (shapes = new Map()));
-  const key = `${table}\u0000${rows.length}\u0000${opts.ignoreConflicts ? 1 : 0}\u0000${columns.join('\u0000')}`;
+  const c = opts.coalesce;
+  const key = `${table}\u0000${rows.length}\u0000${opts.ignoreConflicts ? 1 : 0}\u0000${c ? JSON.stringify(c) : ''}\u0000${columns.join('\u0000')}`;
   let compiled = shapes.get(key);
   if (!compiled) {
-    const placeholders = rows.map((_, i) => Object.fromEntries(columns.map((c, j) => [c, `${PLACEHOLDER}${i * columns.length + j}`])));
+    const placeholders = rows.map((_, i) => Object.fromEntries(columns.map((col, j) => [col, `${PLACEHOLDER}${i * columns.length + j}`])));
     const query = (db as AnyDb).insertInto(table).values(placeholders);
-    compiled = (opts.ignoreConflicts ? query.onConflict((oc) => oc.doNothing()) : query).compile() as CompiledQuery<never>;
+    const withConflict = c
+      ? query.onConflict((oc) =>
+          oc
+            .column(c.column)
+            .where(sql.ref(c.whereColumn), '=', sql.lit(c.whereValue))
+            .doUpdateSet(Object.fromEntries(c.update.map((col) => [col, sql.ref(`excluded.${col}`)])) as never),
+        )
+      : opts.ignoreConflicts
+        ? query.onConflict((oc) => oc.doNothing())
+        : query;
+    compiled = withConflict.compile() as CompiledQuery<never>;
     if (!compiled.parameters.every((p, i) => p === `${PLACEHOLDER}${i}`)) throw new Error(`insertRows: unexpected parameters in ${compiled.sql}`);
     shapes.set(key, compiled);
   }

@@ -85,15 +85,41 @@ describe(`job queue (${dbKind})`, () => {
     }
   });
 
-  it('keeps one live job per unique key', async () => {
+  it('keeps one waiting job per unique key, which takes the newest request\'s payload', async () => {
     await clear();
-    const a = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' });
-    const b = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' });
-    assert.ok(a);
-    assert.equal(b, null);
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'first' }, { uniqueKey: 'msg:u' });
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'second' }, { uniqueKey: 'msg:u' });
+    let jobs = await listJobs(t.deps.db);
+    assert.equal(jobs.length, 1);
+    assert.deepEqual(JSON.parse(jobs[0]!.payload), { message_id: 'second' });
     const [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    // A running job holds no key: a newer request queues behind it.
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'third' }, { uniqueKey: 'msg:u' });
     await complete(t.deps.db, job!);
-    assert.ok(await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'u' }, { uniqueKey: 'msg:u' }), 'free again once done');
+    jobs = await listJobs(t.deps.db);
+    assert.deepEqual(jobs.map((j) => JSON.parse(j.payload).message_id), ['third']);
+  });
+
+  it('does not let a worker start a waiting job that an uncommitted write joined (PostgreSQL; SQLite has one writer)', { skip: dbKind !== 'postgres' }, async () => {
+    await clear();
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'before' }, { uniqueKey: 'msg:race' });
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    const writer = t.deps.db.transaction().execute(async (tx) => {
+      await enqueue(tx, t.deps, 'message.send', { message_id: 'after' }, { uniqueKey: 'msg:race' });
+      await held;
+    });
+    let during;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      during = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    } finally {
+      commit();
+      await writer;
+    }
+    assert.deepEqual(during, [], 'the row is locked until the write commits');
+    const [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
+    assert.deepEqual(JSON.parse(job!.payload), { message_id: 'after' });
   });
 
   it('releases a job untried on shutdown', async () => {

@@ -16,7 +16,7 @@ const JITTER = 0.2;
 
 export interface EnqueueOptions {
   runAt?: Date;
-  /** At most one waiting (available) job per key; a second enqueue while one waits is a no-op. */
+  /** At most one waiting (available) job per key; a second enqueue while one waits joins it. */
   uniqueKey?: string;
 }
 
@@ -43,7 +43,10 @@ function jobRow<K extends JobKind>(env: { config: Config; clock: Clock }, kind: 
 
 /**
  * Adds a job. Call it with the transaction of the write that causes the job, so both commit
- * or neither does. Returns the job id, or null when a live job holds the unique key.
+ * or neither does. With a unique key, a job already waiting for it takes this one's payload
+ * instead (the newest request's trigger) and stays locked until this transaction commits, so
+ * no worker can start it reading data from before this write. Returns the new job's id, or
+ * null with a unique key (the request may have joined a waiting job; nobody needs to know).
  */
 export async function enqueue<K extends JobKind>(
   db: Db,
@@ -53,8 +56,12 @@ export async function enqueue<K extends JobKind>(
   opts: EnqueueOptions = {},
 ): Promise<string | null> {
   const row = jobRow(env, kind, payload, opts);
-  const inserted = await insertRows(db, 'jobs', [row], { ignoreConflicts: opts.uniqueKey !== undefined });
-  return inserted > 0 ? row.id : null;
+  if (opts.uniqueKey === undefined) {
+    await insertRows(db, 'jobs', [row]);
+    return row.id;
+  }
+  await insertRows(db, 'jobs', [row], { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update: ['payload', 'updated_at'] } });
+  return null;
 }
 
 /** Adds several jobs of one kind in one statement (one round trip), none with a unique key. */
