@@ -163,7 +163,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.match(JSON.stringify(dana.json), /News names the guest near fraud or financial crime and conflicts or litigation terms: \\"Landlord says Dana Whitlock ran a rental scam in Lisbon\\"/);
   });
 
-  it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list)', async () => {
+  it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list), and one made far from its card', async () => {
     await importThreatFeed(t.deps, file('tor.ipset', '# tor_exits\n#\n# Category        : anonymizers\n#\n2.58.56.12\n'), {});
     const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
       key: host.key,
@@ -173,13 +173,19 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
       key: host.key,
       body: { event_source: 'stripe', event_id: 'ch_1', event_type: 'charge', event_status: 'succeeded', amount: 300, currency: 'EUR', ip_address: '2.58.56.12', timestamp: '2027-04-01T10:00:00Z' },
     });
+    // A second payment from London (DB-IP Lite places 81.2.69.142 there) with a Portuguese card.
+    await call(t, 'POST', `/v1/reservations/${r.json.id}/payment-event`, {
+      key: host.key,
+      body: { event_source: 'stripe', event_id: 'ch_2', event_type: 'charge', event_status: 'succeeded', amount: 50, currency: 'EUR', card_country: 'PT', ip_address: '81.2.69.142', timestamp: '2027-04-01T10:05:00Z' },
+    });
     assert.equal(paid.status, 200, paid.body);
     const summary = await eventually(async () => {
       const x = await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: host.key });
-      return JSON.stringify(x.json).includes('listed by tor_exits') && x.json;
+      return JSON.stringify(x.json).includes('listed by tor_exits') && JSON.stringify(x.json).includes('81.2.69.142') && x.json;
     }, 'the screening run after the payment event');
     assert.equal(summary.details.fraud_detection.status, 'REVIEW');
     assert.match(JSON.stringify(summary), /A payment came from 2\.58\.56\.12, listed by tor_exits \(anonymizers\)/);
+    assert.match(JSON.stringify(summary), /Payment made from 81\.2\.69\.142 in GB; card issued in PT, billing country unknown/);
   });
 
   it('refuses bad input with 400 naming the field, and hides other accounts\' checks', async () => {

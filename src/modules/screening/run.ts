@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import countries from 'i18n-iso-countries';
 import { newsCorpusImported, searchAdverseMedia } from '../../providers/adverse-media/index.js';
+import { embeddedGeoip } from '../../providers/geoip/embedded.js';
 import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
 import { reservedRange } from '../../providers/ip.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
@@ -72,6 +73,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     sanctions,
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
+    ipCountries: await paymentIpCountries(deps, r.account_id, payments),
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
     rules: await deps.db
       .selectFrom('rules')
@@ -112,6 +114,20 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
   }
   return { sanctions, adverseMedia };
+}
+
+/**
+ * Where the payments came from, by the embedded geo-IP database (never a web service: runs stay
+ * offline). The database loads with the first payment that has an address (60-70 MB).
+ */
+async function paymentIpCountries(deps: Deps, accountId: string, payments: Snapshot['payments']): Promise<Snapshot['ipCountries']> {
+  const out: NonNullable<Snapshot['ipCountries']> = [];
+  const geoip = embeddedGeoip(deps.config);
+  for (const ip of new Set(payments.map((p) => p.ip_address).filter((ip): ip is string => Boolean(ip)))) {
+    if (reservedRange(ip)) continue;
+    out.push({ ip, country: (await geoip.lookup(ip, { deps, accountId })).country });
+  }
+  return out;
 }
 
 /** What the imported threat feeds say of the public addresses the payments came from. */

@@ -113,4 +113,22 @@ describe('checks', () => {
     assert.equal(risky.status, 'REVIEW');
     assert.equal(risky.findings[0]?.weight, 20);
   });
+
+  it('payment: a payment from a country other than the card\'s and the billing one is noted', () => {
+    const event: Snapshot['payments'][number] = {
+      event_source: 'stripe',
+      event_id: 'e1',
+      event_type: 'charge',
+      event_status: 'succeeded',
+      card_country: 'PT',
+      billing_country_code: 'PT',
+      ip_address: '81.2.69.142',
+      occurred_at: '2026-11-20T09:00:00.000Z',
+    };
+    const away = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'GB' }] }));
+    assert.deepEqual(away.findings.map((f) => f.text), ['Payment made from 81.2.69.142 in GB; card issued in PT, billing country PT']);
+    assert.equal(away.status, 'PASS', 'weight 10 alone is a note, not a review');
+    const home = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'PT' }] }));
+    assert.deepEqual(home.findings, []);
+  });
 });

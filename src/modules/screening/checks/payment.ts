@@ -26,6 +26,19 @@ export const paymentVerification: Check = (s) => {
       recommendation: 'Ask why the card and billing countries differ.',
     });
   }
+  for (const e of events) {
+    const at = s.ipCountries?.find((c) => c.ip === e.ip_address);
+    const known = [e.card_country, e.billing_country_code].filter((c): c is string => Boolean(c)).map((c) => c.toUpperCase());
+    if (at?.country && known.length && !known.includes(at.country)) {
+      findings.push({
+        code: 'payment.ip_country_mismatch',
+        text: `Payment made from ${at.ip} in ${at.country}; card issued in ${e.card_country ?? 'an unknown country'}, billing country ${e.billing_country_code ?? 'unknown'}`,
+        weight: 10,
+        recommendation: 'The payer was elsewhere than the card: confirm the booking with the guest.',
+      });
+      break;
+    }
+  }
   const guest = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
   const named = events.find((e) => e.name_on_card);
   if (named?.name_on_card && guest) {
