@@ -188,7 +188,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.match(JSON.stringify(summary), /Payment made from 81\.2\.69\.142 in GB; card issued in PT, billing country unknown/);
   });
 
-  it('refuses bad input with 400 naming the field, and hides other accounts\' checks', async () => {
+  it('refuses bad input with 400 naming the field, hides other accounts\' checks, and deletes one with all it holds', async () => {
     const cases: [string, string, unknown, RegExp][] = [
       ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&country=PT', undefined, /^last_name: required/],
       ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=W&country=XX', undefined, /^country: 'XX' is not an ISO 3166 country code/],
@@ -206,5 +206,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const stranger = await tenant(t);
     assert.equal((await call(t, 'GET', `/v1/background-check/results/${mine.json.id}`, { key: stranger.key })).status, 404);
     assert.equal((await call(t, 'GET', `/v1/lookup/adverse-media/results/${mine.json.id}`, { key: host.key })).status, 404, 'a background check is not an adverse-media report');
+    assert.equal((await call(t, 'DELETE', `/v1/background-check/results/${mine.json.id}`, { key: stranger.key })).status, 404);
+    const gone = await call(t, 'DELETE', `/v1/background-check/results/${mine.json.id}`, { key: host.key });
+    assert.equal(gone.status, 200, gone.body);
+    assert.equal((await call(t, 'GET', `/v1/background-check/results/${mine.json.id}`, { key: host.key })).status, 404);
+    assert.equal(await t.deps.db.selectFrom('background_checks').select('id').where('id', '=', mine.json.id).executeTakeFirst(), undefined);
   });
 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, emptyBodyIsObject } from '../../http/schemas.js';
+import { authErrors, emptyBodyIsObject, MessageResponse } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { RISK_CATEGORIES } from '../../providers/adverse-media/taxonomy.js';
 import * as checks from './service.js';
@@ -94,6 +94,14 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       { schema: { tags: ['Lookups'], summary: 'An adverse-media report', params: Id, response: { 200: Report, ...authErrors } } },
       async (request) => checks.adverseMediaView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'adverse_media')),
     );
+    app.delete(
+      '/lookup/adverse-media/results/:id',
+      { schema: { tags: ['Lookups'], summary: 'Delete an adverse-media report and the person it names (beyond the spec)', params: Id, response: { 200: MessageResponse, ...authErrors } } },
+      async (request) => {
+        await checks.deleteCheck(deps, request.account.id, request.params.id, 'adverse_media');
+        return { message: `adverse-media report ${request.params.id} deleted` };
+      },
+    );
     app.post(
       '/background-check/submit',
       {
@@ -116,6 +124,14 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/background-check/results/:id',
       { schema: { tags: ['Background checks'], summary: 'A background check: status, risk status, findings by source, PDF link', params: Id, response: { 200: Results, ...authErrors } } },
       async (request) => checks.backgroundView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'globalcheck')),
+    );
+    app.delete(
+      '/background-check/results/:id',
+      { schema: { tags: ['Background checks'], summary: 'Delete a background check, its report and PDF (beyond the spec)', params: Id, response: { 200: MessageResponse, ...authErrors } } },
+      async (request) => {
+        await checks.deleteCheck(deps, request.account.id, request.params.id, 'globalcheck');
+        return { message: `background check ${request.params.id} deleted` };
+      },
     );
     app.get(
       '/background-check/results/:id/pdf',

@@ -285,3 +285,9 @@ async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void>
     await emitWebhook(tx, deps, 'background_check_webhook_url', { accountId: row.account_id, type, subjectId: row.id, body });
   });
 }
+
+/** Deletes a check with everything it holds (the person, the report, the PDF). A pending one's job then finds nothing to run. */
+export async function deleteCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<void> {
+  const row = await findCheck(deps, accountId, id, type);
+  await deps.db.deleteFrom('background_checks').where('id', '=', row.id).execute();
+}
