@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import countries from 'i18n-iso-countries';
 import { newsCorpusImported, searchAdverseMedia } from '../../providers/adverse-media/index.js';
-import { embeddedGeoip } from '../../providers/geoip/embedded.js';
+import { embeddedCountry } from '../../providers/geoip/embedded.js';
 import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
 import { reservedRange } from '../../providers/ip.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
@@ -73,7 +73,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     sanctions,
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
-    ipCountries: await paymentIpCountries(deps, r.account_id, payments),
+    ipCountries: await paymentIpCountries(payments),
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
     rules: await deps.db
       .selectFrom('rules')
@@ -117,15 +117,14 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
 }
 
 /**
- * Where the payments came from, by the embedded geo-IP database (never a web service: runs stay
- * offline). The database loads with the first payment that has an address (60-70 MB).
+ * The countries the payments came from, by DB-IP's country database (never a web service: runs
+ * stay offline). It loads with the first payment that has an address (3.5 MB for IPv4).
  */
-async function paymentIpCountries(deps: Deps, accountId: string, payments: Snapshot['payments']): Promise<Snapshot['ipCountries']> {
+async function paymentIpCountries(payments: Snapshot['payments']): Promise<Snapshot['ipCountries']> {
   const out: NonNullable<Snapshot['ipCountries']> = [];
-  const geoip = embeddedGeoip(deps.config);
   for (const ip of new Set(payments.map((p) => p.ip_address).filter((ip): ip is string => Boolean(ip)))) {
     if (reservedRange(ip)) continue;
-    out.push({ ip, country: (await geoip.lookup(ip, { deps, accountId })).country });
+    out.push({ ip, country: await embeddedCountry(ip) });
   }
   return out;
 }

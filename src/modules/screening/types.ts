@@ -71,7 +71,7 @@ export interface Snapshot {
   sanctions?: { source: string; entryId: string; listedName: string; primaryName: string; score: number; birthYearListed: boolean; explanation: string }[] | null;
   /** Articles of the imported news corpus naming the guest; null when none is imported. */
   adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; summary: string }[] | null;
-  /** The country of each public address the payments came from (the embedded geo-IP database). */
+  /** The country of each public address the payments came from (DB-IP's country database). */
   ipCountries?: { ip: string; country: string | null }[];
   /** Imported threat feeds listing an address the payments came from; null when no feed is imported. */
   ipThreats?: { ip: string; source: string; title: string; tags: string[] }[] | null;
