@@ -81,7 +81,7 @@ export async function callVendor(
     );
   } catch (err) {
     // A query string may carry a key (some vendors take it there): never repeat it.
-    const why = err instanceof OutboundRefused ? err.message.replace(/\?\S*/g, '') : (err as Error).name === 'TimeoutError' ? `timed out after ${(init.timeoutMs ?? 10_000) / 1000} s` : (err as Error).message;
+    const why = (err as Error).name === 'TimeoutError' && !(err instanceof OutboundRefused) ? `timed out after ${(init.timeoutMs ?? 10_000) / 1000} s` : (err as Error).message.replace(/\?\S*/g, '');
     throw providerFailed(label, `could not be reached: ${why}`);
   }
   if (res.status === 429) {
