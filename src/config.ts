@@ -16,6 +16,8 @@ export const VENDORS = {
   maxmind: { secrets: ['ACCOUNT_ID', 'LICENSE_KEY'], url: 'https://geoip.maxmind.com' },
   abuseipdb: { secrets: ['API_KEY'], url: 'https://api.abuseipdb.com/api/v2' },
   offenders_io: { secrets: ['API_KEY'], url: 'https://api.offenders.io' },
+  greynoise: { secrets: ['API_KEY'], url: 'https://api.greynoise.io' },
+  newsapi: { secrets: ['API_KEY'], url: 'https://newsapi.org/v2' },
   // No key: on when its URL is set (the public Nominatim's policy forbids bulk use, GDELT's
   // allows one request in 5 s, so neither is the default), and RDAP on by default through
   // IANA's bootstrap file.

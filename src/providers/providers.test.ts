@@ -104,6 +104,20 @@ function fakeVendors() {
       });
       return;
     }
+    if (p.startsWith('/greynoise/v3/community/')) {
+      if (req.headers.key !== 'gn-key') return json(res, 401, { message: 'Unauthorized' });
+      const ip = p.split('/').pop();
+      if (ip === '118.25.6.39') return json(res, 200, { ip, noise: true, riot: false, classification: 'malicious', name: 'unknown', link: `https://viz.greynoise.io/ip/${ip}`, last_seen: '2026-01-12', message: 'Success' });
+      return json(res, 404, { ip, noise: false, riot: false, message: 'IP not observed scanning the internet or contained in RIOT data set.' });
+    }
+    if (p === '/newsapi/everything') {
+      if (req.headers['x-api-key'] !== 'news-key') return json(res, 401, { status: 'error', code: 'apiKeyInvalid', message: 'Your API key is invalid or incorrect.' });
+      const q = url.searchParams.get('q') ?? '';
+      const articles = q.includes('Quinn Abara') || q.includes('quinn abara')
+        ? [{ source: { id: null, name: 'Example News' }, author: null, title: 'Local court hears case', description: 'Quinn Abara was sentenced to community service on Monday.', url: 'https://www.example-news.test/court', urlToImage: null, publishedAt: '2026-01-07T08:00:00Z', content: '…' }]
+        : [];
+      return json(res, 200, { status: 'ok', totalResults: articles.length, articles });
+    }
     if (p === '/nominatim/search') {
       return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
         address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
@@ -171,6 +185,8 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
       GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
       GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
       GUESTSCREEN_YENTE_URL: `${base}/yente`,
+      GUESTSCREEN_GREYNOISE_URL: `${base}/greynoise`, GUESTSCREEN_GREYNOISE_API_KEY: 'gn-key',
+      GUESTSCREEN_NEWSAPI_URL: `${base}/newsapi`, GUESTSCREEN_NEWSAPI_API_KEY: 'news-key',
       GUESTSCREEN_WHOIS_SERVER: '127.0.0.1', GUESTSCREEN_WHOIS_PORT: String(whois.port),
     });
     guest = await tenant(t);
@@ -265,13 +281,16 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(none.json.country_code, null);
   });
 
-  it("adds AbuseIPDB's reports to the imported feeds", async () => {
+  it("adds AbuseIPDB's reports and GreyNoise's sightings to the imported feeds, and reads GreyNoise's 404 as clean", async () => {
     const r = await get('/v1/lookup/ip-threats/118.25.6.39');
     assert.equal(r.status, 200, r.body);
-    assert.equal(r.json.length, 1);
-    assert.equal(r.json[0].source, 'AbuseIPDB');
+    assert.deepEqual(r.json.map((x: { source: string }) => x.source), ['AbuseIPDB', 'GreyNoise Community']);
     assert.deepEqual(r.json[0].tags, ['brute-force', 'ssh']);
     assert.equal(r.json[0].reasons[0], 'abuse confidence score 100 of 100');
+    assert.deepEqual(r.json[1].tags, ['scanner', 'malicious']);
+    assert.equal(r.json[1].timestamp, '2026-01-12');
+    const clean = await get('/v1/lookup/ip-threats/8.8.4.4');
+    assert.deepEqual(clean.json.map((x: { source: string }) => x.source), ['AbuseIPDB'], 'GreyNoise has not seen it');
   });
 
   it('reads a registry aggregator and explains each possible match', async () => {
@@ -282,11 +301,14 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.match(r.json.items[0].explanation, /name similarity 1\.00/);
   });
 
-  it("reads GDELT's article list, sorts each article by the terms near the name, and reads its plain-text refusals", async () => {
+  it("reads GDELT's article list and NewsAPI's, sorts each article by the terms near the name, and reads GDELT's plain-text refusals", async () => {
     const ctx = { deps: t.deps, accountId: guest.account.id };
     const r = await searchAdverseMedia(ctx, { firstName: 'Quinn', lastName: 'Abara', country: 'US' });
-    assert.deepEqual(r.findings.map((f) => [f.link, f.riskCategories, f.publishedAt]), [['https://news.example/gdelt-1', ['Violence', 'Conflicts or Litigation'], '2026-01-05T14:30:00Z']]);
-    assert.equal(r.findings[0]?.source.name, 'GDELT DOC 2.0');
+    assert.deepEqual(r.findings.map((f) => [f.link, f.riskCategories, f.publishedAt, f.source.name]), [
+      ['https://www.example-news.test/court', ['Conflicts or Litigation'], '2026-01-07T08:00:00Z', 'NewsAPI'],
+      ['https://news.example/gdelt-1', ['Violence', 'Conflicts or Litigation'], '2026-01-05T14:30:00Z', 'GDELT DOC 2.0'],
+    ]);
+    assert.equal(r.findings[0]?.displayLink, 'example-news.test');
     assert.equal(vendors.hits.get('/gdelt'), 1);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'odd', lastName: 'name', country: 'US' }), /GDELT refused the query: The specified phrase is too short/);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'busy', lastName: 'person', country: 'US' }), /GDELT rate limit reached/);

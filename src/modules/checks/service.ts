@@ -92,7 +92,7 @@ export async function submitCheck(deps: Deps, accountId: string, type: CheckType
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
   else if (!deps.config.lookups.vendors.yente && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
     await assertAdverseMediaSource(deps).catch(() => {
-      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_GDELT_URL');
+      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
     });
   }
   const id = newId('chk');
@@ -232,7 +232,7 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
         ...(f.image ? { images: [f.image] } : {}),
       })),
     });
-  } else sections.push({ name: 'Adverse media', status: 'NOT_RUN', items: [{ title: 'No news source', description: 'Import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL.', tags: ['not configured'] }] });
+  } else sections.push({ name: 'Adverse media', status: 'NOT_RUN', items: [{ title: 'No news source', description: 'Import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY.', tags: ['not configured'] }] });
 
   sections.push({
     name: 'Criminal records',

@@ -90,14 +90,32 @@ export const newsCorpusImported = corpus.has;
 /** After an import: this process sees it at once. */
 export const forgetNewsCorpus = corpus.forget;
 
-/** Whether adverse media can be searched at all: an imported corpus or GDELT. */
+/** NewsAPI `/everything`: titles and descriptions naming the person, newest first. */
+async function newsapiArticles(ctx: LookupContext, key: string, url: string, forms: string[][]): Promise<Article[]> {
+  const label = 'NewsAPI';
+  const q = forms.map((f) => `"${f.join(' ')}"`).join(' OR ');
+  const a = await callVendor(ctx, 'newsapi', label, `${url}/everything?${new URLSearchParams({ q, searchIn: 'title,description', sortBy: 'publishedAt', pageSize: '100' })}`, {
+    headers: { 'x-api-key': key },
+  });
+  const body = isObject(a.json) ? a.json : {};
+  if (body.status === 'error' || a.status === 401) throw providerFailed(label, `refused the request: ${str(body.code) ?? a.status} ${str(body.message) ?? ''}`.trim());
+  if (a.status !== 200 || !Array.isArray(body.articles)) throw unexpected(label, a);
+  const source = { name: 'NewsAPI', date: ctx.deps.clock().toISOString(), url: 'https://newsapi.org' };
+  return body.articles.filter(isObject).flatMap((x) => {
+    const link = str(x.url);
+    if (!link) return [];
+    return [{ title: str(x.title) ?? link, snippet: str(x.description) ?? '', link, domain: new URL(link).hostname.replace(/^www\./, ''), image: str(x.urlToImage), publishedAt: str(x.publishedAt), source }];
+  });
+}
+
+/** Whether adverse media can be searched at all: an imported corpus, GDELT or NewsAPI. */
 export async function assertAdverseMediaSource(deps: Deps): Promise<void> {
-  if (deps.config.lookups.vendors.gdelt || (await newsCorpusImported(deps))) return;
-  throw notConfigured('adverse-media', 'import a news corpus with `guestscreen data import news FILE.jsonl`, or set GUESTSCREEN_GDELT_URL');
+  if (deps.config.lookups.vendors.gdelt || deps.config.lookups.vendors.newsapi || (await newsCorpusImported(deps))) return;
+  throw notConfigured('adverse-media', 'import a news corpus with `guestscreen data import news FILE.jsonl`, or set GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
 }
 
 /**
- * Articles naming the person, from the imported corpus and GDELT when configured, each sorted
+ * Articles naming the person, from the imported corpus and GDELT and NewsAPI when configured, each sorted
  * into risk categories by the taxonomy near the name. The same link is reported once.
  */
 export async function searchAdverseMedia(
@@ -108,7 +126,12 @@ export async function searchAdverseMedia(
   const forms = nameForms(s);
   if (forms.length === 0) return { riskCategories: [], findings: [] };
   const gdelt = opts.offline ? undefined : ctx.deps.config.lookups.vendors.gdelt;
-  const articles = [...(await corpusArticles(ctx.deps, forms)), ...(gdelt ? await gdeltArticles(ctx, gdelt.url, forms) : [])];
+  const newsapi = opts.offline ? undefined : ctx.deps.config.lookups.vendors.newsapi;
+  const articles = [
+    ...(await corpusArticles(ctx.deps, forms)),
+    ...(gdelt ? await gdeltArticles(ctx, gdelt.url, forms) : []),
+    ...(newsapi ? await newsapiArticles(ctx, newsapi.secrets.API_KEY ?? '', newsapi.url, forms) : []),
+  ];
   const seen = new Set<string>();
   const findings: MediaFinding[] = [];
   for (const a of articles) {

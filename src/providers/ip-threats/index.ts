@@ -1,6 +1,7 @@
 import type { LookupContext, Source } from '../core.js';
 import { abuseipdbThreats } from './abuseipdb.js';
 import { embeddedThreats } from './embedded.js';
+import { greynoiseThreats } from './greynoise.js';
 
 /** One reason to distrust an address: a feed that lists it, a provider's reports, a reserved range. */
 export interface ThreatFinding {
@@ -19,8 +20,8 @@ export interface ThreatProvider {
   lookup(ip: string, ctx: LookupContext): Promise<ThreatFinding[]>;
 }
 
-/** Every configured source answers: the imported feeds always, AbuseIPDB too when configured. */
+/** Every configured source answers: the imported feeds always, AbuseIPDB and GreyNoise too when configured. */
 export function threatProviders(ctx: LookupContext): ThreatProvider[] {
-  const abuseipdb = ctx.deps.config.lookups.vendors.abuseipdb;
-  return abuseipdb ? [embeddedThreats, abuseipdbThreats(abuseipdb)] : [embeddedThreats];
+  const { abuseipdb, greynoise } = ctx.deps.config.lookups.vendors;
+  return [embeddedThreats, ...(abuseipdb ? [abuseipdbThreats(abuseipdb)] : []), ...(greynoise ? [greynoiseThreats(greynoise)] : [])];
 }
