@@ -167,7 +167,7 @@ function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
               typeof text === 'string' && values && values.length > 0 && !text.includes(PLAN_PER_CALL_MARK) && !unprepared.has(client) ? nameOf(text) : undefined;
             if (!name) return query(text, values);
             try {
-              return await query({ name, text, values });
+              return await namedQuery(query, name, text as string, values!);
             } catch (err) {
               // A migration from another process changed a table under a prepared `select *`:
               // this connection names no more statements for the rest of its life, and the query
@@ -181,6 +181,66 @@ function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
         return client;
       };
     },
+  });
+}
+
+/**
+ * The fields of a named statement's answers, worked out once per process. pg builds a row's
+ * type parsers and its empty template anew for every answer, the template as a dictionary-mode
+ * object (`Object.create(null)`) that every row is then copied from: for the 29 columns of a
+ * reservation that was the largest single cost of GET /v1/reservations/{id} on PostgreSQL
+ * (`addFields`, 9 % of the CPU, node-postgres issue 3055). A named statement always describes
+ * the same columns (a migration that changes them fails it with 0A000, see below), so its
+ * parsers and an ordinary object template are kept by name and reused while the answer's
+ * columns match.
+ */
+interface Shape {
+  names: string[];
+  types: number[];
+  parsers: ((value: string) => unknown)[];
+  template: Record<string, null>;
+}
+const shapes = new Map<string, Shape>();
+
+class ShapedResult extends pg.Result {
+  declare _parsers: Shape['parsers'] | undefined;
+  declare _prebuiltEmptyResultObject: Record<string, null> | null;
+
+  constructor(readonly statement: string) {
+    super(undefined as unknown as string, undefined as unknown as typeof pg.types);
+  }
+
+  addFields(fields: pg.FieldDef[]): void {
+    let shape = shapes.get(this.statement);
+    if (!shape || !sameColumns(shape, fields)) {
+      const template: Record<string, null> = {};
+      for (const f of fields) template[f.name] = null;
+      shape = {
+        names: fields.map((f) => f.name),
+        types: fields.map((f) => f.dataTypeID),
+        parsers: fields.map((f) => pg.types.getTypeParser(f.dataTypeID, (f.format as 'text' | 'binary' | undefined) ?? 'text')),
+        template,
+      };
+      shapes.set(this.statement, shape);
+    }
+    this.fields = fields;
+    this._parsers = shape.parsers;
+    this._prebuiltEmptyResultObject = shape.template;
+  }
+}
+
+function sameColumns(shape: Shape, fields: pg.FieldDef[]): boolean {
+  if (shape.names.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) if (shape.names[i] !== fields[i]!.name || shape.types[i] !== fields[i]!.dataTypeID) return false;
+  return true;
+}
+
+function namedQuery(send: (q: pg.Query) => unknown, name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const q = new pg.Query({ name, text, values }, (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result as pg.QueryResult)));
+    const internals = q as unknown as { _result: pg.Result; _results: pg.Result };
+    internals._result = internals._results = new ShapedResult(name);
+    send(q);
   });
 }
 
