@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
+import { measureBounds, type Bound } from './bounds.js';
 import { createIsolatedEnv, freePort } from '../test/harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -182,6 +183,10 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   true,
   );
   floor.stop();
+  // The least a page of results costs, part by part, while the service is idle (bench/bounds.ts).
+  const where = env.DATABASE_URL ?? `${env.GUESTSCREEN_DATA_DIR}/guestscreen.db`;
+  const bounds = await measureBounds(where, seeded.accounts[0]!.id, env.GUESTSCREEN_SECRET!, terms);
+  for (const b of bounds) log(`${db} ${b.scenario}: the least a page costs is ${b.total_us} µs (${JSON.stringify(b.parts)})`);
   let n = 0;
   await record('create', (url) =>
     load(`${url}/v1/reservations`, {
@@ -205,7 +210,7 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   log(`${db}: one worker drains the screening runs the creates left`);
   const screening = await drainScreening(env);
   await cleanup();
-  return { figures, coldStartMs, peakRssMb: peak, screeningPerS: screening.screeningPerS, jobsPerS: screening.jobsPerS };
+  return { figures, bounds, coldStartMs, peakRssMb: peak, screeningPerS: screening.screeningPerS, jobsPerS: screening.jobsPerS };
 }
 
 /** Runs one `guestscreen worker` against the screening backlog and measures runs finished per second. */
@@ -248,6 +253,7 @@ const out = {
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   baseline_rps: Math.round(baselineRps),
   scenarios: figures,
+  bounds: results.flatMap((r) => r.bounds),
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
@@ -275,4 +281,12 @@ for (const f of out.scenarios.filter((s) => s.floor_keyed)) {
 process.stdout.write(
   '\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view;\n+ key + decryption: the same read by id, plus hashing the API key and opening the sealed identification\n',
 );
+process.stdout.write(`\nthe least a page of 20 results costs, timed part by part in one process (bench/bounds.ts), and the least mean latency that allows with ${CONNECTIONS} in flight:\n`);
+process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('index µs', 10)}${pad('rows µs', 9)}${pad('views µs', 10)}${pad('json µs', 9)}${pad('total µs', 10)}${pad('one process', 13)}${pad('two cores', 11)}\n`);
+for (const b of out.bounds as Bound[]) {
+  const ms = (v: number | null) => (v === null ? '-' : `${v} ms`);
+  process.stdout.write(
+    `${b.scenario.padEnd(18)}${b.db.padEnd(10)}${pad(b.parts.index, 10)}${pad(b.parts.rows, 9)}${pad(b.parts.views, 10)}${pad(b.parts.json, 9)}${pad(b.total_us, 10)}${pad(ms(b.mean_ms_one_process), 13)}${pad(ms(b.mean_ms_two_cores), 11)}\n`,
+  );
+}
 process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);
