@@ -147,6 +147,7 @@ async function postgresBounds(url: string, accountId: string, secret: string, te
     const textKeys = await each(terms, (t) => keysOf(`select id from reservations where ${match} ${ORDER} limit ${PAGE}`, [accountId, like(t)]));
     const textPages = await each(textKeys, async (k) => (await client.query<ReservationViewRow>(byKeys, [k])).rows);
     const text = bound('search_text', 'postgres', {
+      // The scan and its count, which the service's one statement runs once (textSearchOnce).
       index: await serverUs(terms, (t) => serverMs(`select count(*) from reservations where ${match}`, [accountId, like(t)]), 3),
       rows: await serverUs(textKeys, (k) => serverMs(`select ${VIEW_COLUMNS.join(', ')} from reservations where id = any(?)`, [k]), 3),
       ...(await rendering(textPages, secret)),

@@ -77,12 +77,16 @@ function postgresStore(url: string): Store {
   const count = async (text: string, values: unknown[]) => Number((await pool.query<{ n: string }>(numbered(text), values)).rows[0]!.n);
   return {
     byId: async (id) => (await pool.query({ ...byId, values: [accountId, id] })).rows[0],
+    // As the service does (textSearchOnce in reservations/repo.ts): one scan, the count and the page read from it.
     text: async (term, offset, limit) => {
-      const [total, page] = await Promise.all([
-        count(`select count(*) as n from reservations where ${match}`, [accountId, like(term)]),
-        pool.query(numbered(`select * from reservations where id in (select id from reservations where ${match} ${ORDER} limit ? offset ?) ${ORDER}`), [accountId, like(term), limit, offset]),
-      ]);
-      return { total, rows: page.rows };
+      const page = await pool.query<{ total: string; id: string | null }>(
+        numbered(
+          `with m as materialized (select id, check_in_date from reservations where ${match}), p as (select id from m ${ORDER} limit ? offset ?) ` +
+            `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc, r.id desc`,
+        ),
+        [accountId, like(term), limit, offset],
+      );
+      return { total: Number(page.rows[0]?.total ?? 0), rows: page.rows.filter((r) => r.id !== null) };
     },
     filtered: async (q, offset, limit) => {
       const args = [accountId, q.status, q.source, q.startDate, q.endDate];

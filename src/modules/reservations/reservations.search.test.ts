@@ -114,6 +114,14 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
     });
   }
 
+  it('counts the matches of a text search on a page past the last one', async () => {
+    const r = await call(t, 'GET', '/v1/reservations?search=maria&from=10000&size=20', { key: me.key });
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json.items, []);
+    assert.equal(r.json.total, expectIds((m) => [m.full, m.email].join(' ').toLowerCase().includes('maria')).length);
+    assert.ok(r.json.total > 0);
+  });
+
   it('filters by status, source, listings and e-mails', async () => {
     assert.deepEqual((await all('status=CANCELED')).sort(), expectIds((m) => m.status === 'CANCELED'));
     assert.deepEqual((await all('status=any')).length, N);
