@@ -119,6 +119,19 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.ok(pdf.rawPayload.length > 1000);
   });
 
+  it('finds a listed person whose name is given in another script', async () => {
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Абу', last_name: 'Аббас', year_of_birth: 1948 } });
+    assert.equal(r.status, 200, r.body);
+    const done = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the background check');
+    const sanctions = done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
+    assert.equal(sanctions.status, 'REVIEW');
+    assert.equal(sanctions.items[0].title, 'ABBAS, Abu');
+    assert.match(sanctions.items[0].description, /^'Абу Аббас' matched 'ABBAS, Abu': whole name Jaro-Winkler 1\.00; year of birth 1948 listed/);
+  });
+
   it('clears a person who is on no list, and leaves out a listed namesake born decades apart', async () => {
     await importSexOffenders(t.deps, file('registry.csv', 'id,first_name,last_name,dob,city,county,state,zip,charges,aliases,image_url,registered_at\nR9,Nicolas,Maduro,1990-05-05,Reno,Washoe,NV,,Synthetic charge,,,\n'), { source: 'synthetic registry', progress: false });
     const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1999, country: 'ES', state: 'NV' } });

@@ -1,18 +1,34 @@
+import anyAscii from 'any-ascii';
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
 import doubleMetaphone from 'talisman/phonetics/double-metaphone.js';
 
-/** Name tokens with case, accents and punctuation removed, in their order. */
+/** Scripts written a syllable a character, where a name's characters are its romanised syllables. */
+const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}]/u;
+
+/**
+ * The name in Latin letters: any-ascii's transliteration of every script (Владимир → Vladimir,
+ * Łukasz → Lukasz, Straße → Strasse, Γιώργος → Giorgos), its accents gone with it. Chinese and
+ * Korean characters are syllables that lists write as words of their own or run together
+ * (张伟 is ZHANG Wei, 김정은 is KIM Jong Un), so each becomes a token of its own; the token
+ * comparison of matchName then finds 'Xiaoming' in xiao + ming.
+ */
+function toLatin(name: string): string {
+  if (/^[\x00-\x7f]*$/.test(name)) return name;
+  let out = '';
+  for (const ch of name.normalize('NFC')) out += ch.charCodeAt(0) < 0x80 ? ch : SYLLABIC.test(ch) ? ` ${anyAscii(ch)} ` : anyAscii(ch);
+  return out;
+}
+
+/** Name tokens in Latin letters, with case, accents and punctuation removed, in their order. */
 export function nameTokens(name: string): string[] {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  return toLatin(name)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter(Boolean);
 }
 
-/** Case, accents and punctuation removed; tokens sorted, so "SANTOS, Maria" equals "maria santos". */
+/** Transliterated, case, accents and punctuation removed; tokens sorted, so "SANTOS, Maria" equals "maria santos". */
 export function normaliseName(name: string): string {
   return nameTokens(name).sort().join(' ');
 }
