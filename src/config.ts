@@ -25,8 +25,14 @@ export const VENDORS = {
   gdelt: { secrets: [], url: undefined },
   rdap: { secrets: [], url: 'https://data.iana.org/rdap/dns.json' },
   // OpenSanctions yente: self-hosted needs no key, the hosted API takes GUESTSCREEN_YENTE_API_KEY.
-  yente: { secrets: [], url: undefined },
-} as const satisfies Record<string, { secrets: readonly string[]; url: string | undefined }>;
+  yente: { secrets: [], optional: ['API_KEY'], url: undefined },
+  // moov watchman, self-hosted (no key); Pelias, self-hosted or geocode.earth (with a key).
+  watchman: { secrets: [], url: undefined },
+  pelias: { secrets: [], optional: ['API_KEY'], url: undefined },
+  ipinfo: { secrets: ['TOKEN'], url: 'https://ipinfo.io' },
+  // Clearbit no longer issues keys: for accounts that hold a legacy one.
+  clearbit: { secrets: ['API_KEY'], url: 'https://company.clearbit.com' },
+} as const satisfies Record<string, { secrets: readonly string[]; optional?: readonly string[]; url: string | undefined }>;
 
 export type VendorName = keyof typeof VENDORS;
 
@@ -35,13 +41,12 @@ function vendorVariables() {
   for (const [name, v] of Object.entries(VENDORS)) {
     const prefix = `GUESTSCREEN_${name.toUpperCase()}`;
     out[`${prefix}_URL`] = Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' }));
-    for (const secret of v.secrets) out[`${prefix}_${secret}`] = Type.Optional(Type.String({ minLength: 1 }));
+    for (const secret of [...v.secrets, ...('optional' in v ? v.optional : [])]) out[`${prefix}_${secret}`] = Type.Optional(Type.String({ minLength: 1 }));
   }
   out.GUESTSCREEN_RDAP_ENABLED = Type.Optional(Bool);
   out.GUESTSCREEN_WHOIS_SERVER = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.:-]+$' }));
   out.GUESTSCREEN_WHOIS_PORT = Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' }));
   out.GUESTSCREEN_NOMINATIM_EMAIL = Type.Optional(Type.String({ minLength: 3 }));
-  out.GUESTSCREEN_YENTE_API_KEY = Type.Optional(Type.String({ minLength: 1 }));
   out.GUESTSCREEN_YENTE_DATASET = Type.Optional(Type.String({ pattern: '^[a-z0-9_]+$' }));
   return out;
 }
@@ -189,10 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     const url = e[`${prefix}_URL`] ?? v.url;
     const on = v.secrets.length > 0 ? given.length === v.secrets.length : name === 'rdap' ? e.GUESTSCREEN_RDAP_ENABLED !== 'false' && e.GUESTSCREEN_RDAP_ENABLED !== '0' : url !== undefined;
-    if (name === 'yente') {
-      if (e.GUESTSCREEN_YENTE_API_KEY) secrets.API_KEY = e.GUESTSCREEN_YENTE_API_KEY;
-      secrets.DATASET = e.GUESTSCREEN_YENTE_DATASET ?? 'sanctions';
-    }
+    for (const s of 'optional' in v ? v.optional : []) if (e[`${prefix}_${s}`] !== undefined) secrets[s] = e[`${prefix}_${s}`] as string;
+    if (name === 'yente') secrets.DATASET = e.GUESTSCREEN_YENTE_DATASET ?? 'sanctions';
     if (on && url) vendors[name] = { url: url.replace(/\/+$/, ''), secrets };
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -34,8 +34,11 @@ export interface VendorAnswer {
   text: string;
 }
 
-/** Vendors whose calls cost nothing, so the account's quota does not count them (yente is counted: the hosted API is paid). */
-const FREE_VENDORS = new Set<VendorName>(['rdap', 'nominatim', 'gdelt']);
+/**
+ * Vendors whose calls cost nothing, so the account's quota does not count them (yente and Pelias
+ * are counted: their hosted APIs are paid; watchman is only ever self-hosted).
+ */
+const FREE_VENDORS = new Set<VendorName>(['rdap', 'nominatim', 'gdelt', 'watchman']);
 
 /** Counts a call to a paid provider against the account's daily quota; 429 once it is used up. */
 async function spendQuota(ctx: LookupContext): Promise<void> {

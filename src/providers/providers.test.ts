@@ -122,6 +122,47 @@ function fakeVendors() {
       return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
         address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
     }
+    if (p.startsWith('/ipinfo/') && p.endsWith('/json')) {
+      if (auth !== 'Bearer ii-token') return json(res, 403, { status: 403, error: { title: 'Unknown token', message: "Please ensure you've entered your token correctly." } });
+      const ip = p.split('/')[2];
+      if (ip === '66.87.125.72') return json(res, 200, { ip, hostname: 'ip-66-87-125-72.example.net', city: 'Springfield', region: 'Massachusetts', country: 'US', loc: '42.0999,-72.5783', org: 'AS51501 Example Networks Ltd', postal: '01105', timezone: 'America/New_York' });
+      return json(res, 200, { ip, anycast: true });
+    }
+    if (p === '/pelias/v1/search') {
+      const text = url.searchParams.get('text') ?? '';
+      if (url.searchParams.get('api_key') !== 'pelias-key') return json(res, 401, { geocoding: { errors: ['auth: api_key invalid'] } });
+      if (text.startsWith('zz')) return json(res, 400, { geocoding: { version: '0.2', errors: ['invalid param \'text\': could not be parsed'] }, type: 'FeatureCollection', features: [] });
+      const features = text.includes('Innsbruck')
+        ? [{ type: 'Feature', geometry: { type: 'Point', coordinates: [11.4078, 47.2723] },
+            properties: { gid: 'whosonfirst:locality:101748061', layer: 'locality', source: 'whosonfirst', name: 'Innsbruck', confidence: 1, match_type: 'exact', accuracy: 'centroid',
+              country: 'Austria', country_a: 'AUT', region: 'Tirol', locality: 'Innsbruck', label: 'Innsbruck, TR, Austria' } }]
+        : [];
+      return json(res, 200, { geocoding: { version: '0.2', query: { text }, engine: { name: 'Pelias' }, timestamp: 1767225600000 }, type: 'FeatureCollection', features });
+    }
+    if (p === '/clearbit/v2/companies/find') {
+      if (auth !== 'Bearer cb-key') return json(res, 401, { error: { type: 'auth_required', message: 'API key required.' } });
+      const domain = url.searchParams.get('domain');
+      if (domain === 'queued.example.com') return json(res, 202, {});
+      if (domain !== 'stripe.com') return json(res, 404, { error: { type: 'unknown_record', message: 'Unknown domain' } });
+      return json(res, 200, {
+        id: '3f5d', name: 'Stripe', legalName: 'Stripe, Inc.', domain: 'stripe.com',
+        category: { sector: 'Information Technology', industryGroup: 'Software & Services', industry: 'Internet Software & Services', subIndustry: 'Internet Software & Services' },
+        foundedYear: 2010, geo: { city: 'South San Francisco', state: 'California', country: 'United States', countryCode: 'US' },
+        metrics: { employees: 8000, employeesRange: '5K-10K', raised: 2200000000 }, linkedin: { handle: 'company/stripe' },
+      });
+    }
+    if (p === '/watchman/v2/search') {
+      if (url.searchParams.get('type') !== 'person') return json(res, 400, { error: 'type is required' });
+      const name = (url.searchParams.get('name') ?? '').toLowerCase();
+      const entities = name.includes('maduro')
+        ? [{ name: 'Nicolas MADURO MOROS', entityType: 'person', sourceList: 'us_ofac', sourceID: '22790',
+            person: { name: 'Nicolas MADURO MOROS', altNames: [], gender: 'male', birthDate: '1962-11-23T00:00:00Z', governmentIDs: [{ type: 'cedula', country: 'VE', identifier: '5892464' }] },
+            addresses: [], sanctionsInfo: { programs: ['VENEZUELA-EO13692'], secondary: false, description: '' },
+            match: 0.97, details: { finalScore: 0.97, pieces: [{ pieceType: 'name', score: 1, weight: 30, matched: true, required: true, exact: true, fieldsCompared: 1 }] } },
+          { name: 'Nicolas MADURO GUERRA', entityType: 'person', sourceList: 'us_ofac', sourceID: '22791', person: { name: 'Nicolas MADURO GUERRA', birthDate: '1990-06-21T00:00:00Z' }, match: 0.93 }]
+        : [];
+      return json(res, 200, { query: { name, entityType: 'person' }, entities });
+    }
     json(res, 404, { error: `fake vendors: no route for ${p}` });
   };
   const server: Server = createServer(handle);
@@ -366,5 +407,76 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     } finally {
       await down.close();
     }
+  });
+});
+
+describe(`the other adapters of each lookup, configured on their own (${dbKind})`, () => {
+  const vendors = fakeVendors();
+  let t: TestApp;
+  let guest: Tenant;
+
+  before(async () => {
+    const base = await vendors.start();
+    t = await createTestApp({
+      GUESTSCREEN_IPINFO_URL: `${base}/ipinfo`, GUESTSCREEN_IPINFO_TOKEN: 'ii-token',
+      GUESTSCREEN_PELIAS_URL: `${base}/pelias`, GUESTSCREEN_PELIAS_API_KEY: 'pelias-key',
+      GUESTSCREEN_CLEARBIT_URL: `${base}/clearbit`, GUESTSCREEN_CLEARBIT_API_KEY: 'cb-key',
+      GUESTSCREEN_WATCHMAN_URL: `${base}/watchman`,
+    });
+    guest = await tenant(t);
+  });
+  after(async () => {
+    await t.close();
+    await vendors.stop();
+  });
+
+  const get = (url: string) => call(t, 'GET', url, { key: guest.key });
+
+  it("reads ipinfo's place, its \"lat,lon\" and its time zone, and an answer without a place as an empty one", async () => {
+    const r = await get('/v1/lookup/geoip/66.87.125.72');
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual([r.json.country_code, r.json.region, r.json.city, r.json.postal_code, r.json.time_zone_name], ['US', 'Massachusetts', 'Springfield', '01105', 'America/New_York']);
+    assert.equal(r.json.source.name, 'ipinfo');
+    const anycast = await get('/v1/lookup/geoip/1.1.1.1');
+    assert.equal(anycast.status, 200);
+    assert.equal(anycast.json.city, null);
+    assert.equal(vendors.hits.get('/ipinfo/1.1.1.1/json'), 1);
+  });
+
+  it("geocodes with Pelias: [lon, lat], the alpha-3 country, the layer as the precision, and its errors array", async () => {
+    const r = await get(`/v1/lookup/geocode/${encodeURIComponent('Innsbruck, Austria')}`);
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual([r.json.city, r.json.state, r.json.country_code, r.json.precision, r.json.timezone], ['Innsbruck', 'Tirol', 'AT', 'city', 'Europe/Vienna']);
+    assert.deepEqual(r.json.geo, { lat: 47.2723, lon: 11.4078 });
+    assert.equal((await get(`/v1/lookup/geocode/${encodeURIComponent('Qwxzz Plaza')}`)).json.precision, 'none');
+    const refused = await get(`/v1/lookup/geocode/${encodeURIComponent('zz top street')}`);
+    assert.equal(refused.status, 500);
+    assert.match(refused.json.error, /Pelias refused the query: invalid param 'text'/);
+  });
+
+  it("reads Clearbit's company, its 404 as none, and its 202 (still looking) as a retry later", async () => {
+    const r = await get('/v1/lookup/domain/stripe.com');
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(
+      { ...r.json[0], source: undefined },
+      { name: 'Stripe', country: 'United States', industry: 'Internet Software & Services', size: '5K-10K', linkedin_url: 'https://www.linkedin.com/company/stripe', founded: '2010', source: undefined },
+    );
+    assert.deepEqual((await get('/v1/lookup/domain/nobody.example.net')).json, []);
+    const queued = await get('/v1/lookup/domain/queued.example.com');
+    assert.equal(queued.status, 500);
+    assert.match(queued.json.error, /Clearbit is still looking queued\.example\.com up/);
+    assert.equal(queued.headers['retry-after'], '180');
+  });
+
+  it('asks moov watchman in a background check, keeps its scored pieces, and leaves out a namesake born decades apart', async () => {
+    const submitted = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: guest.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962, country: 'VE' } });
+    assert.equal(submitted.status, 200, submitted.body);
+    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+    const done = await get(`/v1/background-check/results/${submitted.json.id}`);
+    assert.equal(done.json.risk_status, 'REVIEW');
+    const sanctions = done.json.report_items[0];
+    assert.deepEqual(sanctions.items.map((i: { title: string }) => i.title), ['Nicolas MADURO MOROS']);
+    assert.equal(sanctions.items[0].description, "'Nicolas Maduro' matched 'Nicolas MADURO MOROS': watchman score 0.97 (name 1.00 exact); year of birth 1962 listed, country VE listed. Listed years of birth: 1962.");
+    assert.match(sanctions.items[0].subtitle, /^moov watchman \(us_ofac\) .*entry 22790, programs VENEZUELA-EO13692$/);
   });
 });

@@ -10,6 +10,7 @@ import { iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
+import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
 import { nameSimilarity } from '../screening/names.js';
@@ -90,9 +91,9 @@ export function readSubject(input: Record<string, unknown>, opts: { countryRequi
 /** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
 export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
-  else if (!deps.config.lookups.vendors.yente && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
+  else if (!deps.config.lookups.vendors.yente && !deps.config.lookups.vendors.watchman && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
     await assertAdverseMediaSource(deps).catch(() => {
-      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
+      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
     });
   }
   const id = newId('chk');
@@ -167,10 +168,14 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
   const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
   const sections: BackgroundResults['report_items'] = [];
 
-  const yente = deps.config.lookups.vendors.yente;
-  if (yente || (await sanctionsImported(deps))) {
+  const { yente, watchman } = deps.config.lookups.vendors;
+  if (yente || watchman || (await sanctionsImported(deps))) {
     const query = { name: fullName, yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true };
-    const hits = [...((await sanctionsImported(deps)) ? await searchSanctions(deps, query) : []), ...(yente ? await yenteMatch({ deps, accountId }, yente, query) : [])];
+    const hits = [
+      ...((await sanctionsImported(deps)) ? await searchSanctions(deps, query) : []),
+      ...(yente ? await yenteMatch({ deps, accountId }, yente, query) : []),
+      ...(watchman ? await watchmanSearch({ deps, accountId }, watchman, query) : []),
+    ];
     sections.push({
       name: 'Sanctions and watchlists',
       status: hits.length ? 'REVIEW' : 'CLEAR',
@@ -181,7 +186,7 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
         tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`],
       })),
     });
-  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL.', tags: ['not configured'] }] });
+  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL.', tags: ['not configured'] }] });
 
   if (await hasRegistry(deps)) {
     // Candidates share the last name, as a name or inside an alias; the first name and the rest

@@ -1,6 +1,7 @@
 import type { LookupContext, Source } from '../core.js';
 import { embeddedGeocoder } from './embedded.js';
 import { nominatimGeocoder } from './nominatim.js';
+import { peliasGeocoder } from './pelias.js';
 
 /** Where an address is, in our terms. `precision` says how much of it was placed. */
 export interface Place {
@@ -25,8 +26,9 @@ export interface Geocoder {
   geocode(address: string, ctx: LookupContext): Promise<Place>;
 }
 
-/** A Nominatim server when GUESTSCREEN_NOMINATIM_URL is set, else the world's cities offline. */
+/** A Nominatim or a Pelias server when its URL is set (in that order), else the world's cities offline. */
 export function geocoder(ctx: LookupContext): Geocoder {
-  const nominatim = ctx.deps.config.lookups.vendors.nominatim;
-  return nominatim ? nominatimGeocoder(nominatim, ctx.deps.config.lookups.nominatimEmail) : embeddedGeocoder;
+  const { nominatim, pelias } = ctx.deps.config.lookups.vendors;
+  if (nominatim) return nominatimGeocoder(nominatim, ctx.deps.config.lookups.nominatimEmail);
+  return pelias ? peliasGeocoder(pelias) : embeddedGeocoder;
 }

@@ -1,5 +1,6 @@
 import type { LookupContext, Source } from '../core.js';
 import { embeddedGeoip } from './embedded.js';
+import { ipinfoGeoip } from './ipinfo.js';
 import { maxmindGeoip } from './maxmind.js';
 
 /** Where an IP address is, in our terms; every field null when the database has no answer. */
@@ -20,8 +21,8 @@ export interface GeoipProvider {
   lookup(ip: string, ctx: LookupContext): Promise<GeoReport>;
 }
 
-/** MaxMind's web service when configured, else the MMDB file on disk (DB-IP Lite unless replaced). */
+/** MaxMind's web service or ipinfo when configured (in that order), else the MMDB file on disk (DB-IP Lite unless replaced). */
 export function geoipProvider(ctx: LookupContext): GeoipProvider {
-  const maxmind = ctx.deps.config.lookups.vendors.maxmind;
-  return maxmind ? maxmindGeoip(maxmind) : embeddedGeoip(ctx.deps.config);
+  const { maxmind, ipinfo } = ctx.deps.config.lookups.vendors;
+  return maxmind ? maxmindGeoip(maxmind) : ipinfo ? ipinfoGeoip(ipinfo) : embeddedGeoip(ctx.deps.config);
 }
