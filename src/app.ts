@@ -18,6 +18,7 @@ import { reservationRoutes } from './modules/reservations/routes.js';
 import { Reservation } from './modules/reservations/schemas.js';
 import { blocklistRoutes } from './modules/blocklist/routes.js';
 import { lookupRoutes } from './modules/lookups/routes.js';
+import { checkrWebhookRoutes } from './modules/checks/checkr-webhook.js';
 import { checkRoutes } from './modules/checks/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
 import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
@@ -146,6 +147,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   );
   await app.register(signupPages(deps));
   await app.register(portalPages(deps));
+  await app.register(checkrWebhookRoutes(deps));
   opts.configure?.(app);
   await app.ready();
   return app;

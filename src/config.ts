@@ -32,6 +32,8 @@ export const VENDORS = {
   ipinfo: { secrets: ['TOKEN'], url: 'https://ipinfo.io' },
   // Clearbit no longer issues keys: for accounts that hold a legacy one.
   clearbit: { secrets: ['API_KEY'], url: 'https://company.clearbit.com' },
+  // Criminal records in background checks: the key and the account's package (Checkr's names vary by account).
+  checkr: { secrets: ['API_KEY', 'PACKAGE'], url: 'https://api.checkr.com/v1' },
 } as const satisfies Record<string, { secrets: readonly string[]; optional?: readonly string[]; url: string | undefined }>;
 
 export type VendorName = keyof typeof VENDORS;

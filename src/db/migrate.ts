@@ -12,6 +12,7 @@ import * as m0008 from './migrations/0008-deferred-search-index.js';
 import * as m0009 from './migrations/0009-guest-portal.js';
 import * as m0010 from './migrations/0010-lookups.js';
 import * as m0011 from './migrations/0011-checks-and-lists.js';
+import * as m0012 from './migrations/0012-checkr.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -29,6 +30,7 @@ const STEPS: Record<string, Step> = {
   '0009-guest-portal': m0009,
   '0010-lookups': m0010,
   '0011-checks-and-lists': m0011,
+  '0012-checkr': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -374,6 +374,16 @@ export interface BackgroundChecksTable {
   stop_date: string | null;
 }
 
+/** A background check's order at Checkr (migration 0012). */
+export interface CheckrOrdersTable {
+  check_id: string;
+  candidate_id: string;
+  invitation_id: string;
+  /** Set once the guest completed the invitation and Checkr made the report. */
+  report_id: string | null;
+  created_at: string;
+}
+
 /** One name on an imported sanctions list: an entry's primary name or one of its aliases. */
 export interface SanctionsNamesTable {
   id: Generated<number>;
@@ -436,6 +446,7 @@ export interface Database {
   breach_records: BreachRecordsTable;
   sex_offender_records: SexOffenderRecordsTable;
   background_checks: BackgroundChecksTable;
+  checkr_orders: CheckrOrdersTable;
   sanctions_names: SanctionsNamesTable;
   news_articles: NewsArticlesTable;
 }

@@ -1,4 +1,4 @@
-import { runCheck } from '../modules/checks/service.js';
+import { runCheck, runCheckr } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { sendGuestMessage } from '../modules/messages/send.js';
 import { runScreening } from '../modules/screening/run.js';
@@ -10,4 +10,5 @@ export const handlers: JobHandlers = {
   'message.send': sendGuestMessage,
   'screening.run': runScreening,
   'check.run': runCheck,
+  'check.checkr': runCheckr,
 };

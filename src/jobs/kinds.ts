@@ -39,6 +39,13 @@ export const JOB_KINDS = {
     backoff: exponential(10, 600),
     timeoutMs: 120_000,
   },
+  'check.checkr': {
+    // Polled on a schedule (poll: true, which schedules the next look), and run at once when Checkr's webhook arrives.
+    payload: Type.Object({ check_id: Type.String(), poll: Type.Boolean() }),
+    maxAttempts: () => 5,
+    backoff: exponential(30, 1800),
+    timeoutMs: 60_000,
+  },
   'message.send': {
     payload: Type.Object({ message_id: Type.String() }),
     maxAttempts: () => 8,

@@ -150,6 +150,7 @@ describe(`job queue (${dbKind})`, () => {
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,
       'check.run': async () => undefined,
+      'check.checkr': async () => undefined,
     };
     for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
     // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.
@@ -182,7 +183,7 @@ describe(`job queue (${dbKind})`, () => {
         started.push((payload as { message_id: string }).message_id);
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined };
+    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined, 'check.checkr': async () => undefined };
     try {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -234,6 +235,7 @@ describe(`job queue (${dbKind})`, () => {
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,
       'check.run': async () => undefined,
+      'check.checkr': async () => undefined,
     };
     try {
       for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });

@@ -45,7 +45,7 @@ const Results = Type.Object({
   report_items: Type.Array(
     Type.Object({
       name: Type.String(),
-      status: Type.String({ description: 'CLEAR, REVIEW or NOT_RUN (no data source configured)' }),
+      status: Type.String({ description: 'CLEAR, REVIEW, NOT_RUN (no data source configured), or PENDING (waiting on its provider: Checkr, on the person)' }),
       items: Type.Array(
         Type.Object({
           title: Type.String(),

@@ -8,6 +8,7 @@ import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
+import { checkrProgress, inviteCandidate, type CheckrProgress } from '../../providers/criminal/checkr.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
@@ -37,6 +38,12 @@ export interface ReportItem {
   images?: string[];
 }
 
+export interface Section {
+  name: string;
+  status: 'CLEAR' | 'REVIEW' | 'NOT_RUN' | 'PENDING';
+  items: ReportItem[];
+}
+
 export interface BackgroundResults {
   id: string;
   start_date: string;
@@ -45,7 +52,8 @@ export interface BackgroundResults {
   risk_status: string | null;
   type: string;
   pdf: string | null;
-  report_items: { name: string; status: 'CLEAR' | 'REVIEW' | 'NOT_RUN'; items: ReportItem[] }[];
+  /** PENDING: a section waiting on its provider (Checkr, on the guest), the check with it. */
+  report_items: Section[];
   error?: string;
 }
 
@@ -91,9 +99,9 @@ export function readSubject(input: Record<string, unknown>, opts: { countryRequi
 /** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
 export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
-  else if (!deps.config.lookups.vendors.yente && !deps.config.lookups.vendors.watchman && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
+  else if (!Object.keys(deps.config.lookups.vendors).some((v) => ['yente', 'watchman', 'checkr'].includes(v)) && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
     await assertAdverseMediaSource(deps).catch(() => {
-      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
+      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_CHECKR_API_KEY, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
     });
   }
   const id = newId('chk');
@@ -164,7 +172,7 @@ export function openPdf(deps: Deps, row: Row): Buffer {
 }
 
 /** The sections of a background check: sanctions, the registry, adverse media; each says when it could not run. */
-async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject): Promise<BackgroundResults['report_items']> {
+async function backgroundSections(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section[]> {
   const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
   const sections: BackgroundResults['report_items'] = [];
 
@@ -239,12 +247,59 @@ async function backgroundSections(deps: Deps, accountId: string, s: CheckSubject
     });
   } else sections.push({ name: 'Adverse media', status: 'NOT_RUN', items: [{ title: 'No news source', description: 'Import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY.', tags: ['not configured'] }] });
 
-  sections.push({
-    name: 'Criminal records',
-    status: 'NOT_RUN',
-    items: [{ title: 'No criminal-records provider configured', description: 'Court and criminal records need a consumer-reporting agency; none is configured.', tags: ['not configured'] }],
-  });
+  sections.push(await criminalSection(deps, accountId, checkId, s));
   return sections;
+}
+
+const CRIMINAL = 'Criminal records';
+/** How often a check waiting on Checkr looks again (its webhook, when it reaches the service, is sooner), and for how long. */
+const CHECKR_POLL_MS = 15 * 60_000;
+const CHECKR_GIVE_UP_MS = 30 * 86_400_000;
+
+/**
+ * Criminal records through Checkr when configured: Checkr e-mails the guest an invitation to its
+ * hosted flow (consent, and what the report needs), and the section waits (PENDING) until the
+ * report is complete. Without an e-mail there is no one to invite.
+ */
+async function criminalSection(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section> {
+  const checkr = deps.config.lookups.vendors.checkr;
+  if (!checkr) {
+    return { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No criminal-records provider configured', description: 'Court and criminal records need a consumer-reporting agency; set GUESTSCREEN_CHECKR_API_KEY and GUESTSCREEN_CHECKR_PACKAGE for Checkr.', tags: ['not configured'] }] };
+  }
+  if (!s.email) {
+    return { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No e-mail to invite', description: "Checkr invites the person by e-mail to consent and give what its report needs; this check was submitted without the person's e-mail.", tags: ['checkr', 'not run'] }] };
+  }
+  // A retried job finds the order its earlier attempt made.
+  const known = await deps.db.selectFrom('checkr_orders').select('candidate_id').where('check_id', '=', checkId).executeTakeFirst();
+  if (!known) {
+    const order = await inviteCandidate({ deps, accountId }, checkr, checkId, { firstName: s.firstName, middleName: s.middleName, lastName: s.lastName, email: s.email, country: s.country || null, state: s.state, city: s.city });
+    await deps.db.insertInto('checkr_orders').values({ check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) }).execute();
+  }
+  return { name: CRIMINAL, status: 'PENDING', items: [{ title: 'Checkr invitation sent', description: `Checkr e-mailed ${s.email} an invitation to its hosted flow; this section is filled in when the person has completed it and Checkr's report is complete.`, tags: ['checkr', 'pending'] }] };
+}
+
+/** The criminal-records section of a report Checkr has finished with, one way or another. */
+function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Section {
+  if (p.state !== 'complete') {
+    return p.state === 'expired'
+      ? { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'Checkr invitation expired', description: "The person did not complete Checkr's invitation before it expired; no report was made.", tags: ['checkr', 'expired'] }] }
+      : { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: p.reportId ? `Checkr report ${p.reportId} canceled` : 'Checkr report canceled', description: 'Checkr canceled the report before completing it.', tags: ['checkr', 'canceled'] }] };
+  }
+  return {
+    name: CRIMINAL,
+    status: p.result === 'clear' ? 'CLEAR' : 'REVIEW',
+    items: [
+      {
+        title: `Checkr report ${p.reportId}: ${p.result}`,
+        subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${p.completedAt}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null].filter(Boolean).join(', '),
+        description:
+          p.result === 'clear'
+            ? 'Checkr found no records to consider.'
+            : "Checkr found records to consider: read the report in Checkr's dashboard before deciding; the FCRA's adverse-action steps apply to a decision based on it.",
+        tags: ['checkr', p.result],
+      },
+    ],
+  };
 }
 
 /** The job: runs the search, keeps the sealed result (and the PDF), and tells the account's webhook. */
@@ -257,18 +312,19 @@ export async function runCheck(payload: unknown, { deps, job }: JobContext): Pro
     const now = iso(deps.clock());
     let result: unknown;
     let risk: string;
-    let pdf: Buffer | null = null;
+    const pdf: Buffer | null = null;
     if (row.type === 'adverse_media') {
       const r = await searchAdverseMedia({ deps, accountId: row.account_id }, subject);
       result = r;
       risk = r.riskCategories.some((c) => c !== 'Other News') ? 'REVIEW' : 'CLEARED';
     } else {
-      const sections = await backgroundSections(deps, row.account_id, subject);
-      result = sections;
-      risk = sections.some((x) => x.status === 'REVIEW') ? 'REVIEW' : 'CLEARED';
-      const view = { ...backgroundView(deps, { ...row, status: 'FINISHED', risk_status: risk, stop_date: now }), report_items: sections };
-      const subjectLine = `${[subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ')}${subject.yearOfBirth ? `, born ${subject.yearOfBirth}` : ''}${subject.country ? `, ${subject.country}` : ''}`;
-      pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine), `check:${row.id}:pdf`);
+      const sections = await backgroundSections(deps, row.account_id, row.id, subject);
+      if (sections.some((x) => x.status === 'PENDING')) {
+        await awaitProvider(deps, row, sections);
+        return;
+      }
+      await finishBackground(deps, row, subject, sections);
+      return;
     }
     await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(result), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
   } catch (err) {
@@ -278,6 +334,78 @@ export async function runCheck(payload: unknown, { deps, job }: JobContext): Pro
     }
     throw err;
   }
+}
+
+/** The sections so far are kept (the results show them, the waiting one PENDING) and Checkr is asked again later. */
+async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise<void> {
+  await withTx(deps.db, async (tx) => {
+    await tx.updateTable('background_checks').set({ result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)) }).where('id', '=', row.id).where('status', '=', 'PENDING').execute();
+    await scheduleCheckrPoll(tx, deps, row.id);
+  });
+}
+
+const scheduleCheckrPoll = (db: Deps['db'], deps: Deps, checkId: string) =>
+  enqueue(db, deps, 'check.checkr', { check_id: checkId, poll: true }, { runAt: new Date(deps.clock().getTime() + CHECKR_POLL_MS), uniqueKey: `checkr-poll:${checkId}` });
+
+/** Risk, PDF and the FINISHED state of a background check whose sections are all done. */
+async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
+  const now = iso(deps.clock());
+  const risk = sections.some((x) => x.status === 'REVIEW') ? 'REVIEW' : 'CLEARED';
+  const view = { ...backgroundView(deps, { ...row, status: 'FINISHED', risk_status: risk, stop_date: now }), report_items: sections };
+  const subjectLine = `${[subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ')}${subject.yearOfBirth ? `, born ${subject.yearOfBirth}` : ''}${subject.country ? `, ${subject.country}` : ''}`;
+  const pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine), `check:${row.id}:pdf`);
+  await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
+}
+
+/**
+ * The job that follows a check waiting on Checkr: run by its schedule (`poll`, which then
+ * schedules the next look) and at once when Checkr's webhook says something changed. When
+ * Checkr is done, the criminal-records section takes the outcome and the check finishes.
+ */
+export async function runCheckr(payload: unknown, { deps, job }: JobContext): Promise<void> {
+  const { check_id, poll } = payload as { check_id: string; poll: boolean };
+  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
+  if (!row || row.status !== 'PENDING' || !row.result_enc) return;
+  const order = await deps.db.selectFrom('checkr_orders').selectAll().where('check_id', '=', check_id).executeTakeFirst();
+  const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+  const sections = JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as Section[];
+  const settle = (section: Section) => finishBackground(deps, row, subject, sections.map((x) => (x.name === CRIMINAL ? section : x)));
+  const checkr = deps.config.lookups.vendors.checkr;
+  if (!order || !checkr) {
+    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'Checkr is no longer configured', description: 'The report was ordered from Checkr, which this service can no longer reach; read it in Checkr\'s dashboard.', tags: ['checkr', 'not configured'] }] });
+    return;
+  }
+  let progress: CheckrProgress;
+  try {
+    progress = await checkrProgress({ deps, accountId: row.account_id }, checkr, { invitationId: order.invitation_id, reportId: order.report_id });
+  } catch (err) {
+    // Checkr down for longer than this job's retries: the schedule goes on regardless.
+    if (poll && job.attempt >= job.max_attempts) {
+      await scheduleCheckrPoll(deps.db, deps, check_id);
+      return;
+    }
+    throw err;
+  }
+  if (progress.reportId && progress.reportId !== order.report_id) await deps.db.updateTable('checkr_orders').set({ report_id: progress.reportId }).where('check_id', '=', check_id).execute();
+  if (progress.state !== 'waiting') {
+    await settle(checkrSection(progress));
+    return;
+  }
+  if (!poll) return;
+  if (deps.clock().getTime() - Date.parse(row.start_date) > CHECKR_GIVE_UP_MS) {
+    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No Checkr report within 30 days', description: `Checkr's ${progress.detail}: no report was complete 30 days after the check was submitted.`, tags: ['checkr', 'timed out'] }] });
+    return;
+  }
+  await scheduleCheckrPoll(deps.db, deps, check_id);
+}
+
+/** A Checkr webhook for one of this service's candidates: the check's Checkr job runs now. True when the candidate is known. */
+export async function checkrEvent(deps: Deps, candidateId: string): Promise<boolean> {
+  const order = await deps.db.selectFrom('checkr_orders').select('check_id').where('candidate_id', '=', candidateId).executeTakeFirst();
+  if (!order) return false;
+  await enqueue(deps.db, deps, 'check.checkr', { check_id: order.check_id, poll: false });
+  deps.wakeWorker();
+  return true;
 }
 
 async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void> {
