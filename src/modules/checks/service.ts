@@ -309,24 +309,15 @@ export async function runCheck(payload: unknown, { deps, job }: JobContext): Pro
   if (!row || row.status !== 'PENDING') return;
   const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
   try {
-    const now = iso(deps.clock());
-    let result: unknown;
-    let risk: string;
-    const pdf: Buffer | null = null;
     if (row.type === 'adverse_media') {
       const r = await searchAdverseMedia({ deps, accountId: row.account_id }, subject);
-      result = r;
-      risk = r.riskCategories.some((c) => c !== 'Other News') ? 'REVIEW' : 'CLEARED';
-    } else {
-      const sections = await backgroundSections(deps, row.account_id, row.id, subject);
-      if (sections.some((x) => x.status === 'PENDING')) {
-        await awaitProvider(deps, row, sections);
-        return;
-      }
-      await finishBackground(deps, row, subject, sections);
+      const risk = r.riskCategories.some((c) => c !== 'Other News') ? 'REVIEW' : 'CLEARED';
+      await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(r), resultAad(row.id)), risk_status: risk, stop_date: iso(deps.clock()) });
       return;
     }
-    await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(result), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
+    const sections = await backgroundSections(deps, row.account_id, row.id, subject);
+    if (sections.some((x) => x.status === 'PENDING')) await awaitProvider(deps, row, sections);
+    else await finishBackground(deps, row, subject, sections);
   } catch (err) {
     if (job.attempt >= job.max_attempts) {
       await finish(deps, row, { status: 'FAILED', error: err instanceof Error ? err.message : String(err), stop_date: iso(deps.clock()) });
