@@ -49,6 +49,7 @@ function vendorVariables() {
   out.GUESTSCREEN_WHOIS_SERVER = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.:-]+$' }));
   out.GUESTSCREEN_WHOIS_PORT = Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' }));
   out.GUESTSCREEN_NOMINATIM_EMAIL = Type.Optional(Type.String({ minLength: 3 }));
+  out.GUESTSCREEN_GDELT_SPACING_SECONDS = Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' }));
   out.GUESTSCREEN_YENTE_DATASET = Type.Optional(Type.String({ pattern: '^[a-z0-9_]+$' }));
   return out;
 }
@@ -149,6 +150,8 @@ export interface Config {
     /** An MMDB file that replaces the embedded DB-IP database (also set by `data import geoip`). */
     geoipDatabase: string | undefined;
     nominatimEmail: string | undefined;
+    /** GDELT asks for one request in 5 s from an address: this process keeps its calls that far apart. */
+    gdeltSpacingMs: number;
     /** WHOIS over port 43 where a TLD has no RDAP server: on with RDAP. */
     whois: { host: string; port: number } | undefined;
     /** The providers that are switched on, by name. */
@@ -240,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quotaPerDay: e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY === undefined ? 1_000 : Number(e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY),
       geoipDatabase: e.GUESTSCREEN_GEOIP_DATABASE,
       nominatimEmail: e.GUESTSCREEN_NOMINATIM_EMAIL,
+      gdeltSpacingMs: (e.GUESTSCREEN_GDELT_SPACING_SECONDS === undefined ? 5 : Number(e.GUESTSCREEN_GDELT_SPACING_SECONDS)) * 1000,
       whois: vendors.rdap ? { host: e.GUESTSCREEN_WHOIS_SERVER ?? 'whois.iana.org', port: e.GUESTSCREEN_WHOIS_PORT === undefined ? 43 : Number(e.GUESTSCREEN_WHOIS_PORT) } : undefined,
       vendors,
     },

@@ -15,6 +15,7 @@ import { yenteMatch } from './sanctions/yente.js';
  */
 function fakeVendors() {
   const hits = new Map<string, number>();
+  const gdeltAt: number[] = [];
   let base = '';
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -79,6 +80,7 @@ function fakeVendors() {
       return json(res, 200, { offenders: [{ name: 'JONATHAN QUIMBY', firstName: 'JONATHAN', lastName: 'QUIMBY', dob: url.searchParams.get('dob'), city: 'FRESNO', state: 'CA', zipcode: '93701', crime: 'Synthetic charge', offenderUrl: 'https://registry.example/1', offenderImageUrl: 'https://registry.example/1.jpg' }] });
     }
     if (p === '/gdelt') {
+      gdeltAt.push(Date.now());
       const q = url.searchParams.get('query') ?? '';
       if (q.includes('busy person')) { res.writeHead(429, { 'content-type': 'text/plain' }); return res.end('Please limit requests to one every 5 seconds.'); }
       if (q.includes('odd')) { res.writeHead(200, { 'content-type': 'text/html' }); return res.end('The specified phrase is too short.'); }
@@ -168,6 +170,7 @@ function fakeVendors() {
   const server: Server = createServer(handle);
   return {
     hits,
+    gdeltAt,
     start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => { base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`; resolve(base); })),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -224,7 +227,7 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
       GUESTSCREEN_OFFENDERS_IO_URL: `${base}/offenders`, GUESTSCREEN_OFFENDERS_IO_API_KEY: 'off-key',
       GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
       GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
-      GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
+      GUESTSCREEN_GDELT_URL: `${base}/gdelt`, GUESTSCREEN_GDELT_SPACING_SECONDS: '1',
       GUESTSCREEN_YENTE_URL: `${base}/yente`,
       GUESTSCREEN_GREYNOISE_URL: `${base}/greynoise`, GUESTSCREEN_GREYNOISE_API_KEY: 'gn-key',
       GUESTSCREEN_NEWSAPI_URL: `${base}/newsapi`, GUESTSCREEN_NEWSAPI_API_KEY: 'news-key',
@@ -353,6 +356,10 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(vendors.hits.get('/gdelt'), 1);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'odd', lastName: 'name', country: 'US' }), /GDELT refused the query: The specified phrase is too short/);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'busy', lastName: 'person', country: 'US' }), /GDELT rate limit reached/);
+    // GDELT's one request in N s (1 here): the three searches reached it that far apart.
+    const gaps = vendors.gdeltAt.slice(1).map((at, i) => at - vendors.gdeltAt[i]!);
+    assert.equal(gaps.length, 2);
+    assert.ok(gaps.every((g) => g >= 950), `GDELT calls ${gaps.join(', ')} ms apart`);
   });
 
   it('asks OpenSanctions yente in a background check and keeps its explanation', async () => {

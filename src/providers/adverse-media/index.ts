@@ -61,9 +61,28 @@ async function corpusArticles(deps: Deps, forms: string[][]): Promise<Article[]>
   return out;
 }
 
+/** When this process may next call GDELT. */
+let gdeltNext = 0;
+/** The longest a search waits for its turn; past that it fails with Retry-After instead. */
+const GDELT_MAX_WAIT_MS = 60_000;
+
+/**
+ * GDELT's terms ask for one request in 5 s from an address. Calls from this process take turns
+ * that far apart (a search queued behind others waits, up to a minute); GDELT's own 429 still
+ * covers other processes on the same address.
+ */
+async function gdeltTurn(spacingMs: number): Promise<void> {
+  const now = Date.now();
+  const at = Math.max(now, gdeltNext);
+  if (at - now > GDELT_MAX_WAIT_MS) throw providerFailed('GDELT', `allows one request in ${spacingMs / 1000} s and ${Math.round((at - now) / spacingMs)} searches are ahead; try again later`, Math.ceil((at - now) / 1000));
+  gdeltNext = at + spacingMs;
+  if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+}
+
 /** GDELT DOC 2.0 article list: titles only (no snippets), about three months back. */
 async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][]): Promise<Article[]> {
   const label = 'GDELT';
+  await gdeltTurn(ctx.deps.config.lookups.gdeltSpacingMs);
   const query = forms.map((f) => `"${f.join(' ')}"`).join(' OR ');
   const a = await callVendor(ctx, 'gdelt', label, `${url}?${new URLSearchParams({ query: forms.length > 1 ? `(${query})` : query, mode: 'artlist', format: 'json', maxrecords: '75', sort: 'datedesc' })}`, { timeoutMs: 30_000 });
   if (a.status !== 200) throw unexpected(label, a);
