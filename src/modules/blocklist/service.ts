@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import type { Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';

@@ -171,7 +171,7 @@ export function openPdf(deps: Deps, row: Row): Buffer {
   return deps.secrets.openBytes(Buffer.from(row.pdf_enc), `check:${row.id}:pdf`);
 }
 
-/** The sections of a background check: sanctions, the registry, adverse media; each says when it could not run. */
+/** The sections of a background check: sanctions, the registry, adverse media, criminal records; each says when it could not run. */
 async function backgroundSections(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section[]> {
   const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
   const sections: BackgroundResults['report_items'] = [];
@@ -302,7 +302,10 @@ function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Sectio
   };
 }
 
-/** The job: runs the search, keeps the sealed result (and the PDF), and tells the account's webhook. */
+/**
+ * The job: runs the search, keeps the sealed result (and the PDF), and tells the account's
+ * webhook; a background check with a section waiting on Checkr keeps what it has and waits (runCheckr).
+ */
 export async function runCheck(payload: unknown, { deps, job }: JobContext): Promise<void> {
   const { check_id } = payload as { check_id: string };
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();

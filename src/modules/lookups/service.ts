@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import countries from 'i18n-iso-countries';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';

