@@ -7,10 +7,9 @@ import { checkrEvent } from './service.js';
 /**
  * POST /webhooks/checkr: Checkr's events (the URL is set in Checkr's dashboard), signed with the
  * API key over the raw body. An event about one of this service's candidates runs that check's
- * Checkr job at once; it reads the invitation and the report itself, so the event's content is
- * only a prompt and a forged one, even well signed, can change nothing but the timing. Answered
- * 200 once the job is queued, and for candidates this service does not know (Checkr drops a URL
- * that keeps failing).
+ * Checkr job at once; the job reads the invitation and the report from Checkr itself, so an
+ * event (a replayed one too) only sets the timing. Answered 200 once the job is queued, and for
+ * candidates this service does not know (Checkr drops a URL that keeps failing).
  */
 export function checkrWebhookRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
