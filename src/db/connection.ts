@@ -186,13 +186,13 @@ function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
 }
 
 /**
- * The fields of a named statement's answers, worked out once per process (ShapedResult, below). pg builds a row's
- * type parsers and its empty template anew for every answer, the template as a dictionary-mode
- * object (`Object.create(null)`) that every row is then copied from: for the 29 columns of a
- * reservation that was the largest single cost of GET /v1/reservations/{id} on PostgreSQL
- * (`addFields`, 9 % of the CPU, node-postgres issue 3055). A named statement always describes
- * the same columns (a migration that changes them fails it with 0A000, see below), so its
- * parsers and an ordinary object template are kept by name and reused while the answer's
+ * The fields of a named statement's answers, worked out once per process (ShapedResult, below).
+ * pg builds a row's type parsers and its empty template anew for every answer, the template as
+ * a dictionary-mode object (`Object.create(null)`) that every row is then copied from: for the
+ * 29 columns of a reservation that was the largest single cost of GET /v1/reservations/{id} on
+ * PostgreSQL (`addFields`, 9 % of the CPU, node-postgres issue 3055). A named statement always
+ * describes the same columns (a migration that changes them fails it with 0A000, see above), so
+ * its parsers and an ordinary object template are kept by name and reused while the answer's
  * columns match.
  */
 interface Shape {
