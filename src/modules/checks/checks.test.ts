@@ -225,4 +225,25 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal((await call(t, 'GET', `/v1/background-check/results/${mine.json.id}`, { key: host.key })).status, 404);
     assert.equal(await t.deps.db.selectFrom('background_checks').select('id').where('id', '=', mine.json.id).executeTakeFirst(), undefined);
   });
+
+  it("lists an account's background checks newest first, by status, without their findings, and no one else's", async () => {
+    const all = await call(t, 'GET', '/v1/background-check/results?size=100', { key: host.key });
+    assert.equal(all.status, 200, all.body);
+    const expected = await t.deps.db.selectFrom('background_checks').select(['id', 'start_date']).where('account_id', '=', host.account.id).where('type', '=', 'globalcheck').execute();
+    assert.equal(all.json.total, expected.length);
+    assert.ok(all.json.total >= 3);
+    assert.deepEqual(all.json.items.map((i: { id: string }) => i.id), [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id));
+    const item = all.json.items.find((i: { status: string; pdf: string | null }) => i.status === 'FINISHED' && i.pdf);
+    assert.deepEqual(Object.keys(item).sort(), ['id', 'pdf', 'results', 'risk_status', 'start_date', 'status', 'stop_date', 'type']);
+    assert.equal(item.results, `http://guestscreen.test/v1/background-check/results/${item.id}`);
+    const finished = await call(t, 'GET', '/v1/background-check/results?status=FINISHED&size=1', { key: host.key });
+    assert.equal(finished.json.items.length, 1);
+    assert.equal(finished.json.items[0].status, 'FINISHED');
+    assert.equal(finished.json.total, all.json.items.filter((i: { status: string }) => i.status === 'FINISHED').length);
+    const stranger = await tenant(t);
+    assert.deepEqual((await call(t, 'GET', '/v1/background-check/results', { key: stranger.key })).json, { from: 0, size: 20, total: 0, items: [] });
+    const bad = await call(t, 'GET', '/v1/background-check/results?size=101', { key: host.key });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.error, /size/);
+  });
 });

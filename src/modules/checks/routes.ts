@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, emptyBodyIsObject, MessageResponse } from '../../http/schemas.js';
+import { authErrors, emptyBodyIsObject, MessageResponse, Pagination } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { RISK_CATEGORIES } from '../../providers/adverse-media/taxonomy.js';
 import * as checks from './service.js';
@@ -119,6 +119,37 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         const row = await checks.submitCheck(deps, request.account.id, 'globalcheck', subject);
         return { id: row.id, start_date: row.start_date, status: row.status, type: row.type };
       },
+    );
+    app.get(
+      '/background-check/results',
+      {
+        schema: {
+          tags: ['Background checks'],
+          summary: "The account's background checks, newest first, without their findings (beyond the spec)",
+          querystring: Type.Object({ ...Pagination, status: Type.Optional(Type.String({ enum: ['PENDING', 'FINISHED', 'FAILED'] })) }, { additionalProperties: false }),
+          response: {
+            200: Type.Object({
+              from: Type.Integer(),
+              size: Type.Integer(),
+              total: Type.Integer(),
+              items: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  start_date: Type.String(),
+                  stop_date: S,
+                  status: Status,
+                  risk_status: S,
+                  type: Type.String(),
+                  pdf: S,
+                  results: Type.String({ description: 'the URL of its results, findings included' }),
+                }),
+              ),
+            }),
+            ...authErrors,
+          },
+        },
+      },
+      async (request) => checks.listBackgroundChecks(deps, request.account.id, { from: request.query.from ?? 0, size: request.query.size ?? 20, status: request.query.status }),
     );
     app.get(
       '/background-check/results/:id',
