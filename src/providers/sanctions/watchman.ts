@@ -13,7 +13,7 @@ const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v
  */
 export async function watchmanSearch(ctx: LookupContext, vendor: VendorConfig, q: SanctionsQuery): Promise<SanctionsHit[]> {
   const label = 'moov watchman';
-  const params = new URLSearchParams({ type: 'person', name: q.name, limit: '10', minMatch: String(SANCTIONS_THRESHOLD), debug: 'false' });
+  const params = new URLSearchParams({ type: 'person', name: q.name, limit: '10', minMatch: String(SANCTIONS_THRESHOLD) });
   const a = await callVendor(ctx, 'watchman', label, `${vendor.url}/v2/search?${params}`);
   if (a.status === 400) throw providerFailed(label, `refused the query: ${isObject(a.json) ? (str(a.json.error) ?? a.text) : a.text}`.slice(0, 300));
   if (a.status !== 200 || !isObject(a.json)) throw unexpected(label, a);
