@@ -1,6 +1,7 @@
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -88,6 +89,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SMS_FROM: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+  GUESTSCREEN_SQLITE_READERS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$' })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -141,6 +143,8 @@ export interface Config {
   reminderDays: number;
   /** Unset: 64 in a dedicated `guestscreen worker`, 16 beside the API in `guestscreen start`. */
   workerConcurrency: number | undefined;
+  /** SQLite: threads answering the reservation searches beside the main thread (0: none). */
+  sqliteReaders: number;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -235,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
+    sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? Math.min(4, availableParallelism()) : Number(e.GUESTSCREEN_SQLITE_READERS),
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,

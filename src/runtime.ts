@@ -13,7 +13,7 @@ import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
 
 export function createDeps(config: Config): Deps {
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteReaders: config.sqliteReaders });
   return {
     config,
     database,

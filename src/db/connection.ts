@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type pg from 'pg';
 import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchText, type DialectHelpers } from './dialect.js';
+import { attachReaders, SqliteReaders } from './read-pool.js';
 import type { Database } from './schema.js';
+import { bindable } from './sqlite-bind.js';
 
 export type Db = Kysely<Database>;
 
@@ -21,14 +23,16 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** SQLite: threads that answer the heavy reads (read-pool.ts); 0 keeps every read on the main thread. */
+  sqliteReaders?: number;
 }
 
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openSqlite(path.join(opts.dataDir, 'guestscreen.db'));
+  return openSqlite(path.join(opts.dataDir, 'guestscreen.db'), opts.sqliteReaders ?? 0);
 }
 
-function openSqlite(file: string): DatabaseHandle {
+function openSqlite(file: string, readerThreads: number): DatabaseHandle {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
@@ -43,7 +47,17 @@ function openSqlite(file: string): DatabaseHandle {
   // Erased personal data is overwritten on disk, not just unlinked.
   sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: dialectHelpers('sqlite'), description: `SQLite ${file}`, close: () => db.destroy() };
+  const readers = readerThreads > 0 ? new SqliteReaders(file, readerThreads) : undefined;
+  if (readers) attachReaders(db, readers);
+  return {
+    db,
+    dialect: dialectHelpers('sqlite'),
+    description: `SQLite ${file}`,
+    close: async () => {
+      await readers?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** What Kysely's SQLite driver uses of a prepared statement. */
@@ -53,12 +67,6 @@ interface SqliteStatement {
   run(params: readonly unknown[]): BetterSqlite3.RunResult;
   iterate(params: readonly unknown[]): IterableIterator<unknown>;
 }
-
-/** better-sqlite3 cannot bind JavaScript booleans: they go in as 1 and 0, as SQLite stores them. */
-const bindable = (params: readonly unknown[]) => {
-  for (const p of params) if (typeof p === 'boolean') return params.map((v) => (typeof v === 'boolean' ? Number(v) : v));
-  return params;
-};
 
 /**
  * Kysely asks better-sqlite3 to prepare every statement anew; profiling GET /v1/accounts/me
