@@ -3,9 +3,10 @@
  * by part in one process over the benchmark's data, with no HTTP at all, and what that cost
  * means with 50 requests in flight. By Little's law the mean latency of a closed loop of 50 is
  * 50 divided by the throughput, and a p99 is never under the mean: a page that needs C of CPU
- * time cannot have a p99 under 50 × C in one process (SQLite's calls are synchronous: the one
- * process that owns the file does them all), nor under 50 × C / 2 on two cores working perfectly
- * in parallel with nothing else running (the load generator runs there too).
+ * time cannot have a p99 under 50 × C on one thread (better-sqlite3's calls are synchronous: the
+ * thread that asks does all the work, as the service's did before its searches went to reader
+ * threads), nor under 50 × C / 2 on two cores working perfectly in parallel with nothing else
+ * running (the load generator runs there too).
  *
  * The parts, each the mean over the benchmark's search terms or filters:
  * - `index`: finding the matches and counting them. For text search on SQLite, the FTS5
@@ -34,8 +35,8 @@ export interface Bound {
   /** Microseconds per page, each part on its own. */
   parts: { index: number; rows: number; views: number; json: number };
   total_us: number;
-  /** The least mean latency with 50 in flight: in the one process that owns SQLite's file, and over two cores. */
-  mean_ms_one_process: number | null;
+  /** The least mean latency with 50 in flight: with all of a page's work on one thread (SQLite), and over two cores. */
+  mean_ms_one_thread: number | null;
   mean_ms_two_cores: number;
 }
 
@@ -67,7 +68,7 @@ function bound(scenario: Bound['scenario'], db: Bound['db'], parts: Bound['parts
     db,
     parts: { index: round(parts.index), rows: round(parts.rows), views: round(parts.views), json: round(parts.json) },
     total_us: round(total),
-    mean_ms_one_process: db === 'sqlite' ? round((CONNECTIONS * total) / 1000) : null,
+    mean_ms_one_thread: db === 'sqlite' ? round((CONNECTIONS * total) / 1000) : null,
     mean_ms_two_cores: round((CONNECTIONS * total) / 2 / 1000),
   };
 }

@@ -2,7 +2,8 @@
  * The benchmark's second yardstick: the least any service could do to answer three of the
  * scenarios from the same database. A bare Fastify route (the baseline's) runs the same SQL the
  * service runs, with the driver's own prepared statements, and returns the rows as they come:
- * no API key, no validation, no query builder, no decryption, no view. What it measures is the
+ * no API key, no validation, no query builder, no decryption, no view; on SQLite the searches go
+ * to reader threads as the service's do. What it measures is the
  * storage's share of a request on this machine, so a target it misses too is beyond the
  * machine for this schema, not something the service's own code could win back.
  *
@@ -16,6 +17,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { defaultReaders } from '../src/config.js';
+import { SqliteReaders } from '../src/db/read-pool.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 
@@ -43,23 +46,29 @@ const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >
 
 function sqliteStore(file: string): Store {
   const db = new BetterSqlite3(file, { readonly: true });
-  // As the service does (dialect.ts): the trigram index first, the account checked on each match.
-  const match = '+account_id = ? and seq in (select rowid from reservations_fts where reservations_fts match ?)';
   const byId = db.prepare('select * from reservations where account_id = ? and id = ?');
-  const textCount = db.prepare(`select count(*) as n from reservations where ${match}`);
-  const textPage = db.prepare(`select * from reservations where id in (select id from reservations where ${match} ${ORDER} limit ? offset ?) ${ORDER}`);
-  const filteredCount = db.prepare(`select count(*) as n from reservations where ${FILTER}`);
-  const filteredPage = db.prepare(`select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`);
+  // As the service does (read-pool.ts): searches on reader threads, as many as the service starts.
+  const readers = new SqliteReaders(file, Number(process.env.GUESTSCREEN_SQLITE_READERS ?? defaultReaders()));
+  // As the service does (dialect.ts, textSearchOnce in reservations/repo.ts): the trigram index
+  // first, the account checked on each match, the count and the page read from one search.
+  const match = '+account_id = ? and seq in (select rowid from reservations_fts where reservations_fts match ?)';
+  const text =
+    `with m as materialized (select id, check_in_date from reservations where ${match}), p as (select id from m ${ORDER} limit ? offset ?) ` +
+    `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc, r.id desc`;
   const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
   return {
     byId: async (id) => byId.get(accountId, id),
-    text: async (term, offset, limit) => ({
-      total: (textCount.get(accountId, phrase(term)) as { n: number }).n,
-      rows: textPage.all(accountId, phrase(term), limit, offset),
-    }),
+    text: async (term, offset, limit) => {
+      const [rows] = (await readers.run([{ sql: text, parameters: [accountId, phrase(term), limit, offset] }])) as [{ total: number; id: string | null }[]];
+      return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+    },
     filtered: async (q, offset, limit) => {
       const args = [accountId, q.status, q.source, q.startDate, q.endDate];
-      return { total: (filteredCount.get(...args) as { n: number }).n, rows: filteredPage.all(...args, limit, offset) };
+      const [count, rows] = await readers.run([
+        { sql: `select count(*) as n from reservations where ${FILTER}`, parameters: args },
+        { sql: `select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`, parameters: [...args, limit, offset] },
+      ]);
+      return { total: (count![0] as { n: number }).n, rows: rows! };
     },
   };
 }

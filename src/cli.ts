@@ -1,4 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
+// The flag (also in package.json's start script): with V8's default 16 MB semi-spaces, a request that
+// waits on a reader thread outlives two scavenges and is promoted, and the old generation
+// grew to 180 MB between its collections under the searches (31 MB live): peak RSS 286-296 MB
+// against 213-231 MB with 32 MB, whose searches also answered a little faster.
 import closeWithGrace from 'close-with-grace';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
