@@ -202,7 +202,7 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
     if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
     const ratio = (rps: number) => Math.round((rps / baselineRps) * 1000) / 1000;
     const f: Figure = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: ratio(r.rps), baseline_rps: Math.round(baselineRps), cpu_us: r.cpu_us };
-    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before; CPU a request ${r.cpu_us.process} µs in the service, ${r.cpu_us.machine} µs on the machine`);
+    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before; CPU a request ${r.cpu_us.process} µs in the service, ${r.cpu_us.machine} µs on the machine; service's peak RSS so far ${peakRssMb(service.pid!)} MB`);
     if (withFloor) {
       const onFloor = async (prefix: string, label: string) => {
         const fl = await run(floor.url, prefix, floor.pid);
@@ -308,8 +308,8 @@ const out = {
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
-  peak_rss_mb: Math.max(...results.map((r) => r.peakRssMb)),
-  ...(results[1] ? { postgres: { screening_per_s: results[1].screeningPerS, worker_jobs_per_s: results[1].jobsPerS, cold_start_ms: results[1].coldStartMs } } : {}),
+  peak_rss_mb: sqlite.peakRssMb,
+  ...(results[1] ? { postgres: { screening_per_s: results[1].screeningPerS, worker_jobs_per_s: results[1].jobsPerS, cold_start_ms: results[1].coldStartMs, peak_rss_mb: results[1].peakRssMb } } : {}),
 };
 writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(out, null, 2)}\n`);
 
@@ -352,4 +352,4 @@ for (const b of out.bounds as Bound[]) {
     `${b.scenario.padEnd(18)}${b.db.padEnd(10)}${pad(b.parts.index, 10)}${pad(b.parts.rows, 9)}${pad(b.parts.views, 10)}${pad(b.parts.json, 9)}${pad(b.total_us, 10)}${pad(ms(b.mean_ms_one_thread), 13)}${pad(ms(b.mean_ms_two_cores), 11)}\n`,
   );
 }
-process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB\n`);
+process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB${results[1] ? ` (PostgreSQL: ${results[1].peakRssMb} MB)` : ''}\n`);
