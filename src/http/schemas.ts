@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 
 /** The spec's ErrorResponse, with the fields DESIGN.md section 9 lets ride along. */
 export const ErrorResponse = Type.Object(
@@ -31,6 +31,9 @@ export const Pagination = {
   from: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'offset, default 0' })),
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'page size, default 20, at most 100' })),
 };
+
+/** DESIGN.md's list envelope around items of the given schema. */
+export const PageOf = <T extends TSchema>(item: T) => Type.Object({ from: Type.Integer(), size: Type.Integer(), total: Type.Integer(), items: Type.Array(item) });
 
 /** preValidation for routes whose JSON body the spec marks optional: no body reads as {}. */
 export async function emptyBodyIsObject(request: { body: unknown }): Promise<void> {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, MessageResponse, Pagination } from '../../http/schemas.js';
+import { authErrors, MessageResponse, PageOf, Pagination } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import * as blocklist from './service.js';
 
@@ -37,7 +37,7 @@ export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
           tags,
           summary: "The account's blocklist, newest first",
           querystring: Type.Object(Pagination, { additionalProperties: false }),
-          response: { 200: Type.Object({ from: Type.Integer(), size: Type.Integer(), total: Type.Integer(), items: Type.Array(Entry) }), ...authErrors },
+          response: { 200: PageOf(Entry), ...authErrors },
         },
       },
       async (request) => blocklist.listEntries(deps, request.account, request.query.from ?? 0, request.query.size ?? 20),

@@ -246,4 +246,27 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(bad.status, 400);
     assert.match(bad.json.error, /size/);
   });
+
+  it("lists an account's adverse-media reports newest first, without their findings, and not its background checks", async () => {
+    const second = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=Whitlock&country=pt', { key: host.key });
+    assert.equal(second.status, 200, second.body);
+    const expected = await t.deps.db.selectFrom('background_checks').select(['id', 'start_date']).where('account_id', '=', host.account.id).where('type', '=', 'adverse_media').execute();
+    assert.ok(expected.length >= 2);
+    const all = await call(t, 'GET', '/v1/lookup/adverse-media/results?size=100', { key: host.key });
+    assert.equal(all.status, 200, all.body);
+    assert.equal(all.json.total, expected.length);
+    assert.deepEqual(all.json.items.map((i: { id: string }) => i.id), [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id));
+    const item = all.json.items.find((i: { id: string }) => i.id === second.json.id);
+    assert.deepEqual(Object.keys(item).sort(), ['id', 'results', 'startDate', 'status', 'stopDate']);
+    assert.equal(item.results, `http://guestscreen.test/v1/lookup/adverse-media/results/${item.id}`);
+    await eventually(async () => (await call(t, 'GET', '/v1/lookup/adverse-media/results?status=PENDING', { key: host.key })).json.total === 0, 'every report finished');
+    const finished = await call(t, 'GET', '/v1/lookup/adverse-media/results?status=FINISHED&size=1', { key: host.key });
+    assert.equal(finished.json.items.length, 1);
+    assert.equal(finished.json.total, expected.length);
+    const stranger = await tenant(t);
+    assert.deepEqual((await call(t, 'GET', '/v1/lookup/adverse-media/results', { key: stranger.key })).json, { from: 0, size: 20, total: 0, items: [] });
+    const bad = await call(t, 'GET', '/v1/lookup/adverse-media/results?status=DONE', { key: host.key });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.error, /status/);
+  });
 });

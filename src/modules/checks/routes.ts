@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, emptyBodyIsObject, MessageResponse, Pagination } from '../../http/schemas.js';
+import { authErrors, emptyBodyIsObject, MessageResponse, PageOf, Pagination } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { RISK_CATEGORIES } from '../../providers/adverse-media/taxonomy.js';
 import * as checks from './service.js';
@@ -60,6 +60,8 @@ const Results = Type.Object({
   error: Type.Optional(Type.String()),
 });
 
+const ListQuery = Type.Object({ ...Pagination, status: Type.Optional(Type.String({ enum: ['PENDING', 'FINISHED', 'FAILED'] })) }, { additionalProperties: false });
+
 const Person = {
   first_name: Type.Optional(Type.String({ description: 'required' })),
   middle_name: Type.Optional(Type.String()),
@@ -88,6 +90,21 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         const row = await checks.submitCheck(deps, request.account.id, 'adverse_media', subject);
         return { id: row.id, status: row.status, startDate: row.start_date };
       },
+    );
+    app.get(
+      '/lookup/adverse-media/results',
+      {
+        schema: {
+          tags: ['Lookups'],
+          summary: "The account's adverse-media reports, newest first, without their findings (beyond the spec)",
+          querystring: ListQuery,
+          response: {
+            200: PageOf(Type.Object({ id: Type.String(), status: Status, startDate: Type.String(), stopDate: S, results: Type.String({ description: 'the URL of the report, findings included' }) })),
+            ...authErrors,
+          },
+        },
+      },
+      async (request) => checks.listAdverseMedia(deps, request.account.id, { from: request.query.from ?? 0, size: request.query.size ?? 20, status: request.query.status }),
     );
     app.get(
       '/lookup/adverse-media/results/:id',
@@ -126,25 +143,20 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         schema: {
           tags: ['Background checks'],
           summary: "The account's background checks, newest first, without their findings (beyond the spec)",
-          querystring: Type.Object({ ...Pagination, status: Type.Optional(Type.String({ enum: ['PENDING', 'FINISHED', 'FAILED'] })) }, { additionalProperties: false }),
+          querystring: ListQuery,
           response: {
-            200: Type.Object({
-              from: Type.Integer(),
-              size: Type.Integer(),
-              total: Type.Integer(),
-              items: Type.Array(
-                Type.Object({
-                  id: Type.String(),
-                  start_date: Type.String(),
-                  stop_date: S,
-                  status: Status,
-                  risk_status: S,
-                  type: Type.String(),
-                  pdf: S,
-                  results: Type.String({ description: 'the URL of its results, findings included' }),
-                }),
-              ),
-            }),
+            200: PageOf(
+              Type.Object({
+                id: Type.String(),
+                start_date: Type.String(),
+                stop_date: S,
+                status: Status,
+                risk_status: S,
+                type: Type.String(),
+                pdf: S,
+                results: Type.String({ description: 'the URL of its results, findings included' }),
+              }),
+            ),
             ...authErrors,
           },
         },

@@ -417,18 +417,31 @@ async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void>
  * Beyond the spec: an account's background checks, newest first, without their findings (each
  * is sealed; its own results URL opens it). `status` narrows them to PENDING, FINISHED or FAILED.
  */
-export async function listBackgroundChecks(deps: Deps, accountId: string, q: { from: number; size: number; status?: string | undefined }) {
-  let base = deps.db.selectFrom('background_checks').where('account_id', '=', accountId).where('type', '=', 'globalcheck');
+/** An account's checks of one type, newest first, by status: the page and the total. */
+async function listChecks(deps: Deps, accountId: string, type: CheckType, q: { from: number; size: number; status?: string | undefined }) {
+  let base = deps.db.selectFrom('background_checks').where('account_id', '=', accountId).where('type', '=', type);
   if (q.status) base = base.where('status', '=', q.status);
   const [count, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     base.select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc']).orderBy('start_date', 'desc').orderBy('id', 'desc').offset(q.from).limit(q.size).execute(),
   ]);
+  return { from: q.from, size: q.size, total: Number(count.n), rows };
+}
+
+export async function listBackgroundChecks(deps: Deps, accountId: string, q: { from: number; size: number; status?: string | undefined }) {
+  const { rows, ...page } = await listChecks(deps, accountId, 'globalcheck', q);
   return {
-    from: q.from,
-    size: q.size,
-    total: Number(count.n),
+    ...page,
     items: rows.map(({ pdf_enc, ...r }) => ({ ...r, pdf: pdf_enc ? pdfUrl(deps, r.id) : null, results: `${deps.config.publicUrl}/v1/background-check/results/${r.id}` })),
+  };
+}
+
+/** The account's adverse-media reports without their findings, named as the report names its fields. */
+export async function listAdverseMedia(deps: Deps, accountId: string, q: { from: number; size: number; status?: string | undefined }) {
+  const { rows, ...page } = await listChecks(deps, accountId, 'adverse_media', q);
+  return {
+    ...page,
+    items: rows.map((r) => ({ id: r.id, status: r.status, startDate: r.start_date, stopDate: r.stop_date, results: `${deps.config.publicUrl}/v1/lookup/adverse-media/results/${r.id}` })),
   };
 }
 
