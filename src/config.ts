@@ -90,6 +90,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SQLITE_READERS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$' })),
+  GUESTSCREEN_CHECK_RETENTION_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -145,6 +146,8 @@ export interface Config {
   workerConcurrency: number | undefined;
   /** SQLite: threads answering the reservation searches beside the main thread (0: none). */
   sqliteReaders: number;
+  /** Background checks and adverse-media reports are erased this many days after submission (0: kept until deleted). */
+  checkRetentionDays: number;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? defaultReaders() : Number(e.GUESTSCREEN_SQLITE_READERS),
+    checkRetentionDays: e.GUESTSCREEN_CHECK_RETENTION_DAYS === undefined ? 0 : Number(e.GUESTSCREEN_CHECK_RETENTION_DAYS),
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,

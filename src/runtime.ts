@@ -11,6 +11,7 @@ import { KeyCache } from './http/key-cache.js';
 import { handlers } from './jobs/handlers.js';
 import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
+import { purgeExpiredChecks } from './modules/checks/service.js';
 
 export function createDeps(config: Config): Deps {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteReaders: config.sqliteReaders });
@@ -58,6 +59,7 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'besi
   const concurrency = deps.config.workerConcurrency ?? (mode === 'dedicated' ? 64 : 16);
   const worker = new Worker(deps, handlers, {
     concurrency,
+    chores: deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : [],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { concurrency: 2, busy: () => deps.api.inFlight >= BUSY_API } } : {}),
   });
   deps.wakeWorker = () => worker.wake();

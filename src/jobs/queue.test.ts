@@ -131,6 +131,25 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(again!.attempt, 1);
   });
 
+  it('runs its upkeep at start and on its timer, survives a failed round, and stops it with the worker', async () => {
+    const noop = async () => undefined;
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop };
+    let rounds = 0;
+    const worker = new Worker(t.deps, handlers, {
+      pollMs: 20,
+      chores: [{ name: 'test', everyMs: 30, run: async () => { rounds++; if (rounds === 2) throw new Error('a failed round'); } }],
+    });
+    worker.start();
+    assert.equal(rounds, 1, 'the first round runs at start');
+    const deadline = Date.now() + 5_000;
+    while (rounds < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(rounds >= 4, 'rounds go on after one failed');
+    await worker.stop();
+    const stopped = rounds;
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(rounds, stopped, 'no round after stop');
+  });
+
   it('rejects a payload that does not match the catalog', async () => {
     await assert.rejects(enqueue(t.deps.db, t.deps, 'message.send', { nope: 1 } as never), /invalid payload for job message\.send/);
   });

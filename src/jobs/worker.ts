@@ -22,6 +22,14 @@ export interface WorkerOptions {
   pollMs?: number;
   /** A smaller concurrency for while busy() says the process has more urgent work. */
   whileBusy?: { concurrency: number; busy: () => boolean };
+  /** Upkeep the worker's process does on a timer (retention): run at start, then every everyMs. */
+  chores?: Chore[];
+}
+
+export interface Chore {
+  name: string;
+  everyMs: number;
+  run: () => Promise<void>;
 }
 
 /**
@@ -34,6 +42,8 @@ export class Worker {
   readonly #concurrency: number;
   readonly #pollMs: number;
   readonly #whileBusy: WorkerOptions['whileBusy'];
+  readonly #chores: Chore[];
+  readonly #choreTimers: NodeJS.Timeout[] = [];
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -47,6 +57,7 @@ export class Worker {
     this.#concurrency = opts.concurrency ?? 4;
     this.#pollMs = opts.pollMs ?? 250;
     this.#whileBusy = opts.whileBusy;
+    this.#chores = opts.chores ?? [];
   }
 
   start(): void {
@@ -57,6 +68,15 @@ export class Worker {
       heartbeat(this.deps.db, this.deps.clock, this.id, leaseMs).catch((err: unknown) => this.deps.log?.error({ err }, 'lease heartbeat failed'));
     }, leaseMs / 3);
     this.#heartbeat.unref();
+    if (this.#choreTimers.length > 0) return;
+    for (const chore of this.#chores) {
+      // Idempotent upkeep: with several workers each does it, and a failed round is the next one's.
+      const tick = () => void chore.run().catch((err: unknown) => this.deps.log?.error({ err, chore: chore.name }, 'upkeep failed'));
+      tick();
+      const timer = setInterval(tick, chore.everyMs);
+      timer.unref();
+      this.#choreTimers.push(timer);
+    }
   }
 
   /** Shortens the wait when this process just enqueued something. */
@@ -156,5 +176,6 @@ export class Worker {
     for (const p of this.#running.values()) p.abort.abort();
     await all;
     clearInterval(this.#heartbeat);
+    for (const timer of this.#choreTimers) clearInterval(timer);
   }
 }

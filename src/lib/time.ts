@@ -4,3 +4,5 @@ export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
 
 export const iso = (d: Date) => d.toISOString();
+
+export const DAY_MS = 86_400_000;

@@ -7,6 +7,7 @@ import { importNews } from '../../providers/adverse-media/import.js';
 import { importThreatFeed } from '../../providers/ip-threats/import.js';
 import { importSanctions } from '../../providers/sanctions/import.js';
 import { importSexOffenders } from '../../providers/sex-offender/import.js';
+import { purgeExpiredChecks } from './service.js';
 
 // Rows of the OFAC SDN list of 2021-07-07 (public domain; shared/data/sanctions), as published.
 const SDN = [
@@ -32,7 +33,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
-    t = await createTestAppWithWorker();
+    t = await createTestAppWithWorker({ GUESTSCREEN_CHECK_RETENTION_DAYS: '30' });
     host = await tenant(t);
     receiver = await startReceiver();
     const hook = await call(t, 'POST', '/v1/accounts/webhooks', { key: host.key, body: { webhook_key: 'background_check_webhook_url', webhook_url: `${receiver.url}/checks` } });
@@ -268,5 +269,28 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const bad = await call(t, 'GET', '/v1/lookup/adverse-media/results?status=DONE', { key: host.key });
     assert.equal(bad.status, 400);
     assert.match(bad.json.error, /status/);
+  });
+
+  it('erases checks of both kinds past the retention days and keeps the newer ones', async () => {
+    const older = await t.deps.db.selectFrom('background_checks').select('id').execute();
+    assert.ok(older.length >= 3);
+    const clock = t.deps.clock;
+    const later = new Date(clock().getTime() + 31 * 86_400_000);
+    t.deps.clock = () => later;
+    try {
+      const recent = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=Whitlock&country=pt', { key: host.key });
+      assert.equal(recent.status, 200, recent.body);
+      assert.equal(await purgeExpiredChecks(t.deps), older.length);
+      for (const { id } of older) {
+        assert.equal((await call(t, 'GET', `/v1/background-check/results/${id}`, { key: host.key })).status, 404);
+        assert.equal((await call(t, 'GET', `/v1/lookup/adverse-media/results/${id}`, { key: host.key })).status, 404);
+      }
+      const left = await call(t, 'GET', '/v1/lookup/adverse-media/results', { key: host.key });
+      assert.deepEqual(left.json.items.map((i: { id: string }) => i.id), [recent.json.id]);
+      assert.equal((await call(t, 'GET', '/v1/background-check/results', { key: host.key })).json.total, 0);
+      assert.equal(await purgeExpiredChecks(t.deps), 0);
+    } finally {
+      t.deps.clock = clock;
+    }
   });
 });

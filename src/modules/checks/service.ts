@@ -6,7 +6,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
-import { iso } from '../../lib/time.js';
+import { DAY_MS, iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import { checkrProgress, inviteCandidate, type CheckrProgress } from '../../providers/criminal/checkr.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
@@ -443,6 +443,21 @@ export async function listAdverseMedia(deps: Deps, accountId: string, q: { from:
     ...page,
     items: rows.map((r) => ({ id: r.id, status: r.status, startDate: r.start_date, stopDate: r.stop_date, results: `${deps.config.publicUrl}/v1/lookup/adverse-media/results/${r.id}` })),
   };
+}
+
+/**
+ * Retention: erases every check (background check or adverse-media report, with its person,
+ * report, PDF and Checkr order) submitted more than GUESTSCREEN_CHECK_RETENTION_DAYS ago, pending
+ * or not, as DELETE would. Run by the worker every hour; 0 days keeps checks until deleted.
+ */
+export async function purgeExpiredChecks(deps: Deps): Promise<number> {
+  const days = deps.config.checkRetentionDays;
+  if (days === 0) return 0;
+  const before = iso(new Date(deps.clock().getTime() - days * DAY_MS));
+  const r = await deps.db.deleteFrom('background_checks').where('start_date', '<', before).executeTakeFirst();
+  const erased = Number(r.numDeletedRows);
+  if (erased > 0) deps.log?.info({ erased, days }, 'erased checks past their retention');
+  return erased;
 }
 
 /** Deletes a check with everything it holds (the person, the report, the PDF). A pending one's job then finds nothing to run. */

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { newId, newPortalToken } from '../../lib/ids.js';
-import { iso } from '../../lib/time.js';
+import { DAY_MS, iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
@@ -17,7 +17,6 @@ import type { ReservationRow } from './repo.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
 import { openIdentification, sealIdentification, toReservationView, type Identification } from './views.js';
 
-const DAY_MS = 86_400_000;
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
