@@ -150,6 +150,16 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(rounds, stopped, 'no round after stop');
   });
 
+  it('waits for a round of upkeep under way before its stop resolves', async () => {
+    const noop = async () => undefined;
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop };
+    let finished = false;
+    const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'slow', everyMs: 60_000, run: async () => { await new Promise((r) => setTimeout(r, 100)); finished = true; } }] });
+    worker.start();
+    await worker.stop();
+    assert.equal(finished, true);
+  });
+
   it('rejects a payload that does not match the catalog', async () => {
     await assert.rejects(enqueue(t.deps.db, t.deps, 'message.send', { nope: 1 } as never), /invalid payload for job message\.send/);
   });

@@ -44,6 +44,7 @@ export class Worker {
   readonly #whileBusy: WorkerOptions['whileBusy'];
   readonly #chores: Chore[];
   readonly #choreTimers: NodeJS.Timeout[] = [];
+  readonly #choreRuns = new Set<Promise<void>>();
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -71,7 +72,11 @@ export class Worker {
     if (this.#choreTimers.length > 0) return;
     for (const chore of this.#chores) {
       // Idempotent upkeep: with several workers each does it, and a failed round is the next one's.
-      const tick = () => void chore.run().catch((err: unknown) => this.deps.log?.error({ err, chore: chore.name }, 'upkeep failed'));
+      const tick = () => {
+        const run = chore.run().catch((err: unknown) => this.deps.log?.error({ err, chore: chore.name }, 'upkeep failed'));
+        this.#choreRuns.add(run);
+        void run.finally(() => this.#choreRuns.delete(run));
+      };
       tick();
       const timer = setInterval(tick, chore.everyMs);
       timer.unref();
@@ -177,5 +182,7 @@ export class Worker {
     await all;
     clearInterval(this.#heartbeat);
     for (const timer of this.#choreTimers) clearInterval(timer);
+    // A round under way finishes before the caller closes the database under it.
+    await Promise.allSettled([...this.#choreRuns]);
   }
 }
