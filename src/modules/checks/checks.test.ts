@@ -14,6 +14,7 @@ const SDN = [
   '2674,"ABBAS, Abu","individual","SDGT","Director of PALESTINE LIBERATION FRONT - ABU ABBAS FACTION",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 10 Dec 1948; Director of PALESTINE LIBERATION FRONT - ABU ABBAS FACTION."',
   '6861,"GUZMAN LOERA, Joaquin","individual","SDNTK",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 25 Dec 1954; POB Mexico."',
   '22790,"MADURO MOROS, Nicolas","individual","VENEZUELA] [IRAN-CON-ARMS-EO","President of the Bolivarian Republic of Venezuela",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 23 Nov 1962; POB Caracas, Venezuela; citizen Venezuela; Gender Male."',
+  '15667,"PAEK, Chang-Ho","individual","NPWMD",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 18 Jun 1964; POB Kaesong, DPRK; Secondary sanctions risk: North Korea Sanctions Regulations, sections 510.201 and 510.210; Transactions Prohibited For Persons Owned or Controlled By U.S. Financial Institutions: North Korea Sanctions Regulations section 510.214; Passport 381420754 issued 07 Dec 2011 expires 07 Dec 2016."',
   '\x1a',
 ].join('\r\n');
 const ALT = ['2674,1795,"aka","ZAYDAN, Muhammad",-0- ', '6861,4618,"aka","GUZMAN, Chapo",-0- ', '6861,4629,"aka","GUZMAN, Joaquin Chapo",-0- '].join('\r\n');
@@ -61,7 +62,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
 
   it('imports an OFAC list with its aliases and addresses, and a news corpus, skipping bad lines', async () => {
     const s = await importSanctions(t.deps, { primary: file('sdn_2021-07-07.csv', SDN), aliases: file('alt.csv', ALT), addresses: file('add.csv', ADD) });
-    assert.deepEqual({ source: s.source, date: s.date, entries: s.entries, imported: s.imported }, { source: 'OFAC SDN', date: '2021-07-07', entries: 3, imported: 6 });
+    assert.deepEqual({ source: s.source, date: s.date, entries: s.entries, imported: s.imported }, { source: 'OFAC SDN', date: '2021-07-07', entries: 4, imported: 7 });
     const maduro = await t.deps.db.selectFrom('sanctions_names').select(['birth_years', 'countries', 'programs']).where('entry_id', '=', '22790').executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(maduro.birth_years), [1962]);
     assert.deepEqual(JSON.parse(maduro.countries), ['VE']);
@@ -130,7 +131,21 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const sanctions = done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
     assert.equal(sanctions.status, 'REVIEW');
     assert.equal(sanctions.items[0].title, 'ABBAS, Abu');
-    assert.match(sanctions.items[0].description, /^'Абу Аббас' matched 'ABBAS, Abu': whole name Jaro-Winkler 1\.00; year of birth 1948 listed/);
+    assert.match(sanctions.items[0].description, /^'Абу Аббас' matched 'ABBAS, Abu': whole name Jaro-Winkler 1\.00 \(the person's name spelled abu abbas\); year of birth 1948 listed/);
+  });
+
+  it('finds a listed North Korean by the spelling lists use, not only the Revised Romanization', async () => {
+    // 백창호 is baek chang ho in the Revised Romanization; OFAC lists him as PAEK, Chang-Ho.
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: '창호', last_name: '백', year_of_birth: 1964 } });
+    assert.equal(r.status, 200, r.body);
+    const done = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the background check');
+    const sanctions = done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
+    assert.equal(sanctions.status, 'REVIEW');
+    assert.equal(sanctions.items[0].title, 'PAEK, Chang-Ho');
+    assert.match(sanctions.items[0].description, /^'창호 백' matched 'PAEK, Chang-Ho': whole name Jaro-Winkler 1\.00 \(the person's name spelled chang ho paek\); year of birth 1964 listed/);
   });
 
   it('clears a person who is on no list, and leaves out a listed namesake born decades apart', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchName, nameTokens, normaliseName } from './names.js';
+import { matchName, nameSimilarity, nameTokens, nameVariants, normaliseName } from './names.js';
 
 describe('name normalisation', () => {
   it('folds case, accents and punctuation, and transliterates other scripts to Latin letters', () => {
@@ -21,5 +21,29 @@ describe('name normalisation', () => {
     assert.match(cyrillic.explanation, /^'Владимир Путин' matched 'PUTIN, Vladimir Vladimirovich'/);
     assert.ok(matchName('张小明', 'ZHANG, Xiaoming').score >= 0.9);
     assert.ok(matchName('Мария Иванова', 'PUTIN, Vladimir').score < 0.7);
+  });
+
+  it('matches Korean names as lists spell them, in either order of family and given name', () => {
+    // Names as the OFAC SDN list of 2021-07-07 writes them (shared/data/sanctions).
+    for (const [hangul, listed] of [
+      ['김정은', 'KIM, Jong Un'],
+      ['백창호', 'PAEK, Chang-Ho'],
+      ['창호 백', 'PAEK, Chang-Ho'],
+      ['용철 김', 'KIM, Yong Chol'],
+      ['장용선', 'JANG, Yong Son'],
+      ['오국렬', 'O, Kuk-Ryol'],
+      ['리병철', 'RI, Pyong Chol'],
+      ['이병철', 'RI, Pyong Chol'],
+    ] as const) {
+      const m = matchName(hangul, listed);
+      assert.ok(m.score >= 0.99, `${hangul} against ${listed}: ${m.score}`);
+      assert.ok(nameSimilarity(hangul, listed) >= 0.99, `${hangul} against ${listed}`);
+    }
+    // The Revised Romanization stays one of the spellings: a South Korean passport's.
+    assert.deepEqual(nameVariants('김정은')[0], ['gim', 'jeong', 'eun']);
+    assert.ok(matchName('박지성', 'PARK, Ji-sung').score >= 0.95);
+    assert.match(matchName('김정은', 'KIM, Jong Un').explanation, /\(the person's name spelled kim jong un\)$/);
+    assert.ok(matchName('김정은', 'PARK, Ji-sung').score < 0.8);
+    assert.deepEqual(nameVariants('Maria Santos'), [['maria', 'santos']]);
   });
 });

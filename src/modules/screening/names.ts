@@ -10,22 +10,82 @@ const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}]/u;
  * Łukasz → Lukasz, Straße → Strasse, Γιώργος → Giorgos), its accents gone with it. Chinese and
  * Korean characters are syllables that lists write as words of their own or run together
  * (张伟 is ZHANG Wei, 김정은 is KIM Jong Un), so each becomes a token of its own; the token
- * comparison of matchName then finds 'Xiaoming' in xiao + ming.
+ * comparison of matchName then finds 'Xiaoming' in xiao + ming. `korean` rewrites each Korean
+ * syllable (koreanSpellings).
  */
-function toLatin(name: string): string {
+function toLatin(name: string, korean?: (syllable: string, at: number) => string): string {
   if (/^[\x00-\x7f]*$/.test(name)) return name;
   let out = '';
-  for (const ch of name.normalize('NFC')) out += ch.charCodeAt(0) < 0x80 ? ch : SYLLABIC.test(ch) ? ` ${anyAscii(ch)} ` : anyAscii(ch);
+  let at = 0;
+  for (const ch of name.normalize('NFC')) {
+    if (ch.charCodeAt(0) < 0x80) out += ch;
+    else if (korean && HANGUL.test(ch)) out += ` ${korean(ch, at)} `;
+    else out += SYLLABIC.test(ch) ? ` ${anyAscii(ch)} ` : anyAscii(ch);
+    at++;
+  }
   return out;
 }
 
-/** Name tokens in Latin letters, with case, accents and punctuation removed, in their order. */
-export function nameTokens(name: string): string[] {
-  return toLatin(name)
+const HANGUL = /\p{Script=Hangul}/u;
+
+/**
+ * any-ascii writes Korean in the Revised Romanization (김정은: gim jeong eun), and lists mostly
+ * use the older spellings, McCune-Reischauer's without its marks and North Korea's own (KIM Jong
+ * Un, PAK Pong Ju, RI Pyong Chol): k, p, t and r where it writes g, b, d and l at a syllable's
+ * start, k for its final g, o and u for eo and eu, shi for si.
+ */
+function conventionalSyllable(rr: string): string {
+  return rr
+    .toLowerCase()
+    .replace(/eo/g, 'o')
+    .replace(/eu/g, 'u')
+    .replace(/^g/, 'k')
+    .replace(/^b/, 'p')
+    .replace(/^d/, 't')
+    .replace(/^l/, 'r')
+    .replace(/^si/, 'shi')
+    .replace(/(?<!n)g$/, 'k');
+}
+
+/** How lists spell the commonest Korean surnames, besides the rules above (이 is LEE, RI or YI). */
+const KOREAN_SURNAMES: Record<string, string[]> = {
+  이: ['lee', 'ri', 'yi'], 리: ['ri', 'lee'], 박: ['park', 'pak'], 최: ['choi', 'choe'], 정: ['jung', 'chung', 'jong'],
+  조: ['cho', 'jo'], 윤: ['yoon', 'yun'], 장: ['jang', 'chang'], 임: ['lim', 'rim', 'im'], 림: ['rim', 'lim'],
+  오: ['oh', 'o'], 신: ['shin', 'sin'], 안: ['ahn', 'an'], 류: ['ryu', 'yoo', 'yu'], 유: ['yoo', 'yu'],
+  전: ['jeon', 'jun', 'chon', 'jon'], 고: ['ko', 'koh'], 문: ['moon', 'mun'], 손: ['son', 'sohn'], 배: ['bae', 'pae'],
+  백: ['baek', 'paek'], 허: ['heo', 'hur', 'ho'], 노: ['noh', 'roh', 'no'], 서: ['seo', 'suh', 'so'], 심: ['shim', 'sim'],
+  현: ['hyun', 'hyon'], 김: ['kim'], 강: ['kang'], 한: ['han'], 권: ['kwon'], 황: ['hwang'], 송: ['song'], 홍: ['hong'], 양: ['yang'],
+};
+
+/**
+ * The ways lists may spell a name with Korean in it, as token lists: the Revised Romanization,
+ * the older spellings, and each listed spelling of a surname that begins one of its Korean words
+ * (김정은, or 정은 김 as first and last name). A name without Korean has one.
+ */
+export function nameVariants(name: string): string[][] {
+  const variants = [nameTokens(name)];
+  if (!HANGUL.test(name)) return variants;
+  const conventional = (ch: string) => conventionalSyllable(anyAscii(ch));
+  variants.push(foldTokens(toLatin(name, conventional)));
+  const chars = [...name.normalize('NFC')];
+  chars.forEach((ch, i) => {
+    if (HANGUL.test(chars[i - 1] ?? '')) return;
+    for (const spelling of KOREAN_SURNAMES[ch] ?? []) variants.push(foldTokens(toLatin(name, (c, at) => (at === i ? spelling : conventional(c)))));
+  });
+  const seen = new Set<string>();
+  return variants.filter((v) => !seen.has(v.join(' ')) && seen.add(v.join(' ')));
+}
+
+const foldTokens = (latin: string) =>
+  latin
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter(Boolean);
+
+/** Name tokens in Latin letters, with case, accents and punctuation removed, in their order. */
+export function nameTokens(name: string): string[] {
+  return foldTokens(toLatin(name));
 }
 
 /** Transliterated, case, accents and punctuation removed; tokens sorted, so "SANTOS, Maria" equals "maria santos". */
@@ -33,12 +93,15 @@ export function normaliseName(name: string): string {
   return nameTokens(name).sort().join(' ');
 }
 
-/** Jaro-Winkler similarity of two names after normalisation, 0..1. */
+/** Jaro-Winkler similarity of two names after normalisation, 0..1; for Korean, the best of its spellings. */
 export function nameSimilarity(a: string, b: string): number {
-  const x = normaliseName(a);
-  const y = normaliseName(b);
-  if (!x || !y) return 0;
-  return jaroWinkler(x, y);
+  let best = 0;
+  for (const x of nameVariants(a)) {
+    for (const y of nameVariants(b)) {
+      if (x.length && y.length) best = Math.max(best, jaroWinkler([...x].sort().join(' '), [...y].sort().join(' ')));
+    }
+  }
+  return best;
 }
 
 /** Phonetic keys of a token (Double Metaphone, both codes), for finding candidates that sound alike. */
@@ -61,15 +124,21 @@ export interface NameMatch {
  * better of the two counts.
  */
 export function matchName(person: string, listed: string): NameMatch {
-  const p = nameTokens(person);
-  const l = nameTokens(listed);
-  const whole = p.length && l.length ? jaroWinkler([...p].sort().join(' '), [...l].sort().join(' ')) : 0;
-  let tokens = 0;
-  if (p.length >= 2 && l.length >= 2) {
-    const best = l.map((t) => Math.max(...p.map((q) => jaroWinkler(q, t))));
-    tokens = best.reduce((a, b) => a + b, 0) / best.length;
+  let best = { score: -1, whole: 0, tokens: 0, listedTokens: 0, spelled: '' };
+  for (const p of nameVariants(person)) {
+    for (const l of nameVariants(listed)) {
+      const whole = p.length && l.length ? jaroWinkler([...p].sort().join(' '), [...l].sort().join(' ')) : 0;
+      let tokens = 0;
+      if (p.length >= 2 && l.length >= 2) {
+        const closest = l.map((t) => Math.max(...p.map((q) => jaroWinkler(q, t))));
+        tokens = closest.reduce((a, b) => a + b, 0) / closest.length;
+      }
+      const score = Math.max(whole, tokens);
+      if (score > best.score) best = { score, whole, tokens, listedTokens: l.length, spelled: p.join(' ') };
+    }
   }
-  const score = Math.max(whole, tokens);
-  const how = tokens > whole ? `each of its ${l.length} names close to one of the person's (mean Jaro-Winkler ${tokens.toFixed(2)})` : `whole name Jaro-Winkler ${whole.toFixed(2)}`;
-  return { score, explanation: `'${person}' matched '${listed}': ${how}` };
+  const { score, whole, tokens } = best;
+  const how = tokens > whole ? `each of its ${best.listedTokens} names close to one of the person's (mean Jaro-Winkler ${tokens.toFixed(2)})` : `whole name Jaro-Winkler ${whole.toFixed(2)}`;
+  const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : ` (the person's name spelled ${best.spelled})`;
+  return { score: Math.max(score, 0), explanation: `'${person}' matched '${listed}': ${how}${spelled}` };
 }

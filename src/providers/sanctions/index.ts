@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { matchName, nameTokens, phoneticKeys } from '../../modules/screening/names.js';
+import { matchName, nameTokens, nameVariants, phoneticKeys } from '../../modules/screening/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {
@@ -121,17 +121,20 @@ export async function sanctionsImported(deps: Deps): Promise<boolean> {
  */
 export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<SanctionsHit[]> {
   const idx = await currentIndex(deps);
-  const tokens = nameTokens(q.name);
-  const votes = new Map<number, number>();
-  for (const t of new Set(tokens)) {
-    const seen = new Set<number>();
-    for (const k of phoneticKeys(t)) for (const i of idx.byKey.get(k) ?? []) seen.add(i);
-    for (const i of seen) votes.set(i, (votes.get(i) ?? 0) + 1);
+  // Each way the name may be spelled (Korean has several: nameVariants) finds its own candidates.
+  const candidates = new Set<number>();
+  for (const tokens of nameVariants(q.name)) {
+    const votes = new Map<number, number>();
+    for (const t of new Set(tokens)) {
+      const seen = new Set<number>();
+      for (const k of phoneticKeys(t)) for (const i of idx.byKey.get(k) ?? []) seen.add(i);
+      for (const i of seen) votes.set(i, (votes.get(i) ?? 0) + 1);
+    }
+    const need = Math.min(2, tokens.length);
+    for (const [i, v] of votes) if (v >= need) candidates.add(i);
   }
-  const need = Math.min(2, tokens.length);
   const best = new Map<string, SanctionsHit>();
-  for (const [i, v] of votes) {
-    if (v < need) continue;
+  for (const i of candidates) {
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
     const m = matchName(q.name, n.name);
