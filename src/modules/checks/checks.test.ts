@@ -25,6 +25,8 @@ const NEWS = [
   { url: 'https://news.example/a1', title: 'Landlord says Dana Whitlock ran a rental scam in Lisbon', snippet: 'Police said Dana Whitlock was arrested on Tuesday after tenants reported the fraud.', published_at: '2025-03-02T10:00:00Z' },
   { url: 'https://news.example/a2', title: 'Dana Whitlock wins the village bake-off', snippet: 'The lemon tart took first prize for the third year.', published_at: '2024-08-14T09:00:00Z' },
   { url: 'https://news.example/a3', title: 'Court fines company', snippet: 'A spokesperson, not named, said the fraud team worked with Whitlock Ltd.', published_at: '2023-01-01T00:00:00Z' },
+  // Pak Chol Su (박철수) is the Korean stand-in name, as John Doe is in English; spelled the older way.
+  { url: 'https://news.example/a4', title: 'Pak Chol Su charged over holiday rental fraud', snippet: 'Prosecutors say Pak Chol Su took deposits for flats he did not own.', published_at: '2025-05-20T08:00:00Z' },
   'not json',
 ].map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
 
@@ -68,8 +70,8 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.deepEqual(JSON.parse(maduro.countries), ['VE']);
     assert.deepEqual(JSON.parse(maduro.programs), ['VENEZUELA', 'IRAN-CON-ARMS-EO']);
     const n = await importNews(t.deps, file('news.jsonl', NEWS.join('\n')), { source: 'synthetic news' });
-    assert.equal(n.imported, 3);
-    assert.deepEqual(n.rejected, [{ line: 4, problem: 'not a JSON object' }]);
+    assert.equal(n.imported, 4);
+    assert.deepEqual(n.rejected, [{ line: 5, problem: 'not a JSON object' }]);
   });
 
   it('answers an adverse-media search PENDING, then reports the articles by risk category with the evidence, and tells the webhook', async () => {
@@ -131,6 +133,17 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     }, 'the background check');
     return done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
   };
+
+  it('finds news that spells a Korean name the older way when the name is given in Hangul', async () => {
+    const r = await call(t, 'GET', `/v1/lookup/adverse-media/search?first_name=${encodeURIComponent('철수')}&last_name=${encodeURIComponent('박')}&country=kr`, { key: host.key });
+    assert.equal(r.status, 200, r.body);
+    const report = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the adverse-media report');
+    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a4']);
+    assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
+  });
 
   it('finds a listed person whose name is given in another script', async () => {
     const sanctions = await sanctionsSection({ first_name: 'Абу', last_name: 'Аббас', year_of_birth: 1948 });

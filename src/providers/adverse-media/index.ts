@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { newsPhraseMatch } from '../../db/dialect.js';
-import { nameTokens } from '../../modules/screening/names.js';
+import { nameTokens, nameVariants } from '../../modules/screening/names.js';
 import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
 
@@ -37,11 +37,20 @@ interface Article {
   source: Source;
 }
 
-/** The name forms searched: "first last" and, with a middle name, "first middle last". */
+/**
+ * The name forms searched: "first last" and, with a middle name, "first middle last". A Korean
+ * name is also searched family name first, as the press writes it, in each spelling lists and
+ * papers use (nameVariants: 박철수 as bak cheol su and pak chol su, park chol su), at most eight
+ * forms in all.
+ */
 function nameForms(s: MediaSubject): string[][] {
   const forms = [[...nameTokens(s.firstName), ...nameTokens(s.lastName)]];
   if (s.middleName) forms.push([...nameTokens(s.firstName), ...nameTokens(s.middleName), ...nameTokens(s.lastName)]);
-  return forms.filter((f) => f.length >= 2);
+  if (/\p{Script=Hangul}/u.test(`${s.firstName}${s.lastName}`)) {
+    for (const order of [`${s.lastName} ${s.firstName}`, `${s.firstName} ${s.lastName}`]) forms.push(...nameVariants(order));
+  }
+  const seen = new Set<string>();
+  return forms.filter((f) => f.length >= 2 && !seen.has(f.join(' ')) && seen.add(f.join(' '))).slice(0, 8);
 }
 
 async function corpusArticles(deps: Deps, forms: string[][]): Promise<Article[]> {
