@@ -18,6 +18,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { defaultReaders } from '../src/config.js';
+import { ftsPhrase } from '../src/db/dialect.js';
 import { SqliteReaders } from '../src/db/read-pool.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
@@ -49,18 +50,14 @@ function sqliteStore(file: string): Store {
   const byId = db.prepare('select * from reservations where account_id = ? and id = ?');
   // As the service does (read-pool.ts): searches on reader threads, as many as the service starts.
   const readers = new SqliteReaders(file, Number(process.env.GUESTSCREEN_SQLITE_READERS ?? defaultReaders()));
-  // As the service does (dialect.ts, textSearchOnce in reservations/repo.ts): the trigram index
-  // first, the account checked on each match, the count and the page read from one search.
-  const match = '+account_id = ? and seq in (select rowid from reservations_fts where reservations_fts match ?)';
-  const text =
-    `with m as materialized (select id, check_in_date from reservations where ${match}), p as (select id from m ${ORDER} limit ? offset ?) ` +
-    `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc, r.id desc`;
-  const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
+  // As the service does (text-search.ts): the account's range of the trigram index, keyed by
+  // check-in day, counted and paged by its keys, and only the rows of the page's days read.
   return {
     byId: async (id) => byId.get(accountId, id),
     text: async (term, offset, limit) => {
-      const [rows] = (await readers.run([{ sql: text, parameters: [accountId, phrase(term), limit, offset] }])) as [{ total: number; id: string | null }[]];
-      return { total: rows[0]?.total ?? 0, rows: rows.filter((r) => r.id !== null) };
+      const answer = await readers.call('searchByCheckIn', { accountId: accountId!, phrase: ftsPhrase(term), offset, limit, columns: '*' });
+      if ('general' in answer) throw new Error('rows past the index keys\' bounds: the floor route runs only the keyed search');
+      return answer;
     },
     filtered: async (q, offset, limit) => {
       const args = [accountId, q.status, q.source, q.startDate, q.endDate];

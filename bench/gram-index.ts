@@ -13,6 +13,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SEARCH_KEY_SEQ, sqliteSearchKey } from '../src/db/dialect.js';
 import { benchTerms } from './bounds.js';
 
 const [source, accountId] = process.argv.slice(2);
@@ -51,7 +52,7 @@ const upper = (t: string) => t.slice(0, -1) + String.fromCodePoint(t.codePointAt
 const ORDER = 'order by check_in_date desc, id desc';
 
 // Reads, FTS5 as the service queries it.
-const match = '+account_id = ? and seq in (select rowid from reservations_fts where reservations_fts match ?)';
+const match = `+account_id = ? and seq in (select ${SEARCH_KEY_SEQ} from reservations_fts where reservations_fts match ?)`;
 const phrase = (t: string) => `"${t}"`;
 const ftsCount = db.prepare(`select count(*) from reservations where ${match}`).pluck();
 const ftsPage = db.prepare(`select seq from reservations where ${match} ${ORDER} limit 20`).pluck();
@@ -83,8 +84,10 @@ const writes = (label: string, write: (r: Row) => void) => {
 writes('suffix index: index 2,000 new reservations', (r) => {
   for (const g of suffixes(r)) insert.run(r.account_id, g, r.check_in_date, r.seq);
 });
-const ftsDelete = db.prepare('delete from reservations_fts where rowid = ?');
-const ftsInsert = db.prepare('insert into reservations_fts(rowid, search_text) values (?, ?)');
+// Under the keys the service gives them (migration 0013).
+const keyOf = `(select ${sqliteSearchKey('r')} from reservations r where r.seq = ?)`;
+const ftsDelete = db.prepare(`delete from reservations_fts where rowid = ${keyOf}`);
+const ftsInsert = db.prepare(`insert into reservations_fts(rowid, search_text) values (${keyOf}, ?)`);
 db.transaction(() => fresh.forEach((r) => ftsDelete.run(r.seq)))();
 db.pragma('wal_checkpoint(TRUNCATE)');
 writes('FTS5 trigram: index the same 2,000', (r) => ftsInsert.run(r.seq, r.t));

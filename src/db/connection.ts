@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type pg from 'pg';
-import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchText, type DialectHelpers } from './dialect.js';
+import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchKey, sqliteSearchText, type DialectHelpers } from './dialect.js';
 import { attachReaders, SqliteReaders } from './read-pool.js';
 import type { Database } from './schema.js';
 import { bindable } from './sqlite-bind.js';
@@ -112,20 +112,25 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
 
 /**
  * SQLite's full-text index is written once per transaction, right before it commits, for the
- * rows its triggers noted as stale (migration 0008 says why). Before that migration has run
- * there is nothing to flush.
+ * rows its triggers noted as stale (migration 0008 says why), under the keys of migration 0013.
+ * Before those migrations have run there is nothing to flush, or the index is keyed by row.
  */
 function deferredSearchIndex(sqlite: BetterSqlite3.Database) {
   let steps: BetterSqlite3.Statement[] | undefined;
   let pending: BetterSqlite3.Statement | undefined;
+  /** True once the steps are those of the latest schema, which a migration in this process may bring. */
+  let final = false;
+  const exists = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'reservations_fts_stale'").pluck();
+  const keyed = sqlite.prepare("select 1 from pragma_table_info('reservations_fts_stale') where name = 'indexed_key'").pluck();
   const ready = () => {
-    if (steps) return true;
-    if (!sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'reservations_fts_stale'").get()) return false;
+    if (final) return true;
+    if (!exists.get()) return false;
+    final = keyed.get() !== undefined;
+    // Before migration 0013 the index is keyed by row, and the stale list notes no key.
+    const [key, indexedKey] = final ? [sqliteSearchKey('r'), 'indexed_key'] : ['r.seq', 'seq'];
     steps = [
-      sqlite.prepare('delete from reservations_fts where rowid in (select seq from reservations_fts_stale where indexed = 1)'),
-      sqlite.prepare(
-        `insert into reservations_fts(rowid, search_text) select r.seq, ${sqliteSearchText('r')} from reservations_fts_stale s join reservations r on r.seq = s.seq`,
-      ),
+      sqlite.prepare(`delete from reservations_fts where rowid in (select ${indexedKey} from reservations_fts_stale where indexed = 1)`),
+      sqlite.prepare(`insert into reservations_fts(rowid, search_text) select ${key}, ${sqliteSearchText('r')} from reservations_fts_stale s join reservations r on r.seq = s.seq`),
       sqlite.prepare('delete from reservations_fts_stale'),
     ];
     pending = sqlite.prepare('select 1 from reservations_fts_stale limit 1').pluck();

@@ -69,8 +69,44 @@ export function reservationTextMatch(kind: DialectKind, term: string) {
   const t = term.toLowerCase();
   if (kind === 'postgres') return containsLike('reservations.search_text', t);
   if (t.length < 3) return sql<boolean>`${sql.raw(sqliteSearchText('reservations'))} like ${`%${escapeLike(t)}%`} escape '\\'`;
-  const phrase = `"${t.replaceAll('"', '""')}"`;
-  return sql<boolean>`reservations.seq in (select rowid from reservations_fts where reservations_fts match ${phrase})`;
+  return sql<boolean>`reservations.seq in (select ${sql.raw(SEARCH_KEY_SEQ)} from reservations_fts where reservations_fts match ${ftsPhrase(t)})`;
+}
+
+/** An FTS5 query for the term as one phrase: with the trigram tokenizer, the term as a substring. */
+export const ftsPhrase = (term: string) => `"${term.toLowerCase().replaceAll('"', '""')}"`;
+
+/**
+ * SQLite: the key a reservation's terms have in the full-text index (migration 0013). It orders
+ * the index by account, then check-in day, then row: `ord << 43 | day << 27 | seq`, with `ord`
+ * the account's number in reservations_fts_accounts (1 to 2^20 - 1), `day` the check-in date's
+ * days since 1970 (none, earlier or later held at 0 and 2^16 - 1, so the order holds) and `seq`
+ * the row (under 2^27). An account's matches are then one range of the index, newest check-in
+ * last, so a text search counts and pages them without reading a row (searchByCheckIn in
+ * reservations/text-search.ts). A row past those bounds is keyed by its seq alone, under 2^43,
+ * where only the general search finds it.
+ */
+export const SEARCH_KEY = {
+  ordShift: 43,
+  dayShift: 27,
+  /** seq and day fields: 2^27 - 1 and 2^16 - 1. */
+  seqMask: 134217727,
+  maxDay: 65535,
+  /** The first ord past the range, and the first seq past it: 2^20 and 2^27. */
+  ordLimit: 1048576,
+  seqLimit: 134217728,
+  /** Keys under this (2^43) are rows keyed by seq alone. */
+  keyedBase: 8796093022208,
+} as const;
+
+/** The row (seq) of a full-text index key, as SQL over the index's rowid. */
+export const SEARCH_KEY_SEQ = `case when rowid < ${SEARCH_KEY.keyedBase} then rowid else rowid & ${SEARCH_KEY.seqMask} end`;
+
+/** A reservation row's full-text index key (see SEARCH_KEY), as SQL; `row` names the row (a table alias, `new` or `old`). */
+export function sqliteSearchKey(row: string): string {
+  const k = SEARCH_KEY;
+  const ord = `coalesce((select a.ord from reservations_fts_accounts a where a.account_id = ${row}.account_id), 0)`;
+  const day = `min(max(coalesce(cast(julianday(${row}.check_in_date) - 2440587.5 as integer), 0), 0), ${k.maxDay})`;
+  return `(select case when o.ord between 1 and ${k.ordLimit - 1} and ${row}.seq < ${k.seqLimit} then (o.ord << ${k.ordShift}) | (${day} << ${k.dayShift}) | ${row}.seq else ${row}.seq end from (select ${ord} as ord) o)`;
 }
 
 /**

@@ -13,6 +13,7 @@ import * as m0009 from './migrations/0009-guest-portal.js';
 import * as m0010 from './migrations/0010-lookups.js';
 import * as m0011 from './migrations/0011-checks-and-lists.js';
 import * as m0012 from './migrations/0012-checkr.js';
+import * as m0013 from './migrations/0013-search-keys.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -31,6 +32,7 @@ const STEPS: Record<string, Step> = {
   '0010-lookups': m0010,
   '0011-checks-and-lists': m0011,
   '0012-checkr': m0012,
+  '0013-search-keys': m0013,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,7 +29,9 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
     assert.ok(readers, 'the service opened reader threads');
     let asked = 0;
     const run = readers.run.bind(readers);
+    const procedure = readers.call.bind(readers);
     readers.run = (queries) => (asked++, run(queries));
+    readers.call = (name, args) => (asked++, procedure(name, args));
     try {
       for (const name of ['Quillfeather', 'Quillon', 'Brightwater']) {
         const id = await create(name);
@@ -45,6 +47,7 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
       assert.equal(asked, 5);
     } finally {
       readers.run = run;
+      readers.call = procedure;
     }
   });
 

@@ -11,11 +11,12 @@
  * acknowledged is found. Reads inside a transaction stay on the transaction's connection
  * (`readersOf` answers only for the database handle itself).
  */
-import type { Compilable } from 'kysely';
+import { CompiledQuery, type Compilable } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './connection.js';
+import { PROCEDURES, runSteps, type ProcedureAnswer, type ProcedureArgs, type ProcedureName } from './read-procedures.js';
 import type { ReadAnswer, ReadRequest } from './read-worker.js';
 
 export interface ReadQuery {
@@ -24,7 +25,7 @@ export interface ReadQuery {
 }
 
 interface Pending {
-  resolve(rows: unknown[][]): void;
+  resolve(answer: unknown): void;
   reject(err: Error): void;
 }
 
@@ -53,13 +54,21 @@ export class SqliteReaders {
 
   /** The queries' rows, each query's in order, read in one snapshot on the least busy thread. */
   run(queries: ReadQuery[]): Promise<unknown[][]> {
+    return this.send({ queries: queries.map((q) => ({ sql: q.sql, parameters: q.parameters })) }) as Promise<unknown[][]>;
+  }
+
+  /** A read in steps (read-procedures.ts), run whole on the least busy thread in one snapshot. */
+  call<N extends ProcedureName>(name: N, args: ProcedureArgs<N>): Promise<ProcedureAnswer<N>> {
+    return this.send({ procedure: { name, args } }) as Promise<ProcedureAnswer<N>>;
+  }
+
+  private send(request: Omit<ReadRequest, 'id'>): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
     const reader = this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       reader.pending.set(id, { resolve, reject });
-      const request: ReadRequest = { id, queries: queries.map((q) => ({ sql: q.sql, parameters: q.parameters })) };
-      reader.worker.postMessage(request);
+      reader.worker.postMessage({ id, ...request } as ReadRequest);
     });
   }
 
@@ -86,7 +95,7 @@ export class SqliteReaders {
       const p = reader.pending.get(answer.id);
       if (!p) return;
       reader.pending.delete(answer.id);
-      if ('rows' in answer) p.resolve(answer.rows);
+      if ('answer' in answer) p.resolve(answer.answer);
       else p.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
     });
     const fail = (err: Error) => {
@@ -121,4 +130,15 @@ export async function readRows(db: Db, queries: Compilable<unknown>[]): Promise<
   const readers = readersOf(db);
   if (readers) return readers.run(compiled);
   return Promise.all(compiled.map(async (q) => (await db.executeQuery(q)).rows));
+}
+
+/**
+ * A read in steps (read-procedures.ts): whole on a reader thread where the handle has them,
+ * otherwise each step's queries on the handle in turn.
+ */
+export async function readProcedure<N extends ProcedureName>(db: Db, name: N, args: ProcedureArgs<N>): Promise<ProcedureAnswer<N>> {
+  const readers = readersOf(db);
+  if (readers) return readers.call(name, args);
+  const steps = (PROCEDURES[name] as (a: ProcedureArgs<N>) => Generator<ReadQuery[], ProcedureAnswer<N>, unknown[][]>)(args);
+  return runSteps(steps, (queries) => Promise.all(queries.map(async (q) => (await db.executeQuery(CompiledQuery.raw(q.sql, [...q.parameters]))).rows)));
 }

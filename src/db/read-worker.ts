@@ -1,17 +1,19 @@
 /**
  * A thread that answers reads from its own read-only connection to the SQLite file (see
- * read-pool.ts). The queries of one message run in one read transaction, so they see one
- * snapshot of the database: a count and its page agree.
+ * read-pool.ts). The queries of one message, or the steps of one read in steps
+ * (read-procedures.ts), run in one read transaction, so they see one snapshot of the database:
+ * a count and its page agree.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ReadQuery } from './read-pool.js';
+import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './read-procedures.js';
 import { bindable } from './sqlite-bind.js';
 
-export interface ReadRequest {
-  id: number;
-  queries: { sql: string; parameters: readonly unknown[] }[];
-}
-export type ReadAnswer = { id: number; rows: unknown[][] } | { id: number; error: { message: string; code?: string } };
+export type ReadRequest =
+  | { id: number; queries: { sql: string; parameters: readonly unknown[] }[] }
+  | { id: number; procedure: { name: ProcedureName; args: unknown } };
+export type ReadAnswer = { id: number; answer: unknown } | { id: number; error: { message: string; code?: string } };
 
 const { file } = workerData as { file: string };
 const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
@@ -28,15 +30,21 @@ const prepared = (sql: string) => {
   }
   return stmt;
 };
-const snapshot = sqlite.transaction((queries: ReadRequest['queries']) => queries.map((q) => prepared(q.sql).all(bindable(q.parameters))));
+const all = (queries: ReadQuery[]) => queries.map((q) => prepared(q.sql).all(bindable(q.parameters)));
+const snapshot = sqlite.transaction(all);
+// A read in steps: all of them in one read transaction.
+const procedure = sqlite.transaction(({ name, args }: { name: ProcedureName; args: unknown }) =>
+  runStepsSync((PROCEDURES[name] as (a: unknown) => ReadSteps<unknown>)(args), all),
+);
 
-parentPort!.on('message', ({ id, queries }: ReadRequest) => {
+parentPort!.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
   try {
-    answer = { id, rows: queries.length === 1 ? [prepared(queries[0]!.sql).all(bindable(queries[0]!.parameters))] : snapshot(queries) };
+    if ('procedure' in request) answer = { id: request.id, answer: procedure(request.procedure) };
+    else answer = { id: request.id, answer: request.queries.length === 1 ? all(request.queries) : snapshot(request.queries) };
   } catch (err) {
     const e = err as { message?: string; code?: unknown };
-    answer = { id, error: { message: String(e.message ?? err), ...(typeof e.code === 'string' ? { code: e.code } : {}) } };
+    answer = { id: request.id, error: { message: String(e.message ?? err), ...(typeof e.code === 'string' ? { code: e.code } : {}) } };
   }
   parentPort!.postMessage(answer);
 });

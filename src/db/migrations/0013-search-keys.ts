@@ -1,0 +1,46 @@
+import { sql, type Kysely } from 'kysely';
+import { sqliteSearchKey, sqliteSearchText, type DialectHelpers } from '../dialect.js';
+
+/**
+ * SQLite only. The full-text index was keyed by the reservation's row (seq), so a text search
+ * looked up every match's row to learn its account and check-in date: over 100,000
+ * reservations, 350 matches a search on average and 2 ms of the reader thread's time. Keyed by
+ * account, check-in day and row instead (SEARCH_KEY in dialect.ts), an account's matches are
+ * one range of the index, in the order the default search answers them, and only the page's
+ * rows are read.
+ *
+ * Accounts get their number in reservations_fts_accounts with their first reservation (a
+ * trigger). The stale list (migration 0008) now also notes the key a row was indexed under,
+ * since an update of the check-in date moves it, and the index is written anew under the new
+ * keys.
+ */
+export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> {
+  if (d.kind !== 'sqlite') return;
+  await sql`create table reservations_fts_accounts (ord integer primary key, account_id text not null unique)`.execute(db);
+  await sql`insert into reservations_fts_accounts(account_id) select account_id from reservations group by account_id order by min(seq)`.execute(db);
+
+  await sql`drop trigger reservations_fts_ai`.execute(db);
+  await sql`drop trigger reservations_fts_au`.execute(db);
+  await sql`drop trigger reservations_fts_ad`.execute(db);
+  // Everything is indexed anew below, so what was stale does not matter.
+  await sql`drop table reservations_fts_stale`.execute(db);
+  await sql`create table reservations_fts_stale (seq integer primary key, indexed integer not null, indexed_key integer)`.execute(db);
+
+  await sql`drop table reservations_fts`.execute(db);
+  await sql`create virtual table reservations_fts using fts5(search_text, content='', contentless_delete=1, tokenize='trigram')`.execute(db);
+  await sql`insert into reservations_fts(rowid, search_text) select ${sql.raw(sqliteSearchKey('r'))}, ${sql.raw(sqliteSearchText('r'))} from reservations r`.execute(db);
+  await sql`insert into reservations_fts(reservations_fts) values ('optimize')`.execute(db);
+
+  await sql`create trigger reservations_fts_ai after insert on reservations begin
+    insert or ignore into reservations_fts_accounts(account_id) values (new.account_id);
+    insert or ignore into reservations_fts_stale(seq, indexed) values (new.seq, 0); end`.execute(db);
+  // The first update in a transaction notes the key the row is indexed under; later ones keep it.
+  await sql`create trigger reservations_fts_au after update of guest_full_name, guest_email, guest_phone, confirmation_code, listing_nickname, check_in_date on reservations begin
+    insert or ignore into reservations_fts_stale(seq, indexed, indexed_key) values (old.seq, 1, ${sql.raw(sqliteSearchKey('old'))}); end`.execute(db);
+  // A deleted row's terms go at once, under the key they were indexed with: the one noted by an
+  // update in this transaction, else the row's own; none if it was created in this transaction.
+  await sql`create trigger reservations_fts_ad after delete on reservations begin
+    delete from reservations_fts where rowid = coalesce((select indexed_key from reservations_fts_stale where seq = old.seq), ${sql.raw(sqliteSearchKey('old'))})
+      and not exists (select 1 from reservations_fts_stale where seq = old.seq and indexed = 0);
+    delete from reservations_fts_stale where seq = old.seq; end`.execute(db);
+}
