@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, tenant, type TestApp } from '../../test/harness.js';
 import type { Db } from './connection.js';
 import { withTx } from './connection.js';
-import { compiledOnce, insertRows } from './compiled.js';
+import { byShape, compiledOnce, insertRows } from './compiled.js';
 
 describe(`queries compiled once (${dbKind})`, () => {
   let t: TestApp;
@@ -25,6 +25,23 @@ describe(`queries compiled once (${dbKind})`, () => {
   it('refuses a query that does not use each argument as a value', async () => {
     const transformed = compiledOnce((db: Db, name: string) => db.selectFrom('accounts').select('id').where('name', '=', name.toUpperCase()));
     await assert.rejects(transformed(t.deps.db, 'x'), /uses 0 of its 1 arguments as values/);
+  });
+
+  it('runs queries compiled once per shape with each call its own values by name, in a transaction too', async () => {
+    const a = await tenant(t, { name: 'Gamma Stays' });
+    const b = await tenant(t, { name: 'Delta Stays' });
+    const names = (db: Db, list: string[]) => {
+      const values = Object.fromEntries(list.map((n, i) => [`n${i}`, n]));
+      const [q] = byShape(db, `test-names:${list.length}`, values, (v) =>
+        [db.selectFrom('accounts').select('id').where('is_active', '=', true).where('name', 'in', list.map((_, i) => v(`n${i}`))).orderBy('id')],
+      );
+      return db.executeQuery(q!.compile()).then((r) => r.rows.map((row) => (row as { id: string }).id));
+    };
+    assert.deepEqual(await names(t.deps.db, ['Gamma Stays']), [a.account.id]);
+    assert.deepEqual(await names(t.deps.db, ['Delta Stays']), [b.account.id]);
+    assert.deepEqual(await withTx(t.deps.db, (tx) => names(tx, ['Gamma Stays', 'Delta Stays'])), [a.account.id, b.account.id].sort());
+    // A value the queries leave out, or transform, is refused the first time the shape is built.
+    assert.throws(() => byShape(t.deps.db, 'test-unused', { x: 1 }, () => [t.deps.db.selectFrom('accounts').select('id')]), /do not use exactly its values/);
   });
 
   it('inserts rows of each shape with their own values, in a transaction too, and ignores conflicts when asked', async () => {

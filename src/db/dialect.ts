@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 // Everything that differs between SQLite and PostgreSQL lives here, so the rest of the code
 // writes one set of queries.
@@ -49,11 +49,6 @@ export const PLAN_PER_CALL = sql.raw(PLAN_PER_CALL_MARK);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** `column LIKE '%term%'` with the term's own % and _ taken literally, on both databases. */
-export function containsLike(column: string, term: string) {
-  return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(term)}%`} escape '\\'`;
-}
-
 /** `column LIKE 'prefix%'`, literally. */
 export function startsWithLike(column: string, prefix: string) {
   return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(prefix)}%`} escape '\\'`;
@@ -63,13 +58,20 @@ export function startsWithLike(column: string, prefix: string) {
  * Case-insensitive substring match over a reservation's guest name, e-mail, phone,
  * confirmation code and listing nickname, through each database's trigram index: FTS5's
  * trigram tokenizer on SQLite, pg_trgm's GIN index on the generated search_text column on
- * PostgreSQL. Terms under three characters have no trigram and fall back to a scan.
+ * PostgreSQL. Terms under three characters have no trigram and fall back to a scan. `shape`
+ * names the SQL, `value` is what it binds, and `where(value)` is the condition, so a caller can
+ * compile it once per shape (byShape in compiled.ts).
  */
-export function reservationTextMatch(kind: DialectKind, term: string) {
+export function reservationTextMatch(kind: DialectKind, term: string): { shape: string; value: string; where: (value: unknown) => RawBuilder<boolean> } {
   const t = term.toLowerCase();
-  if (kind === 'postgres') return containsLike('reservations.search_text', t);
-  if (t.length < 3) return sql<boolean>`${sql.raw(sqliteSearchText('reservations'))} like ${`%${escapeLike(t)}%`} escape '\\'`;
-  return sql<boolean>`reservations.seq in (select ${sql.raw(SEARCH_KEY_SEQ)} from reservations_fts where reservations_fts match ${ftsPhrase(t)})`;
+  const contains = `%${escapeLike(t)}%`;
+  if (kind === 'postgres') return { shape: 'like', value: contains, where: (v) => sql<boolean>`${sql.ref('reservations.search_text')} like ${v} escape '\\'` };
+  if (t.length < 3) return { shape: 'scan', value: contains, where: (v) => sql<boolean>`${sql.raw(sqliteSearchText('reservations'))} like ${v} escape '\\'` };
+  return {
+    shape: 'fts',
+    value: ftsPhrase(t),
+    where: (v) => sql<boolean>`reservations.seq in (select ${sql.raw(SEARCH_KEY_SEQ)} from reservations_fts where reservations_fts match ${v})`,
+  };
 }
 
 /** An FTS5 query for the term as one phrase: with the trigram tokenizer, the term as a substring. */

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { compiledOnce, insertRows } from '../../db/compiled.js';
+import { byShape, compiledOnce, insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import { countAll, ftsPhrase, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
 import { readProcedure, readRows } from '../../db/read-pool.js';
@@ -187,26 +187,50 @@ export async function searchReservations(
     const answer = await readProcedure(db, 'searchByCheckIn', { accountId, phrase: ftsPhrase(f.text!), offset: f.offset, limit: f.limit, columns: VIEW_SQL });
     if (!('general' in answer)) return answer as { total: number; rows: ReservationViewRow[] };
   }
-  // With a text term on SQLite the trigram index is the selective part: the unary + keeps the
-  // planner from walking the account's other indexes instead (8.4 ms against 0.2 ms for a count
-  // over 100,000 reservations).
-  const textFirst = f.text !== undefined && dialect === 'sqlite' && f.text.length >= 3;
-  const col = (name: keyof ReservationsTable) => (textFirst ? sql.raw(`+reservations.${name}`) : sql.ref(`reservations.${name}`));
-  let q = db.selectFrom('reservations').modifyFront(PLAN_PER_CALL).where(col('account_id'), '=', accountId);
-  if (f.status) q = q.where(col('status'), '=', f.status);
-  if (f.source) q = q.where(col('source'), '=', f.source);
-  if (f.listings?.length) q = q.where(col('listing_id'), 'in', f.listings);
-  if (f.emails?.length) q = q.where(col('guest_email'), 'in', f.emails);
-  if (f.guestportalCompleted !== undefined) q = q.where('guestportal_completed', '=', f.guestportalCompleted);
-  if (f.active) q = q.where(col('check_out_date'), f.active.value ? '>=' : '<', f.active.today);
-  if (f.pendingReview) q = q.where(col('verification_status'), '=', 'review').where('supervised', 'is', null);
-  if (f.from) q = q.where(col(f.dateField), '>=', f.from);
-  if (f.to) q = q.where(col(f.dateField), '<=', f.to);
-  if (f.text) q = q.where(reservationTextMatch(dialect, f.text));
-  const ordered = <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => x.orderBy(`reservations.${f.dateField}`, 'desc').orderBy('reservations.id', 'desc');
-  if (f.text) return textSearchOnce(db, q, f, ordered);
-  const page = ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const))).offset(f.offset).limit(f.limit);
-  const [counted, rows] = await readRows(db, [q.select(countAll().as('n')), page]);
+  // The values by name, and the shape: everything else the SQL depends on (byShape).
+  const text = f.text ? reservationTextMatch(dialect, f.text) : undefined;
+  const values: Record<string, unknown> = { account: accountId, offset: f.offset, limit: f.limit };
+  const given = <T>(name: string, value: T | undefined) => (value === undefined || value === '' ? false : ((values[name] = value), true));
+  const listed = (name: string, list: string[] | undefined) => (list ?? []).map((value, i) => ((values[`${name}${i}`] = value), `${name}${i}`));
+  const has = {
+    status: given('status', f.status),
+    source: given('source', f.source),
+    listings: listed('listing', f.listings),
+    emails: listed('email', f.emails),
+    portal: given('portal', f.guestportalCompleted),
+    active: f.active ? (given('today', f.active.today), f.active.value ? '>=' : '<') : false,
+    review: f.pendingReview === true,
+    from: given('from', f.from),
+    to: given('to', f.to),
+    text: text ? (given('text', text.value), text.shape) : false,
+  } as const;
+  const shape = `${dialect}:${f.dateField}:${JSON.stringify(has)}`;
+  const queries = byShape(db, shape, values, (v) => {
+    // With a text term on SQLite the trigram index is the selective part: the unary + keeps the
+    // planner from walking the account's other indexes instead (8.4 ms against 0.2 ms for a count
+    // over 100,000 reservations).
+    const textFirst = has.text === 'fts';
+    const col = (name: keyof ReservationsTable) => (textFirst ? sql.raw(`+reservations.${name}`) : sql.ref(`reservations.${name}`));
+    let q = db.selectFrom('reservations').modifyFront(PLAN_PER_CALL).where(col('account_id'), '=', v('account'));
+    if (has.status) q = q.where(col('status'), '=', v('status'));
+    if (has.source) q = q.where(col('source'), '=', v('source'));
+    if (has.listings.length) q = q.where(col('listing_id'), 'in', has.listings.map(v));
+    if (has.emails.length) q = q.where(col('guest_email'), 'in', has.emails.map(v));
+    if (has.portal) q = q.where('guestportal_completed', '=', v('portal'));
+    if (has.active) q = q.where(col('check_out_date'), has.active, v('today'));
+    if (has.review) q = q.where(col('verification_status'), '=', 'review').where('supervised', 'is', null);
+    if (has.from) q = q.where(col(f.dateField), '>=', v('from'));
+    if (has.to) q = q.where(col(f.dateField), '<=', v('to'));
+    if (text) q = q.where(text.where(v('text')));
+    const ordered = <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => x.orderBy(`reservations.${f.dateField}`, 'desc').orderBy('reservations.id', 'desc');
+    if (text) return [textSearchOnce(db, q, f.dateField, ordered, v('offset'), v('limit'))];
+    return [q.select(countAll().as('n')), ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const))).offset(v('offset')).limit(v('limit'))];
+  });
+  if (text) {
+    const [rows] = (await readRows(db, queries)) as [(ReservationViewRow & { total: number | string })[]];
+    return { total: Number(rows[0]?.total ?? 0), rows: rows.filter((r) => r.id !== null).map(({ total: _, ...view }) => view as ReservationViewRow) };
+  }
+  const [counted, rows] = await readRows(db, queries);
   return { total: Number((counted![0] as { n: number | string }).n), rows: rows as ReservationViewRow[] };
 }
 
@@ -218,25 +242,26 @@ export async function searchReservations(
  * PostgreSQL 1.95 ms a search against 4.5 ms (the trigram scan and the recheck of every
  * candidate row twice), on SQLite 0.78 ms against 1.15 (FTS5 and a look-up of each match), over
  * the benchmark's 75 name prefixes on 100,000 reservations. The left join keeps the count when
- * the page is past the end.
+ * the page is past the end. On SQLite a text search alone in the default order goes by the
+ * index's keys instead (text-search.ts).
  */
-async function textSearchOnce(
+function textSearchOnce(
   db: Db,
   q: SelectQueryBuilder<Database, 'reservations', object>,
-  f: SearchFilters,
+  dateField: SearchFilters['dateField'],
   ordered: <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => T,
-): Promise<{ total: number; rows: ReservationViewRow[] }> {
-  const search = ordered(
+  offset: number,
+  limit: number,
+) {
+  return ordered(
     db
-      .with((cte) => cte('m').materialized(), () => q.select(['reservations.id as id', sql<string | null>`${sql.ref(`reservations.${f.dateField}`)}`.as('d')]))
-      .with('p', (w) => w.selectFrom('m').select('m.id').orderBy('m.d', 'desc').orderBy('m.id', 'desc').offset(f.offset).limit(f.limit))
+      .with((cte) => cte('m').materialized(), () => q.select(['reservations.id as id', sql<string | null>`${sql.ref(`reservations.${dateField}`)}`.as('d')]))
+      .with('p', (w) => w.selectFrom('m').select('m.id').orderBy('m.d', 'desc').orderBy('m.id', 'desc').offset(offset).limit(limit))
       .selectFrom((w) => w.selectFrom('m').select(countAll().as('total')).as('t'))
       .leftJoin('reservations', (join) => join.on((eb) => eb('reservations.id', 'in', eb.selectFrom('p').select('p.id'))))
       .select('t.total')
       .select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const)),
   );
-  const [rows] = (await readRows(db, [search])) as [(ReservationViewRow & { total: number | string })[]];
-  return { total: Number(rows[0]?.total ?? 0), rows: rows.filter((r) => r.id !== null).map(({ total: _, ...view }) => view as ReservationViewRow) };
 }
 
 export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
