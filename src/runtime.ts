@@ -59,7 +59,14 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'besi
   const concurrency = deps.config.workerConcurrency ?? (mode === 'dedicated' ? 64 : 16);
   const worker = new Worker(deps, handlers, {
     concurrency,
-    chores: deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : [],
+    chores: [
+      ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
+      // SQLite's full-text index, merged in short steps (compactSearchIndex in db/dialect.ts): a
+      // few seconds after the start, so not in the way of it, then hourly.
+      ...(deps.dialect.kind === 'sqlite'
+        ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }]
+        : []),
+    ],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { concurrency: 2, busy: () => deps.api.inFlight >= BUSY_API } } : {}),
   });
   deps.wakeWorker = () => worker.wake();

@@ -150,6 +150,26 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(rounds, stopped, 'no round after stop');
   });
 
+  it('runs upkeep given a first delay only after it, then on its timer, and none if stopped before', async () => {
+    const noop = async () => undefined;
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop };
+    let rounds = 0;
+    const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'later', everyMs: 30, firstAfterMs: 80, run: async () => void rounds++ }] });
+    worker.start();
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(rounds, 0, 'not at start');
+    const deadline = Date.now() + 5_000;
+    while (rounds < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(rounds >= 3, 'the first round after the delay, then more on the timer');
+    await worker.stop();
+    const early = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'never', everyMs: 30, firstAfterMs: 50, run: async () => void rounds++ }] });
+    early.start();
+    await early.stop();
+    const stopped = rounds;
+    await new Promise((r) => setTimeout(r, 120));
+    assert.equal(rounds, stopped, 'no round from a worker stopped before its first');
+  });
+
   it('waits for a round of upkeep under way before its stop resolves', async () => {
     const noop = async () => undefined;
     const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop };

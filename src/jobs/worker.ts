@@ -29,6 +29,8 @@ export interface WorkerOptions {
 export interface Chore {
   name: string;
   everyMs: number;
+  /** The first run this long after the worker starts, not at once (upkeep that would slow a start). */
+  firstAfterMs?: number;
   run: () => Promise<void>;
 }
 
@@ -77,10 +79,19 @@ export class Worker {
         this.#choreRuns.add(run);
         void run.finally(() => this.#choreRuns.delete(run));
       };
-      tick();
-      const timer = setInterval(tick, chore.everyMs);
-      timer.unref();
-      this.#choreTimers.push(timer);
+      const every = () => {
+        const timer = setInterval(tick, chore.everyMs);
+        timer.unref();
+        this.#choreTimers.push(timer);
+      };
+      if (chore.firstAfterMs === undefined) {
+        tick();
+        every();
+      } else {
+        const first = setTimeout(() => (tick(), every()), chore.firstAfterMs);
+        first.unref();
+        this.#choreTimers.push(first);
+      }
     }
   }
 

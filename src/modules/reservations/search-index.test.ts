@@ -126,6 +126,24 @@ describe(`text search follows every write (${dbKind})`, () => {
     assert.deepEqual(pages, ids);
   });
 
+  it('finds the same after its index is merged in steps, and a merged index is left alone', async () => {
+    // Each create commits on its own: a segment of the index each, until FTS5 merges them.
+    for (let i = 0; i < 12; i++) await create(`MERGE-${i}`, 'Leopoldine', `Segment${i}`);
+    const beforeMerge = await found('leopoldine');
+    assert.equal(beforeMerge.length, 12);
+    const steps = await t.deps.dialect.compactSearchIndex(t.deps.db, { minSegments: 2, pages: 1, pauseMs: 0 });
+    if (dbKind === 'sqlite') {
+      assert.ok(steps > 1, `merged in steps (${steps})`);
+      const segments = await sql<{ n: number }>`select count(distinct segid) as n from reservations_fts_idx`.execute(t.deps.db);
+      assert.equal(segments.rows[0]!.n, 1);
+    } else {
+      assert.equal(steps, 0, 'PostgreSQL has nothing to merge');
+    }
+    assert.deepEqual(await found('leopoldine'), beforeMerge);
+    assert.equal((await found('segment7')).length, 1);
+    assert.equal(await t.deps.dialect.compactSearchIndex(t.deps.db, { minSegments: 2 }), 0);
+  });
+
   it('forgets an erased reservation, whether it was indexed already or not', async () => {
     const id = await create('ERASE-1', 'Desdemona', 'Gone');
     assert.equal((await call(t, 'DELETE', `/v1/reservations/${id}`, { key: me.key })).status, 200);
