@@ -61,6 +61,9 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
       const inside = await searchReservations(tx, 'sqlite', me.account.id, filters);
       assert.deepEqual(inside.rows.map((r) => r.id), [id]);
       before = (await searchReservations(t.deps.db, 'sqlite', me.account.id, filters)).total;
+      // A text search in steps (read-procedures.ts) runs each step on the transaction's connection.
+      const text = await searchReservations(tx, 'sqlite', me.account.id, { text: 'uncommitted', dateField: 'check_in_date', offset: 0, limit: 20 });
+      assert.deepEqual([text.total, text.rows.map((r) => r.id)], [1, [id]]);
     });
     assert.equal(before, 0, 'a reader does not see what is not committed');
     assert.equal((await searchReservations(t.deps.db, 'sqlite', me.account.id, filters)).total, 1);
