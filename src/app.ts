@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -11,7 +12,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { hashApiKey } from './lib/api-keys.js';
 import { ErrorResponse } from './http/schemas.js';
 import { formatValidationErrors } from './http/validation.js';
-import { createValidatorCompiler } from './http/validators.js';
+import { createValidatorCompiler, lazySerializers } from './http/validators.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { Account } from './modules/accounts/schemas.js';
 import { reservationRoutes } from './modules/reservations/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     requestIdHeader: 'x-request-id',
     genReqId: () => `${requestIdPrefix}${(requests++).toString(16).padStart(16, '0')}`,
     schemaErrorFormatter: formatValidationErrors,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(SerializerSelector() as never) as never } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
