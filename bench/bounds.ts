@@ -25,6 +25,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { SEARCH_KEY_SEQ } from '../src/db/dialect.js';
+import { rowsOf } from '../src/db/sqlite-bind.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { VIEW_COLUMNS, type ReservationViewRow } from '../src/modules/reservations/repo.js';
 import { toReservationView } from '../src/modules/reservations/views.js';
@@ -89,7 +90,9 @@ async function sqliteBounds(file: string, accountId: string, secret: string, ter
     const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
     const matchCount = db.prepare('select count(*) from reservations_fts where reservations_fts match ?').pluck();
     const firstMatches = db.prepare(`select ${SEARCH_KEY_SEQ} from reservations_fts where reservations_fts match ? order by rowid desc limit ${PAGE}`).pluck();
-    const byKeys = db.prepare(`select ${VIEW_COLUMNS.join(', ')} from reservations where seq in (select value from json_each(?))`);
+    // Read as the service reads rows (sqlite-bind.ts).
+    const pageRows = rowsOf(db.prepare(`select ${VIEW_COLUMNS.join(', ')} from reservations where seq in (select value from json_each(?))`));
+    const byKeys = { all: (keys: string) => pageRows.all([keys]) };
     const filteredCount = db.prepare(`select count(*) from reservations where ${FILTER}`).pluck();
     const filteredKeys = db.prepare(`select seq from reservations where ${FILTER} ${ORDER} limit ${PAGE}`).pluck();
 

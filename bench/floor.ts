@@ -20,6 +20,7 @@ import pg from 'pg';
 import { defaultReaders } from '../src/config.js';
 import { ftsPhrase } from '../src/db/dialect.js';
 import { SqliteReaders } from '../src/db/read-pool.js';
+import { rowsOf } from '../src/db/sqlite-bind.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 
@@ -47,13 +48,14 @@ const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >
 
 function sqliteStore(file: string): Store {
   const db = new BetterSqlite3(file, { readonly: true });
-  const byId = db.prepare('select * from reservations where account_id = ? and id = ?');
+  // Read as the service reads rows (sqlite-bind.ts).
+  const byId = rowsOf(db.prepare('select * from reservations where account_id = ? and id = ?'));
   // As the service does (read-pool.ts): searches on reader threads, as many as the service starts.
   const readers = new SqliteReaders(file, Number(process.env.GUESTSCREEN_SQLITE_READERS ?? defaultReaders()));
   // As the service does (text-search.ts): the account's range of the trigram index, keyed by
   // check-in day, counted and paged by its keys, and only the rows of the page's days read.
   return {
-    byId: async (id) => byId.get(accountId, id),
+    byId: async (id) => byId.all([accountId, id])[0],
     text: async (term, offset, limit) => {
       const answer = await readers.call('searchByCheckIn', { accountId: accountId!, phrase: ftsPhrase(term), offset, limit, columns: '*' });
       if ('general' in answer) throw new Error('rows past the index keys\' bounds: the floor route runs only the keyed search');

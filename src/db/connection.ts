@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchKey, sqliteSearchText, type DialectHelpers } from './dialect.js';
 import { attachReaders, SqliteReaders } from './read-pool.js';
 import type { Database } from './schema.js';
-import { bindable } from './sqlite-bind.js';
+import { bindable, rowsOf } from './sqlite-bind.js';
 
 export type Db = Kysely<Database>;
 
@@ -82,16 +82,18 @@ function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
   const wrap = (stmt: BetterSqlite3.Statement): SqliteStatement => {
     // Kysely commits a transaction with a plain `commit`: the reservations' terms go first.
     if (stmt.source === 'commit') return { reader: false, all: () => [], iterate: () => [][Symbol.iterator](), run: () => (searchIndex.flush(), stmt.run()) };
+    // A statement that returns rows is only read; one that does not is only run.
+    const rows = stmt.reader ? rowsOf(stmt) : undefined;
     return {
       reader: stmt.reader,
-      all: (params) => stmt.all(bindable(params)),
+      all: (params) => (rows ? rows.all(params) : stmt.all(bindable(params))),
       run: (params) => {
         const result = stmt.run(bindable(params));
         // A write outside a transaction committed on its own: its terms go in a transaction of theirs.
         if (!sqlite.inTransaction) searchIndex.flushAlone();
         return result;
       },
-      iterate: (params) => stmt.iterate(bindable(params)),
+      iterate: (params) => (rows ? rows.iterate(params) : stmt.iterate(bindable(params))),
     };
   };
   return {

@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadQuery } from './read-pool.js';
 import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './read-procedures.js';
-import { bindable } from './sqlite-bind.js';
+import { rowsOf } from './sqlite-bind.js';
 
 export type ReadRequest =
   | { id: number; queries: { sql: string; parameters: readonly unknown[] }[] }
@@ -19,18 +19,19 @@ const { file } = workerData as { file: string };
 const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
 sqlite.pragma('busy_timeout = 5000');
 
-const cache = new Map<string, BetterSqlite3.Statement>();
+const cache = new Map<string, ReturnType<typeof rowsOf>>();
 const prepared = (sql: string) => {
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    stmt = sqlite.prepare(sql);
+  let rows = cache.get(sql);
+  if (!rows) {
+    const stmt = sqlite.prepare(sql);
     if (!stmt.reader) throw new Error('a reader thread only runs statements that return rows');
+    rows = rowsOf(stmt);
     if (cache.size >= 200) cache.delete(cache.keys().next().value!);
-    cache.set(sql, stmt);
+    cache.set(sql, rows);
   }
-  return stmt;
+  return rows;
 };
-const all = (queries: ReadQuery[]) => queries.map((q) => prepared(q.sql).all(bindable(q.parameters)));
+const all = (queries: ReadQuery[]) => queries.map((q) => prepared(q.sql).all(q.parameters));
 const snapshot = sqlite.transaction(all);
 // A read in steps: all of them in one read transaction.
 const procedure = sqlite.transaction(({ name, args }: { name: ProcedureName; args: unknown }) =>
