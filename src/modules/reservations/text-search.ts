@@ -30,6 +30,9 @@ interface Key {
   seq: number;
 }
 
+/** Keys read past the page's end (see below). */
+const PAST_PAGE = 8;
+
 export function* searchByCheckIn(a: CheckInSearch): ReadSteps<CheckInAnswer> {
   const [[head]] = (yield [
     {
@@ -45,17 +48,19 @@ export function* searchByCheckIn(a: CheckInSearch): ReadSteps<CheckInAnswer> {
   // The account's range of the index, walked from its newest check-in down.
   const inAccount = `reservations_fts match ? and rowid between ? << ${K.ordShift} and (? << ${K.ordShift}) | ${K.keyedBase - 1}`;
   const want = a.offset + a.limit;
+  // A few keys past the page: the day after its last one is usually among them, and then that
+  // last day is known whole without reading the index again.
   const [top] = (yield [
     {
       sql: `select rowid >> ${K.dayShift} as slot, rowid & ${K.seqMask} as seq from reservations_fts where ${inAccount} order by rowid desc limit ?`,
-      parameters: [a.phrase, head.ord, head.ord, want],
+      parameters: [a.phrase, head.ord, head.ord, want + PAST_PAGE],
     },
   ]) as [Key[]];
-  const complete = top.length < want;
+  const complete = top.length < want + PAST_PAGE;
   const total = complete
     ? top.length
     : ((yield [{ sql: `select count(*) as n from reservations_fts where ${inAccount}`, parameters: [a.phrase, head.ord, head.ord] }]) as [[{ n: number }]])[0][0].n;
-  const page = top.slice(a.offset);
+  const page = top.slice(a.offset, want);
   if (page.length === 0) return { total, rows: [] };
 
   // The page's rows are among the matches of the days it spans; those of later days come before it.
@@ -67,8 +72,8 @@ export function* searchByCheckIn(a: CheckInSearch): ReadSteps<CheckInAnswer> {
     if (k.slot > first) before++;
     else if (k.slot >= last) seqs.add(k.seq);
   }
-  if (!complete) {
-    // The last day may go on past the page.
+  if (!complete && top.at(-1)!.slot === last) {
+    // The last day may go on past the keys read.
     const [rest] = (yield [
       {
         sql: `select rowid & ${K.seqMask} as seq from reservations_fts where reservations_fts match ? and rowid between ? << ${K.dayShift} and (? << ${K.dayShift}) | ${K.seqMask}`,
