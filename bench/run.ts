@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
-import { measureBounds, type Bound } from './bounds.js';
+import { measureBounds, measureGetBound, type Bound, type GetBound } from './bounds.js';
 import { createIsolatedEnv, freePort } from '../test/harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -125,7 +125,14 @@ function peakRssMb(pid: number): number {
  * before each scenario: this shared VM's speed drifts by half within minutes (36,000 and 80,000
  * req/s at the two ends of one run), so a ratio is only fair to a baseline taken next to it.
  */
-async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): void }> {
+interface Yardstick {
+  measure(): Promise<number>;
+  /** The baseline's answer after `us` microseconds of work on its thread. */
+  measureWork(us: number): Promise<number>;
+  stop(): void;
+}
+
+async function startBaseline(): Promise<Yardstick> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline.ts`, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child, /ready \d+/);
@@ -135,6 +142,11 @@ async function startBaseline(): Promise<{ measure(): Promise<number>; stop(): vo
     async measure() {
       const r = await load(`http://127.0.0.1:${port}/`);
       log(`baseline: ${Math.round(r.rps)} req/s`);
+      return r.rps;
+    },
+    async measureWork(us) {
+      const r = await load(`http://127.0.0.1:${port}/work/${us}`);
+      log(`baseline with ${us} µs of work a request: ${Math.round(r.rps)} req/s`);
       return r.rps;
     },
     stop: () => child.kill('SIGTERM'),
@@ -150,7 +162,8 @@ async function startFloor(accountId: string, where: string, secret: string): Pro
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
-async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>) {
+async function runOn(db: 'sqlite' | 'postgres', yardstick: Yardstick) {
+  const baseline = () => yardstick.measure();
   const { env, cleanup } = await createIsolatedEnv({
     LOG_LEVEL: 'warn',
     GUESTSCREEN_ROOT_KEY: generateApiKey(),
@@ -238,6 +251,15 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   const where = env.DATABASE_URL ?? `${env.GUESTSCREEN_DATA_DIR}/guestscreen.db`;
   const bounds = await measureBounds(where, seeded.accounts[0]!.id, env.GUESTSCREEN_SECRET!, terms);
   for (const b of bounds) log(`${db} ${b.scenario}: the least a page costs is ${b.total_us} µs (${JSON.stringify(b.parts)})`);
+  // The most a read by id can answer: the baseline doing, per request, the least work that read adds.
+  let getCeiling: GetCeiling | undefined;
+  if (db === 'sqlite') {
+    const bound = measureGetBound(where, seeded.accounts[0]!.id, env.GUESTSCREEN_SECRET!, key, ids);
+    const baselineRps = await baseline();
+    const rps = await yardstick.measureWork(bound.total_us);
+    getCeiling = { ...bound, rps: Math.round(rps), baseline_rps: Math.round(baselineRps), ratio: Math.round((rps / baselineRps) * 1000) / 1000 };
+    log(`${db} get_reservation: the least work it adds is ${bound.total_us} µs (${JSON.stringify(bound.parts)}); with it the baseline answers ${getCeiling.rps} req/s, ${(getCeiling.ratio * 100).toFixed(1)}% of itself`);
+  }
   let n = 0;
   await record('create', (url, _, pid) =>
     load(`${url}/v1/reservations`, {
@@ -261,7 +283,14 @@ async function runOn(db: 'sqlite' | 'postgres', baseline: () => Promise<number>)
   log(`${db}: one worker drains the screening runs the creates left`);
   const screening = await drainScreening(env);
   await cleanup();
-  return { figures, bounds, coldStartMs, peakRssMb: peak, screeningPerS: screening.screeningPerS, jobsPerS: screening.jobsPerS };
+  return { figures, bounds, getCeiling, coldStartMs, peakRssMb: peak, screeningPerS: screening.screeningPerS, jobsPerS: screening.jobsPerS };
+}
+
+/** The least work a read by id adds (bench/bounds.ts), and what the baseline answers with that work added. */
+interface GetCeiling extends GetBound {
+  rps: number;
+  baseline_rps: number;
+  ratio: number;
 }
 
 /** Runs one `guestscreen worker` against the screening backlog and measures runs finished per second. */
@@ -291,8 +320,8 @@ async function drainScreening(env: Record<string, string>): Promise<{ screeningP
 const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('build failed');
 const yardstick = await startBaseline();
-const results = [await runOn('sqlite', () => yardstick.measure())];
-if (process.env.DATABASE_URL) results.push(await runOn('postgres', () => yardstick.measure()));
+const results = [await runOn('sqlite', yardstick)];
+if (process.env.DATABASE_URL) results.push(await runOn('postgres', yardstick));
 yardstick.stop();
 const figures = results.flatMap((r) => r.figures);
 // Each ratio is to the baseline measured just before its scenario; this is their mean.
@@ -305,6 +334,7 @@ const out = {
   baseline_rps: Math.round(baselineRps),
   scenarios: figures,
   bounds: results.flatMap((r) => r.bounds),
+  get_ceiling: sqlite.getCeiling,
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
@@ -350,6 +380,13 @@ for (const b of out.bounds as Bound[]) {
   const ms = (v: number | null) => (v === null ? '-' : `${v} ms`);
   process.stdout.write(
     `${b.scenario.padEnd(18)}${b.db.padEnd(10)}${pad(b.parts.index, 10)}${pad(b.parts.rows, 9)}${pad(b.parts.views, 10)}${pad(b.parts.json, 9)}${pad(b.total_us, 10)}${pad(ms(b.mean_ms_one_thread), 13)}${pad(ms(b.mean_ms_two_cores), 11)}\n`,
+  );
+}
+const c = out.get_ceiling;
+if (c) {
+  process.stdout.write(
+    `\nthe least work a read by id adds to a bare route (bench/bounds.ts, SQLite): ${c.total_us} µs (key hash ${c.parts.key}, row ${c.parts.row}, view with the identification opened ${c.parts.view}, JSON ${c.parts.json});\n` +
+      `the baseline doing that much work a request answers ${c.rps} req/s, ${(c.ratio * 100).toFixed(1)}% of the ${c.baseline_rps} it answers without: the most get_reservation can reach (target 40%)\n`,
   );
 }
 process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB${results[1] ? ` (PostgreSQL: ${results[1].peakRssMb} MB)` : ''}\n`);
