@@ -45,7 +45,8 @@ export interface Bound {
 
 const CONNECTIONS = 50;
 const PAGE = 20;
-const ORDER = 'order by check_in_date desc, id desc';
+// As the service orders a search: undated reservations last (migration 0014).
+const ORDER = 'order by check_in_date desc nulls last, id desc';
 const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >= ? and check_in_date <= ?';
 const FILTERS = ['Airbnb', 'Vrbo', 'Direct'].map((source) => ['CONFIRMED', source, '2026-01-01', '2026-06-30'] as const);
 
@@ -218,7 +219,7 @@ export function measureBounds(where: string, accountId: string, secret: string, 
 
 /** The benchmark's search terms: the first four letters of the last names of the 100 reservations a first page shows. */
 export async function benchTerms(where: string, accountId: string): Promise<string[]> {
-  const recent = 'select guest_last_name from reservations where account_id = ? order by check_in_date desc, id desc limit 100';
+  const recent = 'select guest_last_name from reservations where account_id = ? order by check_in_date desc nulls last, id desc limit 100';
   let names: string[];
   if (/^postgres(ql)?:\/\//.test(where)) {
     const c = new pg.Client({ connectionString: where });

@@ -43,7 +43,8 @@ interface Store {
   filtered(q: Required<Pick<Query, 'status' | 'source' | 'startDate' | 'endDate'>>, offset: number, limit: number): Promise<{ total: number; rows: unknown[] }>;
 }
 
-const ORDER = 'order by check_in_date desc, id desc';
+// As the service orders a search: undated reservations last (migration 0014).
+const ORDER = 'order by check_in_date desc nulls last, id desc';
 const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >= ? and check_in_date <= ?';
 
 function sqliteStore(file: string): Store {
@@ -90,7 +91,7 @@ function postgresStore(url: string): Store {
       const page = await pool.query<{ total: string; id: string | null }>(
         numbered(
           `with m as materialized (select id, check_in_date from reservations where ${match}), p as (select id from m ${ORDER} limit ? offset ?) ` +
-            `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc, r.id desc`,
+            `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc nulls last, r.id desc`,
         ),
         [accountId, like(term), limit, offset],
       );

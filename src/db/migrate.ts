@@ -14,6 +14,7 @@ import * as m0010 from './migrations/0010-lookups.js';
 import * as m0011 from './migrations/0011-checks-and-lists.js';
 import * as m0012 from './migrations/0012-checkr.js';
 import * as m0013 from './migrations/0013-search-keys.js';
+import * as m0014 from './migrations/0014-undated-last.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -33,6 +34,7 @@ const STEPS: Record<string, Step> = {
   '0011-checks-and-lists': m0011,
   '0012-checkr': m0012,
   '0013-search-keys': m0013,
+  '0014-undated-last': m0014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type OrderByModifiers, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { byShape, compiledOnce, insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import { countAll, ftsPhrase, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
@@ -222,7 +222,8 @@ export async function searchReservations(
     if (has.from) q = q.where(col(f.dateField), '>=', v('from'));
     if (has.to) q = q.where(col(f.dateField), '<=', v('to'));
     if (text) q = q.where(text.where(v('text')));
-    const ordered = <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => x.orderBy(`reservations.${f.dateField}`, 'desc').orderBy('reservations.id', 'desc');
+    // Undated reservations last on both databases (migration 0014).
+    const ordered = <T extends Orderable<T>>(x: T) => x.orderBy(`reservations.${f.dateField}`, (o) => o.desc().nullsLast()).orderBy('reservations.id', 'desc');
     if (text) return [textSearchOnce(db, q, f.dateField, ordered, v('offset'), v('limit'))];
     return [q.select(countAll().as('n')), ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const))).offset(v('offset')).limit(v('limit'))];
   });
@@ -233,6 +234,9 @@ export async function searchReservations(
   const [counted, rows] = await readRows(db, queries);
   return { total: Number((counted![0] as { n: number | string }).n), rows: rows as ReservationViewRow[] };
 }
+
+/** A query that takes the search's order: the date newest first, undated last, then the id. */
+type Orderable<T> = { orderBy(c: string, d: OrderByModifiers): T };
 
 /**
  * Text search in one statement: the index is searched once, its matches (key and sort date) are
@@ -249,14 +253,14 @@ function textSearchOnce(
   db: Db,
   q: SelectQueryBuilder<Database, 'reservations', object>,
   dateField: SearchFilters['dateField'],
-  ordered: <T extends { orderBy: (c: string, d: 'desc') => T }>(x: T) => T,
+  ordered: <T extends Orderable<T>>(x: T) => T,
   offset: number,
   limit: number,
 ) {
   return ordered(
     db
       .with((cte) => cte('m').materialized(), () => q.select(['reservations.id as id', sql<string | null>`${sql.ref(`reservations.${dateField}`)}`.as('d')]))
-      .with('p', (w) => w.selectFrom('m').select('m.id').orderBy('m.d', 'desc').orderBy('m.id', 'desc').offset(offset).limit(limit))
+      .with('p', (w) => w.selectFrom('m').select('m.id').orderBy('m.d', (o) => o.desc().nullsLast()).orderBy('m.id', 'desc').offset(offset).limit(limit))
       .selectFrom((w) => w.selectFrom('m').select(countAll().as('total')).as('t'))
       .leftJoin('reservations', (join) => join.on((eb) => eb('reservations.id', 'in', eb.selectFrom('p').select('p.id'))))
       .select('t.total')

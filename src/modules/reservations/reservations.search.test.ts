@@ -183,6 +183,32 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
     assert.equal((await all('guestportal_completed=false')).length, N);
   });
 
+  it('answers reservations with no date after the dated ones, on every path of the search', async () => {
+    const other = await tenant(t);
+    const make = async (code: string, dates: { check_in_date?: string; check_out_date?: string }) => {
+      const r = await call(t, 'POST', '/v1/reservations', { key: other.key, body: { confirmation_code: code, status: 'CONFIRMED', guest: { first_name: 'Odile', last_name: 'Undatedson' }, ...dates } });
+      assert.equal(r.status, 200, r.body);
+      return r.json.id as string;
+    };
+    const undatedA = await make('U-1', {});
+    const dated = [await make('U-2', { check_in_date: '2026-03-01', check_out_date: '2026-03-04' }), await make('U-3', { check_in_date: '2026-05-01', check_out_date: '2026-05-02' })];
+    const undatedB = await make('U-4', {});
+    // Newest date first, then the undated ones by id, newest first.
+    const expected = [dated[1], dated[0], ...[undatedA, undatedB].sort().reverse()];
+    const ids = async (query: string) => {
+      const r = await call(t, 'GET', `/v1/reservations?${query}`, { key: other.key });
+      assert.equal(r.status, 200, r.body);
+      return r.json.items.map((x: { id: string }) => x.id);
+    };
+    assert.deepEqual(await ids('size=10'), expected);
+    assert.deepEqual(await ids('search=undatedson'), expected);
+    // A filter sends a text search the general way (on SQLite; PostgreSQL has one way).
+    assert.deepEqual(await ids('search=undatedson&status=CONFIRMED'), expected);
+    assert.deepEqual(await ids('dateField=check_out_date'), expected);
+    // Paged: the undated ones start the second page.
+    assert.deepEqual([...(await ids('from=0&size=2')), ...(await ids('from=2&size=2'))], expected);
+  });
+
   it('orders by the chosen date field, newest first, then id', async () => {
     const ids = await all('dateField=check_out_date');
     const byId = new Map(made.map((m) => [m.id, m]));
