@@ -19,6 +19,15 @@ describe('rows read as arrays and made into objects', () => {
     assert.deepEqual(rowsOf(db.prepare(sql)).all([true]), [{ id: 'Ada', name: 'Ada' }]);
   });
 
+  it('answers the column a migration added to a statement prepared before it', () => {
+    const sql = 'select * from t where id = ?';
+    const rows = rowsOf(db.prepare(sql));
+    assert.deepEqual(Object.keys(rows.all([1])[0]!), ['id', 'name', 'price', 'flag', 'data']);
+    db.exec("alter table t add column nickname text default 'Countess'");
+    assert.deepEqual(rows.all([1]), db.prepare(sql).all(1));
+    assert.equal(rows.all([1])[0]!.nickname, 'Countess');
+  });
+
   it('takes a column named __proto__ as a column, not as the prototype', () => {
     const [row] = rowsOf(db.prepare(`select name as "__proto__", 'x"y' as "a""b" from t where id = 1`)).all([]);
     assert.equal(Object.getPrototypeOf(row), Object.prototype);

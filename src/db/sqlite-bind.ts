@@ -32,14 +32,29 @@ export function rowBuilder(names: readonly string[]): BuildRow {
   return build;
 }
 
-/** A statement that returns rows, read as raw arrays and made into objects by rowBuilder. */
+/**
+ * A statement that returns rows, read as raw arrays and made into objects by rowBuilder. SQLite
+ * prepares a statement again after the schema changes, and a `select *` then answers the columns
+ * a migration added too: a row of another width takes the statement's columns anew.
+ */
 export function rowsOf(stmt: BetterSqlite3.Statement) {
   stmt.raw(true);
-  const build = rowBuilder(stmt.columns().map((c) => c.name));
+  let width = 0;
+  let build: BuildRow = () => ({});
+  const columns = () => {
+    const names = stmt.columns().map((c) => c.name);
+    width = names.length;
+    build = rowBuilder(names);
+  };
+  columns();
+  const row = (values: unknown[]) => {
+    if (values.length !== width) columns();
+    return build(values);
+  };
   return {
-    all: (params: readonly unknown[]): Row[] => (stmt.all(bindable(params)) as unknown[][]).map(build),
+    all: (params: readonly unknown[]): Row[] => (stmt.all(bindable(params)) as unknown[][]).map(row),
     *iterate(params: readonly unknown[]): IterableIterator<Row> {
-      for (const values of stmt.iterate(bindable(params)) as IterableIterator<unknown[]>) yield build(values);
+      for (const values of stmt.iterate(bindable(params)) as IterableIterator<unknown[]>) yield row(values);
     },
   };
 }
