@@ -13,11 +13,11 @@ export interface DialectHelpers {
   /** Column type for a blob of bytes. */
   blobType: 'blob' | 'bytea';
   /**
-   * Runs after personal data was deleted. SQLite's full-text index keeps deleted terms in
-   * older segments until they merge; 'optimize' merges them now so the terms are gone.
+   * SQLite: its full-text index keeps a deleted row's terms in its segments, marked deleted,
+   * until those are merged; an erasure queues a `search.purge` job, which merges the whole index
+   * in short steps (compactSearchIndex with minSegments 1), so the terms are gone from its pages.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  afterErasure(db: Kysely<any>): Promise<void>;
+  keepsDeletedTerms: boolean;
   /**
    * SQLite: merges the reservations' full-text index into one segment, a bounded step at a time
    * with a pause between steps, so the process goes on answering meanwhile; resolves with the
@@ -29,7 +29,7 @@ export interface DialectHelpers {
 }
 
 export interface CompactOptions {
-  /** Merge only when the index is in at least this many segments (default 8). */
+  /** Merge only when the index is in at least this many segments (default 8; 1 merges a single segment too, dropping the terms of deleted rows). */
   minSegments?: number;
   /** Leaf pages merged a step (default 100: about 10 ms). */
   pages?: number;
@@ -49,7 +49,7 @@ export interface CompactOptions {
 async function compactSearchIndex(db: Kysely<any>, opts: CompactOptions = {}): Promise<number> {
   const { minSegments = 8, pages = 100, pauseMs = 20 } = opts;
   const segments = Number((await sql<{ n: number }>`select count(distinct segid) as n from reservations_fts_idx`.execute(db)).rows[0]?.n ?? 0);
-  if (segments < Math.max(2, minSegments)) return 0;
+  if (segments === 0 || segments < minSegments) return 0;
   const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(db)).rows[0]!.n);
   let steps = 0;
   for (let budget = -pages; ; budget = pages) {
@@ -68,12 +68,10 @@ export function dialectHelpers(kind: DialectKind): DialectHelpers {
         boolType: 'integer',
         serialType: 'integer',
         blobType: 'blob',
-        afterErasure: async (db) => {
-          await sql`insert into reservations_fts(reservations_fts) values ('optimize')`.execute(db);
-        },
+        keepsDeletedTerms: true,
         compactSearchIndex,
       }
-    : { kind, boolType: 'boolean', serialType: 'bigserial', blobType: 'bytea', afterErasure: async () => undefined, compactSearchIndex: async () => 0 };
+    : { kind, boolType: 'boolean', serialType: 'bigserial', blobType: 'bytea', keepsDeletedTerms: false, compactSearchIndex: async () => 0 };
 }
 
 /** count(*) comes back as a string from PostgreSQL (bigint) and a number from SQLite. */

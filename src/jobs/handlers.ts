@@ -1,6 +1,7 @@
 import { runCheck, runCheckr } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { sendGuestMessage } from '../modules/messages/send.js';
+import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { runScreening } from '../modules/screening/run.js';
 import type { JobHandlers } from './worker.js';
 
@@ -11,4 +12,5 @@ export const handlers: JobHandlers = {
   'screening.run': runScreening,
   'check.run': runCheck,
   'check.checkr': runCheckr,
+  'search.purge': purgeSearchIndex,
 };

@@ -46,6 +46,13 @@ export const JOB_KINDS = {
     backoff: exponential(30, 1800),
     timeoutMs: 60_000,
   },
+  'search.purge': {
+    // Queued by an erasure on SQLite, in its transaction; one waits at a time (unique key).
+    payload: Type.Object({}),
+    maxAttempts: () => 5,
+    backoff: exponential(5, 300),
+    timeoutMs: 300_000,
+  },
   'message.send': {
     payload: Type.Object({ message_id: Type.String() }),
     maxAttempts: () => 8,
