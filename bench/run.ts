@@ -76,10 +76,10 @@ interface Load {
 }
 
 /** Loads url; reads first get an unrecorded warm-up (the JIT and the caches), as the baseline does. */
-async function load(url: string, opts: Partial<autocannon.Options> = {}, warm = true, pid?: number): Promise<Load> {
+async function load(url: string, opts: Partial<autocannon.Options> = {}, warm = true, pid?: number, seconds = SECONDS): Promise<Load> {
   if (warm && WARMUP_SECONDS > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, ...opts });
   const before = cpuMs(pid);
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...opts });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...opts });
   const after = cpuMs(pid);
   const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests.total));
   return {
@@ -129,6 +129,8 @@ interface Yardstick {
   measure(): Promise<number>;
   /** The baseline's answer after `us` microseconds of work on its thread. */
   measureWork(us: number): Promise<number>;
+  /** The same, loaded for `seconds`: its throughput and latencies. */
+  measureWorkLatency(us: number, seconds: number): Promise<CurvePoint>;
   stop(): void;
 }
 
@@ -148,6 +150,11 @@ async function startBaseline(): Promise<Yardstick> {
       const r = await load(`http://127.0.0.1:${port}/work/${us}`);
       log(`baseline with ${us} µs of work a request: ${Math.round(r.rps)} req/s`);
       return r.rps;
+    },
+    async measureWorkLatency(us, seconds) {
+      const r = await load(`http://127.0.0.1:${port}/work/${us}`, {}, true, undefined, seconds);
+      log(`baseline with ${us} µs of work a request: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
+      return { work_us: us, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99 };
     },
     stop: () => child.kill('SIGTERM'),
   };
@@ -317,9 +324,37 @@ async function drainScreening(env: Record<string, string>): Promise<{ screeningP
   return { screeningPerS: Math.round(done / seconds), jobsPerS: Math.round(jobsDone / seconds) };
 }
 
+/** The baseline answering after some work a request: its throughput and latencies with CONNECTIONS in flight. */
+interface CurvePoint {
+  work_us: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+/**
+ * The least throughput at which the bare baseline, made slower by work a request, keeps its p99 at
+ * `targetMs`: interpolated between the curve's points on either side of the target. Little's law
+ * gives CONNECTIONS / target; a server with one event loop does worse, since about one request in
+ * CONNECTIONS waits out two rounds of the others (docs/performance.md).
+ */
+function throughputForP99(curve: CurvePoint[], targetMs: number): { rps: number; bound: 'at' | 'above' | 'below' } {
+  const points = [...curve].sort((a, b) => a.work_us - b.work_us);
+  let last = -1;
+  points.forEach((p, i) => p.p99_ms <= targetMs && (last = i));
+  if (last === -1) return { rps: points[0]!.rps, bound: 'above' };
+  if (last === points.length - 1) return { rps: points[last]!.rps, bound: 'below' };
+  const [a, b] = [points[last]!, points[last + 1]!];
+  return { rps: Math.round(a.rps + ((targetMs - a.p99_ms) * (b.rps - a.rps)) / (b.p99_ms - a.p99_ms)), bound: 'at' };
+}
+
 const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('build failed');
 const yardstick = await startBaseline();
+// What a p99 takes on this machine with this load generator: the baseline with more and more work a request.
+const CURVE_WORK_US = [50, 100, 150, 200, 250, 300, 400, 500];
+const p99Curve: CurvePoint[] = [];
+for (const us of CURVE_WORK_US) p99Curve.push(await yardstick.measureWorkLatency(us, Math.min(SECONDS, 5)));
 const results = [await runOn('sqlite', yardstick)];
 if (process.env.DATABASE_URL) results.push(await runOn('postgres', yardstick));
 yardstick.stop();
@@ -328,6 +363,7 @@ const figures = results.flatMap((r) => r.figures);
 const baselineRps = figures.reduce((sum, f) => sum + f.baseline_rps, 0) / figures.length;
 
 const sqlite = results[0]!;
+const P99_TARGETS_MS: Record<string, number> = { 'sqlite search_text': 25, 'sqlite search_filtered': 15, 'sqlite get_reservation': 10, 'postgres search_text': 40 };
 const out = {
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -335,6 +371,8 @@ const out = {
   scenarios: figures,
   bounds: results.flatMap((r) => r.bounds),
   get_ceiling: sqlite.getCeiling,
+  p99_curve: p99Curve,
+  p99_needs: Object.fromEntries(Object.entries(P99_TARGETS_MS).map(([name, ms]) => [name, { target_ms: ms, little_rps: Math.ceil((CONNECTIONS * 1000) / ms), bare_rps: throughputForP99(p99Curve, ms) }])),
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
@@ -362,16 +400,20 @@ for (const f of out.scenarios.filter((s) => s.floor_keyed)) {
 process.stdout.write(
   '\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view;\n+ key + decryption: the same read by id, plus hashing the API key and opening the sealed identification\n',
 );
-// A p99 of T ms with CONNECTIONS requests always in flight needs a mean under T, so at least CONNECTIONS / T requests a second.
-const P99_TARGETS_MS: Record<string, number> = { 'sqlite search_text': 25, 'sqlite search_filtered': 15, 'sqlite get_reservation': 10, 'postgres search_text': 40 };
-process.stdout.write(`\nCPU time a request took (µs; the machine's includes the load generator and the database server), and, for a p99 target, the cores its least throughput takes at that cost (this machine has ${cpus().length}):\n`);
-process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('service', 9)}${pad('machine', 9)}${pad('floor svc', 11)}${pad('floor mach', 12)}${pad('p99 target', 12)}${pad('least req/s', 13)}${pad('cores', 7)}\n`);
+process.stdout.write(`\nthe bare baseline answering after some work a request (${CONNECTIONS} connections): the p99 a throughput comes with on this machine\n`);
+process.stdout.write(`${pad('work µs', 8)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}\n`);
+for (const p of p99Curve) process.stdout.write(`${pad(p.work_us, 8)}${pad(p.rps, 9)}${pad(p.p50_ms, 9)}${pad(p.p99_ms, 9)}\n`);
+process.stdout.write(
+  `\nCPU time a request took (µs; the machine's includes the load generator and the database server), and, for a p99 target, the least throughput it takes\n` +
+    `(Little's law: ${CONNECTIONS} / target; bare: the baseline's curve above) and the cores that throughput takes at the machine's cost (this machine has ${cpus().length}):\n`,
+);
+process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('service', 9)}${pad('machine', 9)}${pad('floor svc', 11)}${pad('floor mach', 12)}${pad('p99 target', 12)}${pad('Little', 8)}${pad('bare', 8)}${pad('cores', 7)}\n`);
 for (const f of out.scenarios) {
-  const target = P99_TARGETS_MS[`${f.db} ${f.name}`];
-  const least = target ? Math.ceil((CONNECTIONS * 1000) / target) : undefined;
+  const need = out.p99_needs[`${f.db} ${f.name}`];
+  const bare = need ? `${need.bare_rps.bound === 'above' ? '>' : need.bare_rps.bound === 'below' ? '<' : ''}${need.bare_rps.rps}` : '';
   process.stdout.write(
     `${f.name.padEnd(18)}${f.db.padEnd(10)}${pad(f.cpu_us.process, 9)}${pad(f.cpu_us.machine, 9)}${pad(f.floor?.cpu_us.process ?? '', 11)}${pad(f.floor?.cpu_us.machine ?? '', 12)}` +
-      `${pad(target ? `${target} ms` : '', 12)}${pad(least ?? '', 13)}${pad(least ? ((least * f.cpu_us.machine) / 1e6).toFixed(2) : '', 7)}\n`,
+      `${pad(need ? `${need.target_ms} ms` : '', 12)}${pad(need?.little_rps ?? '', 8)}${pad(bare, 8)}${pad(need ? ((need.bare_rps.rps * f.cpu_us.machine) / 1e6).toFixed(2) : '', 7)}\n`,
   );
 }
 process.stdout.write(`\nthe least a page of 20 results costs, timed part by part on one thread (bench/bounds.ts), and the least mean latency that allows with ${CONNECTIONS} in flight:\n`);
