@@ -60,6 +60,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       level: deps.config.logLevel,
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
     },
+    // One access line a request (below), not Fastify's two ("incoming request" and "request completed").
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => `${requestIdPrefix}${(requests++).toString(16).padStart(16, '0')}`,
@@ -92,6 +94,15 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     // In flight until its response is sent or its client gone ('close' comes either way).
     deps.api.inFlight++;
     reply.raw.once('close', () => deps.api.inFlight--);
+    done();
+  });
+  // The access log: one line a request, when its answer has gone. Its fields are flat: through
+  // Fastify's `req` serializer and the logger's redaction of its paths a line took about 4 µs more.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime },
+      'request completed',
+    );
     done();
   });
 
