@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
@@ -48,6 +48,16 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Registers more routes before the app is sealed (tests use it for failure routes). */
   configure?: (app: FastifyInstance) => void;
+}
+
+/**
+ * The request's url as the access log shows it: a token in the path (a guest portal's or a
+ * signup link's, `:token` in the route) opens what it names to whoever holds it, like an API
+ * key, so it is shown as `…`.
+ */
+function loggedUrl(request: FastifyRequest): string {
+  const token = (request.params as { token?: unknown } | undefined)?.token;
+  return typeof token === 'string' && token ? request.url.replace(token, '…') : request.url;
 }
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -100,7 +110,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   // Fastify's `req` serializer and the logger's redaction of its paths a line took about 4 µs more.
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime },
+      { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime },
       'request completed',
     );
     done();

@@ -40,4 +40,14 @@ describe(`the access log (${dbKind})`, () => {
     }
     assert.ok(!JSON.stringify(lines).includes(t.root.key), 'the API key is not logged');
   });
+
+  it("shows a guest portal's or a signup link's token as …, since it opens what it names", async () => {
+    lines.length = 0;
+    const token = 'Tk9tYWRlVXBUb2tlbkZvclRoZUxvZ1Rlc3Q';
+    await call(t, 'GET', `/gp/${token}?step=AboutYou`);
+    await call(t, 'GET', `/signup/${token}`);
+    const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
+    assert.deepEqual(urls, ['/gp/…?step=AboutYou', '/signup/…']);
+    assert.ok(!JSON.stringify(lines).includes(token), 'the token is not logged');
+  });
 });
