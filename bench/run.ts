@@ -4,7 +4,7 @@
  * next to a bare Fastify hello-world measured right before each scenario. Prints a table and
  * writes bench/results.json. Runs on SQLite, and on PostgreSQL too when DATABASE_URL is set.
  *
- *   npm run bench                          (about 6 minutes)
+ *   npm run bench                          (about 7 minutes; 10 with DATABASE_URL set)
  *   BENCH_SECONDS=5 BENCH_RESERVATIONS=20000 npm run bench   (a quick look)
  */
 import autocannon from 'autocannon';
