@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
@@ -71,7 +71,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
     },
     // One access line a request (below), not Fastify's two ("incoming request" and "request completed").
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => `${requestIdPrefix}${(requests++).toString(16).padStart(16, '0')}`,
