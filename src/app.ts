@@ -115,6 +115,11 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     );
     done();
   });
+  // A client that goes away before its answer leaves a line too (it gets no `request completed`).
+  app.addHook('onRequestAbort', (request, done) => {
+    request.log.info({ method: request.method, url: loggedUrl(request), remoteAddress: request.ip }, 'request aborted');
+    done();
+  });
 
   registerErrorHandling(app);
   await app.register(swagger, {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { call, createTestApp, dbKind, type TestApp } from './harness.js';
+import { call, createTestApp, dbKind, eventually, type TestApp } from './harness.js';
+
+/** The slow route's steps, for the test that gives up on it. */
+const slow = { entered: () => {}, left: () => {} };
 
 describe(`the access log (${dbKind})`, () => {
   let t: TestApp;
@@ -13,7 +18,17 @@ describe(`the access log (${dbKind})`, () => {
         done();
       },
     });
-    t = await createTestApp({}, { logger: { level: 'info', stream } });
+    t = await createTestApp({}, {
+      logger: { level: 'info', stream },
+      // A route slow enough for a client to give up on it.
+      configure: (app) =>
+        app.get('/v1/__slow', { config: { public: true } }, async () => {
+          slow.entered();
+          await sleep(300);
+          slow.left();
+          return { ok: true };
+        }),
+    });
   });
   after(() => t.close());
 
@@ -49,5 +64,24 @@ describe(`the access log (${dbKind})`, () => {
     const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
     assert.deepEqual(urls, ['/gp/…?step=AboutYou', '/signup/…']);
     assert.ok(!JSON.stringify(lines).includes(token), 'the token is not logged');
+  });
+
+  it('writes a line for a request whose client went away before the answer, and no completed line', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    lines.length = 0;
+    const entered = new Promise<void>((resolve) => (slow.entered = resolve));
+    const left = new Promise<void>((resolve) => (slow.left = resolve));
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/__slow?x=1' });
+    req.on('error', () => {});
+    req.end();
+    await entered;
+    req.destroy();
+    await eventually(async () => lines.some((l) => l.msg === 'request aborted'), 'the aborted line');
+    await left;
+    // The handler's answer, to a closed connection, is not logged as completed.
+    await sleep(50);
+    const ours = lines.filter((l) => l.url === '/v1/__slow?x=1');
+    assert.deepEqual(ours.map((l) => [l.msg, l.method]), [['request aborted', 'GET']]);
   });
 });
