@@ -51,13 +51,50 @@ export interface BuildOptions {
 }
 
 /**
- * The request's url as the access log shows it: a token in the path (a guest portal's or a
- * signup link's, `:token` in the route) opens what it names to whoever holds it, like an API
- * key, so it is shown as `…`.
+ * Path parameters and query keys whose values the access log shows: ids, names of settings and
+ * filters. Every other value is shown as `…`: a token in the path (a guest portal's, a signup
+ * link's) opens what it names like an API key, and a lookup's phone number, e-mail, address or IP,
+ * a search term or an `emails` filter is a guest's personal data. A parameter added later is
+ * hidden until it is named here.
+ */
+const SHOWN_IN_ACCESS_LOG = new Set([
+  ...['id', 'file_id', 'key', 'screen', '*'],
+  ...['status', 'source', 'size', 'from', 'dateField', 'startDate', 'endDate', 'active', 'pending_review', 'guestportal_completed', 'listings'],
+  ...['pms', 'usepmsid', 'sync', 'skip_gp', 'hidepw', 'suspended', 'step', 'type'],
+]);
+const HIDDEN = '…';
+/** The log levels at which the access log is written. */
+const ACCESS_LEVELS = new Set(['trace', 'debug', 'info']);
+
+/**
+ * The request's url as the access log shows it: the route's path with the values of its
+ * parameters, and the query's keys, each value hidden unless it is named in SHOWN_IN_ACCESS_LOG.
+ * A url no route matched is logged as sent, its query values hidden the same way.
  */
 function loggedUrl(request: FastifyRequest): string {
-  const token = (request.params as { token?: unknown } | undefined)?.token;
-  return typeof token === 'string' && token ? request.url.replace(token, '…') : request.url;
+  const q = request.url.indexOf('?');
+  const pattern = request.routeOptions.url;
+  const params = request.params as Record<string, string> | undefined;
+  const path =
+    pattern && params
+      ? pattern.replace(/:(\w+)|\*/g, (_, name: string | undefined) => {
+          const value = params[name ?? '*'];
+          if (value === undefined) return '';
+          return SHOWN_IN_ACCESS_LOG.has(name ?? '*') ? (name ? encodeURIComponent(value) : encodeURI(value)) : HIDDEN;
+        })
+      : q < 0
+        ? request.url
+        : request.url.slice(0, q);
+  if (q < 0) return path;
+  const query = request.url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return SHOWN_IN_ACCESS_LOG.has(pair) ? pair : HIDDEN;
+      return SHOWN_IN_ACCESS_LOG.has(pair.slice(0, eq)) ? pair : `${pair.slice(0, eq)}=${HIDDEN}`;
+    });
+  return `${path}?${query.join('&')}`;
 }
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -109,6 +146,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   // The access log: one line a request, when its answer has gone. Its fields are flat: through
   // Fastify's `req` serializer and the logger's redaction of its paths a line took about 4 µs more.
   app.addHook('onResponse', (request, reply, done) => {
+    if (!ACCESS_LEVELS.has(request.log.level)) return done();
     request.log.info(
       { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime },
       'request completed',
@@ -117,6 +155,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   });
   // A client that goes away before its answer leaves a line too (it gets no `request completed`).
   app.addHook('onRequestAbort', (request, done) => {
+    if (!ACCESS_LEVELS.has(request.log.level)) return done();
     request.log.info({ method: request.method, url: loggedUrl(request), remoteAddress: request.ip }, 'request aborted');
     done();
   });

@@ -66,6 +66,28 @@ describe(`the access log (${dbKind})`, () => {
     assert.ok(!JSON.stringify(lines).includes(token), 'the token is not logged');
   });
 
+  it("hides a lookup's personal value, a search term and an e-mail filter, and keeps ids and filters", async () => {
+    lines.length = 0;
+    const phone = '+14155552671';
+    const email = 'jane.roe@example.com';
+    await call(t, 'GET', `/v1/lookup/phone/${encodeURIComponent(phone)}`, { key: t.root.key });
+    await call(t, 'GET', `/v1/lookup/breaches/${encodeURIComponent(email)}`, { key: t.root.key });
+    await call(t, 'GET', `/v1/reservations?search=Roe&emails=${encodeURIComponent(email)}&status=accepted&size=5`, { key: t.root.key });
+    await call(t, 'GET', '/v1/reservations/res_0123?pms=api', { key: t.root.key });
+    await call(t, 'GET', `/v1/no-such-route?q=Roe`, { key: t.root.key });
+    const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
+    assert.deepEqual(urls, [
+      '/v1/lookup/phone/…',
+      '/v1/lookup/breaches/…',
+      '/v1/reservations?search=…&emails=…&status=accepted&size=5',
+      '/v1/reservations/res_0123?pms=api',
+      '/v1/no-such-route?q=…',
+    ]);
+    for (const personal of [phone, encodeURIComponent(phone), email, encodeURIComponent(email), 'Roe']) {
+      assert.ok(!JSON.stringify(lines).includes(personal), `${personal} is not logged`);
+    }
+  });
+
   it('writes a line for a request whose client went away before the answer, and no completed line', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
@@ -81,7 +103,7 @@ describe(`the access log (${dbKind})`, () => {
     await left;
     // The handler's answer, to a closed connection, is not logged as completed.
     await sleep(50);
-    const ours = lines.filter((l) => l.url === '/v1/__slow?x=1');
+    const ours = lines.filter((l) => l.url === '/v1/__slow?x=…');
     assert.deepEqual(ours.map((l) => [l.msg, l.method]), [['request aborted', 'GET']]);
   });
 });
