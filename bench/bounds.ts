@@ -178,13 +178,16 @@ async function postgresBounds(url: string, accountId: string, secret: string, te
 export interface GetBound {
   parts: { key: number; row: number; view: number; json: number };
   total_us: number;
+  /** The mean length of the views as JSON: the answer's body. */
+  answer_bytes: number;
 }
 
 /**
  * The least work GET /v1/reservations/{id} adds to a bare route, part by part on one thread:
  * hashing the API key to find its account, reading the row by id (the view's columns, as the
  * service reads rows), its view (the identification opened) and the view as JSON. Left out: the
- * route's validation, the query builder, the account check and the larger answer's write.
+ * route's validation, the query builder and the account check. The answer's length is measured
+ * too, for a bare route to write as many bytes (bench/baseline.ts, `?bytes=`).
  */
 export function measureGetBound(file: string, accountId: string, secret: string, apiKey: string, ids: string[]): GetBound {
   const db = new BetterSqlite3(file, { readonly: true });
@@ -207,7 +210,8 @@ export function measureGetBound(file: string, accountId: string, secret: string,
       view: each(rows, (r) => toReservationView(deps, r)),
       json: each(views, (v) => JSON.stringify(v)),
     };
-    return { parts, total_us: round(parts.key + parts.row + parts.view + parts.json) };
+    const answerBytes = Math.round(views.reduce((n, v) => n + Buffer.byteLength(JSON.stringify(v)), 0) / views.length);
+    return { parts, total_us: round(parts.key + parts.row + parts.view + parts.json), answer_bytes: answerBytes };
   } finally {
     db.close();
   }

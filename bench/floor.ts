@@ -23,6 +23,7 @@ import { SqliteReaders } from '../src/db/read-pool.js';
 import { rowsOf } from '../src/db/sqlite-bind.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
+import { VIEW_COLUMNS } from '../src/modules/reservations/repo.js';
 
 const [portArg, accountId, where] = process.argv.slice(2);
 if (!portArg || !accountId || !where) throw new Error('usage: floor.ts <port> <account id> <sqlite file | postgres url>');
@@ -46,11 +47,13 @@ interface Store {
 // As the service orders a search: undated reservations last (migration 0014).
 const ORDER = 'order by check_in_date desc nulls last, id desc';
 const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >= ? and check_in_date <= ?';
+// The columns the service reads for a reservation's view, by id and in a page of results.
+const VIEW = VIEW_COLUMNS.join(', ');
 
 function sqliteStore(file: string): Store {
   const db = new BetterSqlite3(file, { readonly: true });
   // Read as the service reads rows (sqlite-bind.ts).
-  const byId = rowsOf(db.prepare('select * from reservations where account_id = ? and id = ?'));
+  const byId = rowsOf(db.prepare(`select ${VIEW} from reservations where account_id = ? and id = ?`));
   // As the service does (read-pool.ts): searches on reader threads, as many as the service starts.
   const readers = new SqliteReaders(file, Number(process.env.GUESTSCREEN_SQLITE_READERS ?? defaultReaders()));
   // As the service does (text-search.ts): the account's range of the trigram index, keyed by
@@ -58,7 +61,7 @@ function sqliteStore(file: string): Store {
   return {
     byId: async (id) => byId.all([accountId, id])[0],
     text: async (term, offset, limit) => {
-      const answer = await readers.call('searchByCheckIn', { accountId: accountId!, phrase: ftsPhrase(term), offset, limit, columns: '*' });
+      const answer = await readers.call('searchByCheckIn', { accountId: accountId!, phrase: ftsPhrase(term), offset, limit, columns: VIEW });
       if ('general' in answer) throw new Error('rows past the index keys\' bounds: the floor route runs only the keyed search');
       return answer;
     },
@@ -66,7 +69,7 @@ function sqliteStore(file: string): Store {
       const args = [accountId, q.status, q.source, q.startDate, q.endDate];
       const [count, rows] = await readers.run([
         { sql: `select count(*) as n from reservations where ${FILTER}`, parameters: args },
-        { sql: `select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`, parameters: [...args, limit, offset] },
+        { sql: `select ${VIEW} from reservations where ${FILTER} ${ORDER} limit ? offset ?`, parameters: [...args, limit, offset] },
       ]);
       return { total: (count![0] as { n: number }).n, rows: rows! };
     },
@@ -82,7 +85,7 @@ function postgresStore(url: string): Store {
   const like = (t: string) => `%${t.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const match = "account_id = ? and search_text like ? escape '\\'";
   // As the service does: the read by id prepared once per connection, searches planned per call.
-  const byId = { name: 'floor_by_id', text: numbered('select * from reservations where account_id = ? and id = ?') };
+  const byId = { name: 'floor_by_id', text: numbered(`select ${VIEW} from reservations where account_id = ? and id = ?`) };
   const count = async (text: string, values: unknown[]) => Number((await pool.query<{ n: string }>(numbered(text), values)).rows[0]!.n);
   return {
     byId: async (id) => (await pool.query({ ...byId, values: [accountId, id] })).rows[0],
@@ -91,7 +94,7 @@ function postgresStore(url: string): Store {
       const page = await pool.query<{ total: string; id: string | null }>(
         numbered(
           `with m as materialized (select id, check_in_date from reservations where ${match}), p as (select id from m ${ORDER} limit ? offset ?) ` +
-            `select t.total, r.* from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc nulls last, r.id desc`,
+            `select t.total, ${VIEW_COLUMNS.map((c) => `r.${c}`).join(', ')} from (select count(*) as total from m) t left join reservations r on r.id in (select id from p) order by r.check_in_date desc nulls last, r.id desc`,
         ),
         [accountId, like(term), limit, offset],
       );
@@ -101,7 +104,7 @@ function postgresStore(url: string): Store {
       const args = [accountId, q.status, q.source, q.startDate, q.endDate];
       const [total, page] = await Promise.all([
         count(`select count(*) as n from reservations where ${FILTER}`, args),
-        pool.query(numbered(`select * from reservations where ${FILTER} ${ORDER} limit ? offset ?`), [...args, limit, offset]),
+        pool.query(numbered(`select ${VIEW} from reservations where ${FILTER} ${ORDER} limit ? offset ?`), [...args, limit, offset]),
       ]);
       return { total, rows: page.rows };
     },
