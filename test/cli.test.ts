@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -152,31 +152,74 @@ describe(`guestscreen command (${dbKind})`, () => {
   });
 });
 
+/** Starts the command with a new root key and waits until it has printed the key. */
+async function startCommand(command: string[], env: Record<string, string>) {
+  const port = await freePort();
+  const rootKey = generateApiKey();
+  const child = spawn(process.execPath, [...command, 'start'], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', GUESTSCREEN_ROOT_KEY: rootKey },
+  });
+  const stopped = once(child, 'exit');
+  let stdout = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stdout += d.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!stdout.includes(rootKey) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return { child, stopped, output: () => stdout, base: `http://127.0.0.1:${port}`, rootKey };
+}
+
+/** The built command, as `npm start` and the `guestscreen` bin run it (`npm ci` builds it). */
+const BUILT = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
 describe(`guestscreen start (${dbKind})`, () => {
   it('installs GUESTSCREEN_ROOT_KEY on first start, serves it, and shuts down cleanly on SIGTERM', async () => {
     const { env, cleanup } = await createIsolatedEnv();
     let child: ChildProcess | undefined;
     try {
-      const port = await freePort();
-      const rootKey = generateApiKey();
-      child = spawn(process.execPath, [...NODE_ARGS, 'start'], {
-        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', GUESTSCREEN_ROOT_KEY: rootKey },
-      });
-      const stopped = once(child, 'exit');
-      let stdout = '';
-      child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr?.on('data', (d: Buffer) => (stdout += d.toString()));
-      const deadline = Date.now() + 20_000;
-      while (!stdout.includes(rootKey) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
-      assert.ok(stdout.includes(rootKey), 'the root key is printed on first start');
+      const started = await startCommand(NODE_ARGS, env);
+      child = started.child;
+      assert.match(started.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
+      assert.ok(started.output().includes(started.rootKey), 'the root key is printed on first start');
 
-      const me = await fetch(`http://127.0.0.1:${port}/v1/accounts/me`, { headers: { 'x-api-key': rootKey } });
+      const me = await fetch(`${started.base}/v1/accounts/me`, { headers: { 'x-api-key': started.rootKey } });
       assert.equal(me.status, 200);
       assert.equal(((await me.json()) as { is_reseller: boolean }).is_reseller, true);
 
       child.kill('SIGTERM');
-      const [code] = await stopped;
+      const [code] = await started.stopped;
+      assert.equal(code, 0);
+    } finally {
+      child?.kill('SIGKILL');
+      await cleanup();
+    }
+  });
+
+  it('runs as built (dist/cli.js): screens a reservation, finds it by a part of its name, and stops cleanly', { skip: !existsSync(BUILT) && 'dist/cli.js is not built (npm run build)' }, async () => {
+    const { env, cleanup } = await createIsolatedEnv();
+    let child: ChildProcess | undefined;
+    try {
+      const started = await startCommand([BUILT], env);
+      child = started.child;
+      assert.match(started.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
+      const headers = { 'x-api-key': started.rootKey, 'content-type': 'application/json' };
+      const created = await fetch(`${started.base}/v1/reservations?sync=1`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ confirmation_code: 'BUILT-1', check_in_date: '2027-02-01', check_out_date: '2027-02-04', guest: { first_name: 'Ann', last_name: 'Quillfeather' } }),
+      });
+      assert.equal(created.status, 200, await created.clone().text());
+      const { id } = (await created.json()) as { id: string };
+      // The rules engine ran: the summary has a verdict.
+      const summary = (await (await fetch(`${started.base}/v1/reservations/${id}/summary`, { headers })).json()) as { risk_color: string };
+      assert.match(summary.risk_color, /^(green|yellow|red)$/);
+      // On SQLite a text search runs on a reader thread, from its own file beside the command.
+      const search = await fetch(`${started.base}/v1/reservations?search=illfeat`, { headers });
+      assert.equal(search.status, 200, await search.clone().text());
+      const found = (await search.json()) as { total: number; items: { id: string }[] };
+      assert.deepEqual([found.total, found.items.map((r) => r.id)], [1, [id]]);
+
+      child.kill('SIGTERM');
+      const [code] = await started.stopped;
       assert.equal(code, 0);
     } finally {
       child?.kill('SIGKILL');
