@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { AppError, registerErrorHandling } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { registerInputRules } from './http/input-rules.js';
 import { hashApiKey } from './lib/api-keys.js';
 import { ErrorResponse } from './http/schemas.js';
 import { formatValidationErrors } from './http/validation.js';
@@ -138,6 +139,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(createValidatorCompiler(shared));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Every answer is the type it says it is: a browser never guesses another (an uploaded file as HTML).
+    reply.header('x-content-type-options', 'nosniff');
     // In flight until its response is sent or its client gone ('close' comes either way).
     deps.api.inFlight++;
     reply.raw.once('close', () => deps.api.inFlight--);
@@ -161,6 +164,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   });
 
   registerErrorHandling(app);
+  registerInputRules(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

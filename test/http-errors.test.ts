@@ -28,6 +28,42 @@ describe(`HTTP error handling (${dbKind})`, () => {
     assert.equal(r.status, 404);
   });
 
+  it('answers 400 naming the field for NUL, unpaired surrogates and noncharacters anywhere in a request, and stores nothing', async () => {
+    const k = { key: t.root.key };
+    const cases: [string, string, unknown, RegExp][] = [
+      ['GET', '/v1/reservations/a%00b', undefined, /^path\.id: must not contain U\+0000 \(NUL\)/],
+      ['GET', '/v1/blocklist/a%00b', undefined, /^path\.id: must not contain U\+0000/],
+      ['GET', '/v1/reservations?search=a%00b', undefined, /^query\.search: must not contain U\+0000/],
+      ['GET', '/v1/reservations?emails=x%00%40example.com', undefined, /^query\.emails(\.0)?: must not contain U\+0000/],
+      ['POST', '/v1/reservations', { guest: { first_name: 'A\u0000B', last_name: 'C' } }, /^body\.guest\.first_name: must not contain U\+0000 \(NUL\); found at character 2$/],
+      ['POST', '/v1/reservations', { guest: { first_name: 'A', last_name: '\ud800' } }, /^body\.guest\.last_name: must not contain U\+D800 \(an unpaired surrogate\)/],
+      ['POST', '/v1/reservations', { guest: { first_name: 'A', last_name: 'B\uffff' } }, /^body\.guest\.last_name: must not contain U\+FFFF \(a Unicode noncharacter\)/],
+      ['POST', '/v1/reservations', { guest: { first_name: 'A', last_name: 'B' }, 'x\u0000': 1 }, /^body: a field name must not contain U\+0000/],
+    ];
+    for (const [method, url, body, error] of cases) {
+      const r = await call(t, method as 'GET', url, { ...k, body });
+      assert.equal(r.status, 400, `${method} ${url}: ${r.body}`);
+      assert.match(r.json.error, error);
+    }
+    const listed = await call(t, 'GET', '/v1/reservations', k);
+    assert.equal(listed.json.total, 0, 'no reservation was written');
+    // Characters beyond the BMP, paired surrogates and every other script are kept as sent.
+    const ok = await call(t, 'POST', '/v1/reservations', { ...k, body: { guest: { first_name: 'Zoë 😀', last_name: 'Ангел' } } });
+    assert.equal(ok.status, 200, ok.body);
+    assert.equal(ok.json.guest.first_name, 'Zoë 😀');
+  });
+
+  it('answers 400 for a page offset that is not a finite safe integer, on every paged list', async () => {
+    const lists = ['/v1/reservations', '/v1/accounts/children', '/v1/blocklist', '/v1/accounts/webhooks/deliveries', '/v1/background-check/results', '/v1/lookup/adverse-media/results'];
+    for (const list of lists) {
+      for (const [from, error] of [['1e309', 'must be a finite number'], ['Infinity', 'must be a finite number'], ['99999999999999999999', 'must be <= 9007199254740991']]) {
+        const r = await call(t, 'GET', `${list}?from=${from}`, { key: t.root.key });
+        assert.equal(r.status, 400, `${list}?from=${from}: ${r.body}`);
+        assert.equal(r.json.error, `query.from: ${error}`);
+      }
+    }
+  });
+
   it('rejects malformed JSON with a 400 that says so', async () => {
     const r = await call(t, 'POST', '/v1/accounts/register', {
       key: t.root.key,

@@ -127,7 +127,7 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
         body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
       });
       const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
-      const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4 probe') };
+      const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from(`%PDF-1.4\n% a probe document\n${'0'.repeat(200)}\n%%EOF\n`) };
       assert.deepEqual(await saveStep(t.deps, portal, 'FileUpload', {}, [pdf], false), { ok: true });
       const file = await t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', r.json.id).executeTakeFirstOrThrow();
       ctx.files.set(who.account.id, file.id);

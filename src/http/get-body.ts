@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { AppError, badRequest } from './errors.js';
+import { findTextProblem } from './input-rules.js';
 import { formatValidationErrors } from './validation.js';
 
 const LIMIT = 1024 * 1024;
@@ -37,6 +38,8 @@ export async function readGetBody<T extends TSchema>(request: FastifyRequest, sc
   } catch (err) {
     throw badRequest(`body: malformed JSON (${(err as Error).message})`);
   }
+  const problem = findTextProblem(parsed, 'body');
+  if (problem) throw badRequest(problem);
   const validate = request.compileValidationSchema(schema, 'body');
   if (!validate(parsed)) throw badRequest(formatValidationErrors(validate.errors ?? [], 'body').message);
   return parsed as Static<T>;

@@ -23,6 +23,12 @@ export const authErrors = {
   500: Type.Ref(ErrorResponse),
 };
 
+/**
+ * An amount of money in the reservation's currency. A trillion is beyond any stay's price in any
+ * currency, and keeps sums and averages of amounts far from the limits of a double.
+ */
+export const Money = (description?: string) => Type.Number({ minimum: 0, maximum: 1e12, ...(description ? { description } : {}) });
+
 /** `true|false|1|0` in a query string, as the spec's flags are written. */
 export const QueryFlag = Type.Unsafe<'true' | 'false' | '1' | '0'>({ type: 'string', enum: ['true', 'false', '1', '0'] });
 export const isTrue = (v: string | undefined) => v === 'true' || v === '1';

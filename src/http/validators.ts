@@ -5,7 +5,33 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives as the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const common: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false };
+const common: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false, strictNumbers: true };
+
+/**
+ * A copy of a schema in which every number must be finite and every integer without bounds of
+ * its own stays within ±(2^53 - 1). `from=1e309` in a query, or 1e309 in JSON, reads as Infinity,
+ * which ajv's coercion lets through and its bounds never look at; past 2^53 a JavaScript number no
+ * longer holds the integer it was sent as, and the databases refuse what they cannot store as one
+ * (SQLite's OFFSET answered `from=99999999999999999999` with a datatype mismatch).
+ */
+export function boundNumbers<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(boundNumbers) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) copy[k] = k === 'enum' || k === 'const' || k === 'default' ? v : boundNumbers(v);
+  const types = Array.isArray(copy.type) ? (copy.type as unknown[]) : [copy.type];
+  if (types.includes('integer')) {
+    copy.maximum ??= Number.MAX_SAFE_INTEGER;
+    copy.minimum ??= Number.MIN_SAFE_INTEGER;
+  }
+  if (types.includes('integer') || types.includes('number')) copy.finite = true;
+  return copy as T;
+}
+
+function withRules(ajv: Ajv): Ajv {
+  ajv.addKeyword({ keyword: 'finite', schemaType: 'boolean', validate: (_: boolean, data: unknown) => typeof data !== 'number' || Number.isFinite(data), error: { message: 'must be a finite number' } });
+  return addFormats(ajv);
+}
 
 /**
  * Two validators: query strings, paths and headers are text, so their values are coerced
@@ -13,13 +39,13 @@ const common: Options = { removeAdditional: false, useDefaults: true, allErrors:
  * 400, not silently converted.
  */
 export function createValidatorCompiler(shared: object[]): FastifySchemaCompiler<FastifySchema> {
-  const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
-  const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  for (const schema of shared) {
+  const strict = withRules(new Ajv({ ...common, coerceTypes: false }));
+  const coercing = withRules(new Ajv({ ...common, coerceTypes: 'array' }));
+  for (const schema of shared.map(boundNumbers)) {
     strict.addSchema(schema);
     coercing.addSchema(schema);
   }
-  return ({ schema, httpPart }) => lazily(() => (httpPart === 'body' ? strict : coercing).compile(schema as object));
+  return ({ schema, httpPart }) => lazily(() => (httpPart === 'body' ? strict : coercing).compile(boundNumbers(schema as object)));
 }
 
 /**

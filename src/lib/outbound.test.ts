@@ -55,6 +55,9 @@ describe('SSRF guard', () => {
       '64:ff9b::7f00:1',
       '2002:7f00:1::',
       '2001::1',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::10.0.0.1',
     ]) {
       assert.ok(addressProblem(a), `${a} is refused`);
     }
@@ -72,7 +75,7 @@ describe('SSRF guard', () => {
 
   it('refuses literal private IPs in every spelling, without opening a connection', async () => {
     const before = connections;
-    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]']) {
       await assert.rejects(postOutbound(`http://${host}:${port}/x`, '{}', {}, { allowPrivate: false }), /refused/, host);
     }
     assert.equal(connections, before);

@@ -14,11 +14,16 @@ export class OutboundRefused extends Error {
   readonly code = 'OUTBOUND_REFUSED';
 }
 
+/** The only IPv6 addresses allocated for public use (RFC 4291 global unicast). */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /**
- * Why an address may not be a target, or null for a public unicast address. Everything that
- * ipaddr.js does not call plain 'unicast' is refused: loopback, private, link-local, CGNAT,
- * multicast, reserved, unspecified, NAT64, 6to4, Teredo, unique-local; IPv4-mapped IPv6 is
- * judged by the IPv4 address inside it.
+ * Why an address may not be a target, or null for a public unicast address. An allow-list:
+ * an IPv4 address must be what ipaddr.js calls plain 'unicast' (so not loopback, private,
+ * link-local, CGNAT, multicast, reserved, unspecified or broadcast); an IPv6 address must also
+ * lie in 2000::/3, which leaves out the IPv4-compatible ::a.b.c.d form, NAT64, 6to4, Teredo,
+ * unique-local and every range yet to be named. IPv4-mapped IPv6 is judged by the IPv4 address
+ * inside it.
  */
 export function addressProblem(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -31,7 +36,9 @@ export function addressProblem(address: string): string | null {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
   const range = parsed.range();
-  return range === 'unicast' ? null : `${address} is a ${range} address`;
+  if (range !== 'unicast') return `${address} is a ${range} address`;
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6)) return `${address} is not a global unicast address`;
+  return null;
 }
 
 export interface OutboundOptions {

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-// The first bytes of a real PNG (signature and IHDR), enough for the portal to recognise one.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+// A whole 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 type Field = string | { data: Buffer; type: string; filename: string };
 
@@ -165,6 +165,9 @@ describe(`guest portal pages (${dbKind})`, () => {
     const fake = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.from('not an image'), type: 'image/png', filename: 'id.png' } });
     assert.equal(fake.status, 400);
     assert.match(fake.body, /Document: upload a JPEG, PNG, WebP or HEIC image, or a PDF\./);
+    const empty = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.alloc(0), type: 'image/png', filename: 'id.png' } });
+    assert.equal(empty.status, 400, 'an empty file the guest chose is refused, not taken as a document');
+    assert.match(empty.body, /Document: the file is empty or cut short\./);
     const big = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]), type: 'image/png', filename: 'big.png' } });
     assert.equal(big.status, 413);
     assert.match(big.body, /larger than 5 MB/);
@@ -192,6 +195,8 @@ describe(`guest portal pages (${dbKind})`, () => {
     const download = await t.app.inject({ method: 'GET', url: `/v1/reservations/${id}/guestportal/files/${file.id}`, headers: { 'x-api-key': me.key } });
     assert.equal(download.statusCode, 200);
     assert.equal(download.headers['content-type'], 'image/png');
+    assert.equal(download.headers['x-content-type-options'], 'nosniff', 'a browser may not take the file for another type');
+    assert.match(String(download.headers['content-security-policy']), /sandbox/);
     assert.match(String(download.headers['content-disposition']), /passport_scan\.png/);
     assert.deepEqual(download.rawPayload, PNG);
     const other = await tenant(t);

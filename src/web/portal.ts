@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
-import { badRequest } from '../http/errors.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
 import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
 import type { ReservationRow } from '../modules/reservations/repo.js';
@@ -134,12 +135,17 @@ async function readBody(request: FastifyRequest): Promise<{ fields: Record<strin
   }
   try {
     for await (const part of request.parts()) {
+      const problem = findTextProblem(part.fieldname, 'form') ?? (part.type === 'file' ? findTextProblem(part.filename, `form.${part.fieldname}.filename`) : findTextProblem(part.value, `form.${part.fieldname}`));
+      if (problem) throw badRequest(problem);
       if (part.type === 'file') {
         const data = await part.toBuffer();
-        if (data.length) uploads.push({ field: part.fieldname, filename: part.filename, contentType: part.mimetype, data });
+        // A browser sends an empty part without a name for a file input left alone; an empty
+        // file the guest chose has its name, and is refused by the form's rules.
+        if (data.length || part.filename) uploads.push({ field: part.fieldname, filename: part.filename, contentType: part.mimetype, data });
       } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
     }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return { fields, uploads, tooLarge: true };
     if ((err as { statusCode?: number }).statusCode === 413) throw err;
     throw badRequest('The form could not be read. Go back and try again.');

@@ -219,6 +219,11 @@ export function guestRows(numberOfGuests: number | null): Field[] {
 }
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/**
+ * Less than this holds no picture at all (a whole 1×1 PNG takes 67 bytes, a JPEG or a PDF page
+ * more): an empty file, or one that is only a type's first bytes.
+ */
+export const MIN_FILE_BYTES = 64;
 export const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
 
 export interface Upload {
@@ -273,14 +278,15 @@ export function readForm(
   const problem = (f: Field, message: string) => problems.push({ field: f.name, message: `${f.label}: ${message}` });
   for (const f of fields) {
     if (f.kind === 'file') {
-      const upload = uploads.find((u) => u.field === f.name && u.data.length > 0);
+      const upload = uploads.find((u) => u.field === f.name);
       const kept = before[f.name];
       const type = upload && sniffType(upload.data);
       if (!upload) {
         if (kept && typeof kept === 'object') answer[f.name] = kept;
         else if (f.required) problem(f, 'choose a file.');
       } else if (upload.data.length > MAX_FILE_BYTES) problem(f, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-      else if (!type) problem(f, 'upload a JPEG, PNG, WebP or HEIC image, or a PDF.');
+      else if (upload.data.length > 0 && !type) problem(f, 'upload a JPEG, PNG, WebP or HEIC image, or a PDF.');
+      else if (!type || upload.data.length < MIN_FILE_BYTES) problem(f, 'the file is empty or cut short. Choose the photo or scan again.');
       else files.push({ ...upload, contentType: type });
       continue;
     }

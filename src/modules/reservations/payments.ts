@@ -3,6 +3,7 @@ import countries from 'i18n-iso-countries';
 import { isIP } from 'node:net';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
+import { Money as MoneyAmount } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -27,7 +28,7 @@ export const PaymentEventBody = Type.Object(
     processor_message: S(1000),
     network_status_code: S(100),
     three_d_secure: Type.Optional(StringEnum(['authenticated', 'attempted', 'failed', 'not_supported', 'not_attempted'] as const)),
-    amount: Type.Optional(Type.Number({ minimum: 0 })),
+    amount: Type.Optional(MoneyAmount()),
     currency: S(3),
     charge_descriptor: S(),
     name_on_card: S(),

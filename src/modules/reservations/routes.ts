@@ -337,6 +337,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
           .type(f.contentType)
           .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
           .header('cache-control', 'no-store')
+          // Whatever the guest uploaded, a browser that opens it runs nothing in it.
+          .header('content-security-policy', "default-src 'none'; sandbox")
           .send(f.data);
       },
     );

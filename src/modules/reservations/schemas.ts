@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Pagination, QueryFlag } from '../../http/schemas.js';
+import { Money, Pagination, QueryFlag } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
 
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELED', 'INQUIRY'] as const;
@@ -58,8 +58,8 @@ const writable = {
   listing_timezone_name: Type.Optional(Str(64)),
   number_of_guests: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   nights: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
-  total_price: Type.Optional(Type.Number({ minimum: 0 })),
-  average_daily_rate: Type.Optional(Type.Number({ minimum: 0 })),
+  total_price: Type.Optional(Money()),
+  average_daily_rate: Type.Optional(Money()),
   check_in_date: Type.Optional(Day),
   check_out_date: Type.Optional(Day),
   identification: Type.Optional(Identification),
