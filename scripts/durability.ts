@@ -91,15 +91,12 @@ async function post(n: number): Promise<Outcome> {
     const res = await fetch(`${base}/v1/reservations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': `dur-${n}` },
-      body: JSON.stringify({ confirmation_code: `DUR-${n}`, listing_id: `L${n % 7}`, guest: { first_name: 'Dura', last_name: `Bility ${n}` } }),
+      // No confirmation code: only the Idempotency-Key keeps a retried request from being applied twice.
+      body: JSON.stringify({ listing_id: `L${n % 7}`, guest: { first_name: 'Dura', last_name: `Bility ${n}`, email: `dur-${n}@example.test` } }),
       signal: AbortSignal.timeout(10_000),
     });
     const body = (await res.json()) as { id?: string; error?: string };
     if (res.status === 200 && body.id) return { id: body.id };
-    // The service died after committing the reservation but before recording its answer under
-    // the key: the retry is told the reservation exists, and which one it is.
-    const existing = res.status === 409 ? /already exists: (res_[0-9a-z]+)/.exec(body.error ?? '')?.[1] : undefined;
-    if (existing) return { id: existing };
     if (res.status === 409 || res.status >= 500) return 'retry';
     throw new Error(`request ${n} answered ${res.status}: ${body.error}`);
   } catch (err) {
@@ -119,6 +116,8 @@ if (!reg.ok) throw new Error(`webhook registration failed: ${reg.status}`);
 
 const acked = new Map<number, string>();
 const unanswered = new Set<number>();
+/** Requests that went unanswered at least once (a kill, a 409 while the dead attempt's lock lasted) and were sent again. */
+const retriedSet = new Set<number>();
 let next = 0;
 let running = true;
 
@@ -133,6 +132,7 @@ const clients = Array.from({ length: CONCURRENCY }, async () => {
         acked.set(n, r.id);
         break;
       }
+      retriedSet.add(n);
       if (!running) {
         unanswered.add(n);
         break;
@@ -173,18 +173,25 @@ const problems: string[] = [];
 const list = async (from: number) =>
   (await (await fetch(`${base}/v1/reservations?size=100&from=${from}`, { headers: { 'x-api-key': key } })).json()) as {
     total: number;
-    items: { id: string; confirmation_code: string }[];
+    items: { id: string; guest: { email: string } }[];
   };
 const stored = new Map<string, string[]>();
 for (let from = 0; ; from += 100) {
   const page = await list(from);
-  for (const item of page.items) stored.set(item.confirmation_code, [...(stored.get(item.confirmation_code) ?? []), item.id]);
+  for (const item of page.items) stored.set(item.guest.email, [...(stored.get(item.guest.email) ?? []), item.id]);
   if (from + 100 >= page.total) break;
 }
+const retried = retriedSet.size;
+let losses = 0;
+let duplicates = 0;
 for (const [n, id] of acked) {
-  const ids = stored.get(`DUR-${n}`) ?? [];
-  if (ids.length !== 1 || ids[0] !== id) problems.push(`acknowledged DUR-${n} (${id}) is stored as [${ids.join(', ')}]`);
+  const ids = stored.get(`dur-${n}@example.test`) ?? [];
+  if (ids.length === 0) losses += 1;
+  if (ids.length > 1) duplicates += ids.length - 1;
+  if (ids.length !== 1 || ids[0] !== id) problems.push(`acknowledged request ${n} (${id}) is stored as [${ids.join(', ')}]`);
 }
+// Requests never acknowledged may have been applied or not, but never twice.
+for (const [email, ids] of stored) if (ids.length > 1 && !acked.has(Number(/dur-(\d+)@/.exec(email)?.[1]))) duplicates += ids.length - 1;
 
 // Check: every committed event reaches the receiver at least once.
 const { createDeps } = await import('../src/runtime.js');
@@ -198,12 +205,13 @@ for (const e of missing) problems.push(`event ${e.id} was committed but never de
 if (events.length !== acked.size) problems.push(`${events.length} reservation.created events for ${acked.size} reservations`);
 await deps.database.close();
 
-const duplicates = [...delivered.values()].filter((count) => count > 1).length;
+const redelivered = [...delivered.values()].filter((count) => count > 1).length;
 await killService();
 receiver.close();
 await cleanup();
 
-log(`${acked.size} reservations acknowledged across ${kills - 1} kill -9 restarts; ${events.length} events, all delivered (${duplicates} delivered more than once, deduplicated by webhook-id)`);
+log(`${acked.size} reservations acknowledged across ${kills - 1} kill -9 restarts, ${retried} requests retried with their key after going unanswered; ${duplicates} applied twice, ${losses} lost`);
+log(`${events.length} events, ${missing.length} never delivered (${redelivered} delivered more than once, deduplicated by webhook-id)`);
 for (const p of problems) log(`FAIL ${p}`);
 process.stdout.write(`durability: ${problems.length === 0 ? 1 : 0} passed, ${problems.length === 0 ? 0 : 1} failed\n`);
 process.exit(problems.length === 0 ? 0 : 1);

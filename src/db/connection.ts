@@ -8,6 +8,7 @@ import { dialectHelpers, PLAN_PER_CALL_MARK, sqliteSearchKey, sqliteSearchText, 
 import { attachReaders, SqliteReaders } from './read-pool.js';
 import type { Database } from './schema.js';
 import { bindable, rowsOf } from './sqlite-bind.js';
+import { currentWriteScope } from './write-scope.js';
 
 export type Db = Kysely<Database>;
 
@@ -287,8 +288,22 @@ function openPostgres(url: string, max: number): DatabaseHandle {
  * so repository calls compose. Top-level transactions are group-committed (see WriteBatcher):
  * fn's writes are durable, and its result returned, once the batch it joined has committed.
  */
-export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in a transaction (or in the one `db` already is). `subject`: the object the
+ * transaction writes, for the caller's write scope (db/write-scope.ts), which adds its own
+ * statement before the commit.
+ */
+export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subject?: string } = {}): Promise<T> {
   if (db.isTransaction) return fn(db);
+  const scope = currentWriteScope();
+  if (scope) {
+    const work = fn;
+    fn = async (tx) => {
+      const value = await work(tx);
+      await scope.inTransaction(tx, opts.subject);
+      return value;
+    };
+  }
   // PostgreSQL runs transactions side by side on its pool and shares WAL flushes among
   // concurrent commits by itself; funnelling them into one connection made creates 6 times slower.
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(fn);

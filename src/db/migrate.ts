@@ -15,6 +15,7 @@ import * as m0011 from './migrations/0011-checks-and-lists.js';
 import * as m0012 from './migrations/0012-checkr.js';
 import * as m0013 from './migrations/0013-search-keys.js';
 import * as m0014 from './migrations/0014-undated-last.js';
+import * as m0015 from './migrations/0015-idempotency-owner.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -35,6 +36,7 @@ const STEPS: Record<string, Step> = {
   '0012-checkr': m0012,
   '0013-search-keys': m0013,
   '0014-undated-last': m0014,
+  '0015-idempotency-owner': m0015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -148,6 +148,8 @@ export interface IdempotencyKeysTable {
   resource_id: string | null;
   locked_until: string;
   expires_at: string;
+  /** The request holding the key now (a random token), null once its answer is stored. */
+  owner: string | null;
 }
 
 export interface JobsTable {

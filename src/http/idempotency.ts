@@ -1,17 +1,31 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Db } from '../db/connection.js';
 import { isUniqueViolation } from '../db/dialect.js';
+import { runInWriteScope, type WriteScope } from '../db/write-scope.js';
 import type { Deps } from '../deps.js';
 import { iso } from '../lib/time.js';
 import { AppError, badRequest } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey: string | null;
+    /** The Idempotency-Key this request holds, with the token that proves it still does. */
+    idempotency: { key: string; owner: string } | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The answer to a retry whose first attempt did its work but died before answering: the
+     * object the work wrote (`resourceId`) as the route would have answered it. A route without
+     * it answers such a retry 409, never running the work again.
+     */
+    idempotentReplay?: (request: FastifyRequest, resourceId: string) => Promise<unknown>;
   }
 }
 
 const WINDOW_MS = 24 * 3600_000;
+
+/** States of a key: held by a running request, its work committed (answer not yet stored), answered. */
+type KeyState = 'in_flight' | 'applied' | 'done';
 
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
@@ -19,31 +33,71 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
+const inProgress = () => new AppError('conflict', 'a request with this Idempotency-Key is still in progress; retry later', { 'retry-after': '1' });
+
 /**
  * Idempotency-Key on every POST (IETF httpapi draft semantics): the same key and request within
  * 24 hours replays the first answer; another request under the key is 422; while the first is
- * still running, 409. Keys belong to the account. 5xx answers are not kept, so a retry runs again.
+ * still running, 409. Keys belong to the account.
+ *
+ * The work a key guards happens at most once, answered or not: every transaction the request
+ * commits also marks its key `applied`, in that transaction, and only while the request still
+ * holds the key. A retry after a crash finds either no trace of the work (the key is still
+ * `in_flight`: it runs again) or the mark (it is answered from what the work wrote, through the
+ * route's `idempotentReplay`). A request whose key was taken over after its lock ran out cannot
+ * commit any more. 5xx answers are not kept, so a retry of a request that did nothing runs again.
  */
 export function registerIdempotency(app: FastifyInstance, deps: Deps) {
-  app.decorateRequest('idempotencyKey', null);
+  app.decorateRequest('idempotency', null);
 
   // Only POST routes carry the hooks, so reads pay nothing for them.
   const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
-    route.preHandler = [...asList(route.preHandler), claimKey];
+    route.preHandler = [...asList(route.preHandler), claimKeyHook];
     route.onSend = [...asList(route.onSend), storeAnswer];
   });
 
-  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
+  const byKey = (db: Db, accountId: string, key: string) =>
+    db.updateTable('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key);
+
+  /** Marks the work done, in the work's own transaction, while the request still holds the key. */
+  const scopeOf = (request: FastifyRequest, held: { key: string; owner: string }): WriteScope => ({
+    async inTransaction(tx, subject) {
+      const params = request.params as { id?: string } | undefined;
+      const resourceId = subject ?? params?.id ?? null;
+      const marked = await byKey(tx, request.account.id, held.key)
+        .where('owner', '=', held.owner)
+        .set(resourceId ? { state: 'applied' satisfies KeyState, resource_id: resourceId } : { state: 'applied' satisfies KeyState })
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) !== 1) {
+        throw new AppError('conflict', 'this request outlived its hold on the Idempotency-Key and another attempt took it over; nothing was applied by this one');
+      }
+    },
+  });
+
+  // Callback style, so the rest of the request (its handler) runs inside the write scope.
+  function claimKeyHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    claimKey(request, reply).then(
+      (held) => {
+        if (held === 'answered') return;
+        if (held) runInWriteScope(scopeOf(request, held), () => done());
+        else done();
+      },
+      (err: Error) => done(err),
+    );
+  }
+
+  async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<{ key: string; owner: string } | 'answered' | null> {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined || !request.account) return;
+    if (request.method !== 'POST' || header === undefined || !request.account) return null;
     const key = Array.isArray(header) ? header[0] ?? '' : header;
     if (key.length < 1 || key.length > 255) throw badRequest('header.idempotency-key: must be 1 to 255 characters');
     const accountId = request.account.id;
     const hash = fingerprint(request);
     const now = deps.clock();
+    const owner = randomBytes(12).toString('base64url');
     // How long a request may hold its key before another attempt may assume it died with its process.
     const lockedUntil = iso(new Date(now.getTime() + deps.config.idempotencyLockSeconds * 1000));
 
@@ -63,16 +117,17 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
               account_id: accountId,
               key,
               request_hash: hash,
-              state: 'in_flight',
+              state: 'in_flight' satisfies KeyState,
               response_status: null,
               response_body: null,
               resource_id: null,
               locked_until: lockedUntil,
               expires_at: iso(new Date(now.getTime() + WINDOW_MS)),
+              owner,
             })
             .execute();
-          request.idempotencyKey = key;
-          return;
+          request.idempotency = { key, owner };
+          return request.idempotency;
         } catch (err) {
           if (!isUniqueViolation(err)) throw err;
           continue;
@@ -82,37 +137,51 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
         throw new AppError('unprocessable', 'Idempotency-Key was already used with a different request');
       }
       if (row.state === 'done' && row.response_status !== null) {
-        return reply
+        reply
           .code(row.response_status)
           .header('idempotent-replayed', 'true')
           .type('application/json; charset=utf-8')
           .send(row.response_body ?? '');
+        return 'answered';
       }
-      if (row.locked_until > iso(now)) {
-        throw new AppError('conflict', 'a request with this Idempotency-Key is still in progress; retry later', { 'retry-after': '1' });
-      }
-      // The first attempt's process died mid-request: take the key over, if nobody else just did.
-      const taken = await deps.db
-        .updateTable('idempotency_keys')
-        .set({ locked_until: lockedUntil })
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
+      if (row.locked_until > iso(now)) throw inProgress();
+      // The attempt holding the key died (its lock ran out): take the key over, if nobody else just did.
+      const taken = await byKey(deps.db, accountId, key)
         .where('locked_until', '=', row.locked_until)
+        .set({ locked_until: lockedUntil, owner })
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) {
-        request.idempotencyKey = key;
-        return;
+      if (Number(taken.numUpdatedRows) !== 1) continue;
+      request.idempotency = { key, owner };
+      if (row.state !== 'applied') return request.idempotency;
+      // Its work was committed, its answer never stored: answer from what it wrote.
+      const replay = request.routeOptions.config.idempotentReplay;
+      if (!replay || !row.resource_id) {
+        throw new AppError(
+          'conflict',
+          'the request with this Idempotency-Key was applied, but the service stopped before answering it; it will not be applied again. Read the object it changed to see the outcome',
+        );
       }
+      reply.code(200).header('idempotent-recovered', 'true').send(await replay(request, row.resource_id));
+      return 'answered';
     }
-    throw new AppError('conflict', 'a request with this Idempotency-Key is still in progress; retry later', { 'retry-after': '1' });
+    throw inProgress();
   }
 
   async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    const key = request.idempotencyKey;
-    if (!key || reply.getHeader('idempotent-replayed')) return payload;
-    const where = deps.db.updateTable('idempotency_keys').where('account_id', '=', request.account.id).where('key', '=', key);
+    const held = request.idempotency;
+    if (!held || reply.getHeader('idempotent-replayed')) return payload;
+    const mine = byKey(deps.db, request.account.id, held.key).where('owner', '=', held.owner);
     if (reply.statusCode >= 500) {
-      await deps.db.deleteFrom('idempotency_keys').where('account_id', '=', request.account.id).where('key', '=', key).execute();
+      // Work it committed stays applied, and a retry may recover its answer at once; work it
+      // did not commit leaves no trace (the key would be 'applied'), so a retry may run it again.
+      await mine.where('state', '=', 'applied' satisfies KeyState).set({ locked_until: iso(deps.clock()) }).execute();
+      await deps.db
+        .deleteFrom('idempotency_keys')
+        .where('account_id', '=', request.account.id)
+        .where('key', '=', held.key)
+        .where('owner', '=', held.owner)
+        .where('state', '=', 'in_flight' satisfies KeyState)
+        .execute();
       return payload;
     }
     const body = typeof payload === 'string' ? payload : '';
@@ -126,8 +195,8 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
         resourceId = null;
       }
     }
-    await where
-      .set({ state: 'done', response_status: reply.statusCode, response_body: body, resource_id: resourceId })
+    await mine
+      .set({ state: 'done' satisfies KeyState, response_status: reply.statusCode, response_body: body, resource_id: resourceId, owner: null })
       .execute();
     return payload;
   }

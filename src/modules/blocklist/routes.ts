@@ -44,7 +44,10 @@ export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     );
     app.post(
       '/blocklist',
-      { schema: { tags, summary: 'Block a guest by name, e-mail, phone and/or document number', body: Create, response: { 200: Entry, ...authErrors } } },
+      {
+        config: { idempotentReplay: (request, id) => blocklist.getEntry(deps, request.account, id) },
+        schema: { tags, summary: 'Block a guest by name, e-mail, phone and/or document number', body: Create, response: { 200: Entry, ...authErrors } },
+      },
       async (request) => {
         const { account_id: _a, ...e } = await blocklist.addEntry(deps, request.account, request.body);
         return e;

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
-import type { Db } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -42,7 +42,7 @@ export function buildEntry(accountId: string, input: EntryInput, at: string) {
 export async function addEntry(deps: Deps, account: AccountRow, input: EntryInput) {
   const built = buildEntry(account.id, input, iso(deps.clock()));
   if ('problem' in built) throw badRequest(`body: ${built.problem}`);
-  await deps.db.insertInto('blocklist_entries').values(built.entry).execute();
+  await withTx(deps.db, (tx) => tx.insertInto('blocklist_entries').values(built.entry).execute(), { subject: built.entry.id });
   return built.entry;
 }
 

@@ -122,6 +122,12 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.post(
       '/background-check/submit',
       {
+        config: {
+          idempotentReplay: async (request, id) => {
+            const row = await checks.findCheck(deps, request.account.id, id, 'globalcheck');
+            return { id: row.id, start_date: row.start_date, status: row.status, type: row.type };
+          },
+        },
         preValidation: emptyBodyIsObject,
         schema: {
           tags: ['Background checks'],

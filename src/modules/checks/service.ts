@@ -118,10 +118,14 @@ export async function submitCheck(deps: Deps, accountId: string, type: CheckType
     start_date: iso(deps.clock()),
     stop_date: null,
   };
-  await withTx(deps.db, async (tx) => {
-    await tx.insertInto('background_checks').values(row).execute();
-    await enqueue(tx, deps, 'check.run', { check_id: id });
-  });
+  await withTx(
+    deps.db,
+    async (tx) => {
+      await tx.insertInto('background_checks').values(row).execute();
+      await enqueue(tx, deps, 'check.run', { check_id: id });
+    },
+    { subject: id },
+  );
   deps.wakeWorker();
   return row;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { enqueue } from '../../jobs/queue.js';
@@ -82,7 +82,7 @@ export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId
   }
   const now = iso(deps.clock());
   const id = newId('evt').replace('evt_', 'dlv_');
-  await deps.db.transaction().execute(async (tx) => {
+  await withTx(deps.db, async (tx) => {
     await repo.insertDelivery(tx, { ...delivery, id, url, state: 'pending', attempts: 0, last_status: null, last_error: null, created_at: now, updated_at: now });
     await enqueue(tx, deps, 'webhook.deliver', { delivery_id: id });
   });
@@ -94,12 +94,14 @@ export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId
 export async function rotateWebhookSecret(deps: Deps, account: AccountRow) {
   const now = iso(deps.clock());
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  await updateAccount(deps.db, account.id, {
-    webhook_secret_prev_enc: account.webhook_secret_enc,
-    webhook_secret_enc: deps.secrets.seal(secret, `webhook_secret:${account.id}`),
-    webhook_secret_rotated_at: now,
-    updated_at: now,
-  });
+  await withTx(deps.db, (tx) =>
+    updateAccount(tx, account.id, {
+      webhook_secret_prev_enc: account.webhook_secret_enc,
+      webhook_secret_enc: deps.secrets.seal(secret, `webhook_secret:${account.id}`),
+      webhook_secret_rotated_at: now,
+      updated_at: now,
+    }),
+  );
   deps.keyCache.clear();
   return { signing_secret: secret, previous_secret_valid_until: iso(new Date(deps.clock().getTime() + 24 * 3600_000)) };
 }

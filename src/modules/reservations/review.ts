@@ -112,15 +112,8 @@ export async function emitScreeningEvent(tx: Db, deps: Deps, r: ReservationRow):
 }
 
 export async function addHostNote(deps: Deps, author: AccountRow, r: ReservationRow, text: string) {
-  await repo.insertNote(deps.db, {
-    id: newId('not'),
-    reservation_id: r.id,
-    text,
-    author_id: author.id,
-    author_name: author.name,
-    author_type: 'user',
-    created_at: iso(deps.clock()),
-  });
+  const note = { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: iso(deps.clock()) };
+  await withTx(deps.db, (tx) => repo.insertNote(tx, note));
   return notesView(deps, r);
 }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { authErrors, isTrue, MessageResponse, QueryFlag } from '../../http/schemas.js';
@@ -140,9 +141,14 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     };
     const load = (request: Read) => reservations.getReservation(deps, request.account, request.params.id, lookupOf(request));
 
+    // A retry whose first attempt did its work but died before answering: the object as it now stands.
+    const replayReservation = { idempotentReplay: async (request: FastifyRequest, id: string) => toReservationView(deps, await reservations.getReservation(deps, request.account, id)) };
+    const replayStatus = { idempotentReplay: async (request: FastifyRequest, id: string) => review.statusView(await reservations.getReservation(deps, request.account, id)) };
+
     app.post(
       '/reservations',
       {
+        config: replayReservation,
         preValidation: rejectReadOnly,
         schema: { tags, summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
       },
@@ -214,6 +220,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.post(
       '/reservations/:id/status',
       {
+        config: replayStatus,
         schema: {
           tags,
           summary: 'Approve or decline manually; can be changed later',
@@ -243,6 +250,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.post(
       '/reservations/:id/notes',
       {
+        config: { idempotentReplay: async (request, id) => review.notesView(deps, await reservations.getReservation(deps, request.account, id)) },
         schema: {
           tags,
           summary: 'Add a host note (beyond the spec)',
@@ -263,6 +271,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.post(
       '/reservations/:id/payment-event',
       {
+        config: { idempotentReplay: async () => ({ message: 'payment event recorded' }) },
         schema: {
           tags,
           summary: 'Record a payment event; idempotent on (event_source, event_id)',
@@ -283,6 +292,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.post(
       '/reservations/:id/screen',
       {
+        config: replayStatus,
         schema: {
           tags,
           summary: 'Run screening again now (beyond the spec); with sync=1, answer with the new status',

@@ -148,11 +148,15 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
   if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
   await assertCodeFree(deps, r);
   await writeGuarded(deps, r, () =>
-    withTx(deps.db, async (tx) => {
-      await repo.insertReservation(tx, r);
-      await repo.insertNote(tx, creationNote(r));
-      await afterWrite(tx, deps, r, 'reservation.created');
-    }),
+    withTx(
+      deps.db,
+      async (tx) => {
+        await repo.insertReservation(tx, r);
+        await repo.insertNote(tx, creationNote(r));
+        await afterWrite(tx, deps, r, 'reservation.created');
+      },
+      { subject: r.id },
+    ),
   );
   return r;
 }

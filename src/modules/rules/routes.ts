@@ -31,8 +31,13 @@ export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get('/rules', { schema: { tags, summary: "The account's business rules", response: { 200: Type.Array(Rule), ...errors } } }, async (request) =>
       rules.listRules(deps, request.account),
     );
-    app.post('/rules', { schema: { tags, summary: 'Create a rule; the expression must compile', body: Create, response: { 200: Rule, ...errors } } }, async (request) =>
-      rules.createRule(deps, request.account, request.body),
+    app.post(
+      '/rules',
+      {
+        config: { idempotentReplay: (request, id) => rules.getRule(deps, request.account, id) },
+        schema: { tags, summary: 'Create a rule; the expression must compile', body: Create, response: { 200: Rule, ...errors } },
+      },
+      async (request) => rules.createRule(deps, request.account, request.body),
     );
     app.get('/rules/:id', { schema: { tags, summary: 'One rule', params: Params, response: { 200: Rule, ...errors } } }, async (request) =>
       rules.getRule(deps, request.account, request.params.id),

@@ -1,3 +1,4 @@
+import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/dialect.js';
@@ -48,7 +49,7 @@ export async function createRule(deps: Deps, account: AccountRow, input: Require
   assertCompiles(input.expression);
   const now = iso(deps.clock());
   const row = { id: newId('job').replace('job_', 'rul_'), account_id: account.id, name: input.name, expression: input.expression, action: input.action, enabled: input.enabled ?? true, created_at: now, updated_at: now };
-  await guard(input.name, () => deps.db.insertInto('rules').values(row).execute());
+  await guard(input.name, () => withTx(deps.db, (tx) => tx.insertInto('rules').values(row).execute(), { subject: row.id }));
   return view(row);
 }
 

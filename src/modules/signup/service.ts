@@ -31,8 +31,9 @@ export async function createSignupLink(
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock();
   const expiry = iso(new Date(now.getTime() + deps.config.signupTtlHours * 3600_000));
-  await repo.insertSignupLink(deps.db, {
-    id: newId('sgn'),
+  const id = newId('sgn');
+  await withTx(deps.db, (tx) => repo.insertSignupLink(tx, {
+    id,
     token_hash: hashToken(token),
     reseller_id: reseller.id,
     pms: opts.pms,
@@ -42,7 +43,7 @@ export async function createSignupLink(
     used_at: null,
     account_id: null,
     created_at: iso(now),
-  });
+  }), { subject: id });
   return { url: `${deps.config.publicUrl}/signup/${token}`, expiry };
 }
 

@@ -1,3 +1,4 @@
+import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { iso } from '../../lib/time.js';
@@ -15,7 +16,7 @@ export async function registerWebhook(deps: Deps, account: AccountRow, key: Webh
   } catch (err) {
     throw badRequest(`body.webhook_url: ${(err as Error).message}`);
   }
-  await repo.upsertWebhook(deps.db, account.id, key, url, iso(deps.clock()));
+  await withTx(deps.db, (tx) => repo.upsertWebhook(tx, account.id, key, url, iso(deps.clock())));
   return { message: `${key} registered` };
 }
 
