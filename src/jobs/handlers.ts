@@ -1,6 +1,6 @@
 import { runCheck, runCheckr } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
-import { sendGuestMessage } from '../modules/messages/send.js';
+import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { runScreening } from '../modules/screening/run.js';
 import type { JobHandlers } from './worker.js';
@@ -9,6 +9,7 @@ import type { JobHandlers } from './worker.js';
 export const handlers: JobHandlers = {
   'webhook.deliver': deliverWebhook,
   'message.send': sendGuestMessage,
+  'message.erase': eraseSentCopies,
   'screening.run': runScreening,
   'check.run': runCheck,
   'check.checkr': runCheckr,

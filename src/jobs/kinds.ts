@@ -53,6 +53,13 @@ export const JOB_KINDS = {
     backoff: exponential(5, 300),
     timeoutMs: 300_000,
   },
+  'message.erase': {
+    // Queued by an erasure in its transaction, a minute ahead: the ids of the messages whose outbox copies go.
+    payload: Type.Object({ message_ids: Type.Array(Type.String()) }),
+    maxAttempts: () => 5,
+    backoff: exponential(5, 300),
+    timeoutMs: 60_000,
+  },
   'message.send': {
     payload: Type.Object({ message_id: Type.String() }),
     maxAttempts: () => 8,

@@ -4,7 +4,7 @@ import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { findById } from '../reservations/repo.js';
 import { stargateView } from './service.js';
-import { sendEmail, sendSms } from './transports.js';
+import { eraseFromOutbox, sendEmail, sendSms } from './transports.js';
 
 /** Sends one queued guest message, unless the reservation no longer needs it. */
 export async function sendGuestMessage(payload: unknown, { deps }: JobContext): Promise<void> {
@@ -30,4 +30,14 @@ export async function sendGuestMessage(payload: unknown, { deps }: JobContext): 
     const sent = (await stargateView({ ...deps, db: tx }, r)).find((x) => x.id === m.id);
     await emitWebhook(tx, deps, 'stargate_webhook_url', { accountId: m.account_id, type: 'guest_message.sent', subjectId: r.id, body: sent });
   });
+}
+
+/**
+ * The `message.erase` job, queued by an erasure in its transaction: the outbox's copies of the
+ * erased reservation's messages go too. A send already past its check of the message when the
+ * erasure committed writes its file before this job runs (it waits a minute).
+ */
+export async function eraseSentCopies(payload: unknown, { deps }: JobContext): Promise<void> {
+  const { message_ids } = payload as { message_ids: string[] };
+  await eraseFromOutbox(deps.config, message_ids);
 }

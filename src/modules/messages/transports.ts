@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
@@ -72,6 +72,14 @@ export async function sendSms(config: Config, m: OutgoingMessage): Promise<Via> 
     // not JSON: keep the text
   }
   throw new Error(`SMS provider answered ${res.status}: ${detail}`);
+}
+
+/** Removes the outbox's copies of these messages (an erased guest's address and name are in them). */
+export async function eraseFromOutbox(config: Config, messageIds: readonly string[]): Promise<void> {
+  const dir = path.join(config.dataDir, 'outbox');
+  for (const id of messageIds) {
+    for (const ext of ['eml', 'json']) await rm(path.join(dir, `${id}.${ext}`), { force: true });
+  }
 }
 
 async function writeOutbox(config: Config, name: string, content: Buffer): Promise<void> {

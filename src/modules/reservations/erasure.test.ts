@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { call, createTestApp, dbKind, eventually, tenant, type TestApp } from '../../../test/harness.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { eraseSentCopies, sendGuestMessage } from '../messages/send.js';
 
 const CANARY = 'Qzvxcanary';
 
@@ -81,6 +85,27 @@ describe(`erasing a reservation (${dbKind})`, () => {
     const audit = await t.deps.db.selectFrom('audit_log').selectAll().where('subject_id', '=', id).execute();
     assert.deepEqual(audit.map((a) => a.action), ['reservation.erased']);
     assert.equal(audit[0]!.actor_id, me.account.id);
+  });
+
+  it("removes the guest's messages from the outbox, through the job the erasure queues", async () => {
+    const me = await tenant(t);
+    const created = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: { check_in_date: '2027-03-01', check_out_date: '2027-03-04', guest: { first_name: CANARY, last_name: 'Doe', email: `${CANARY.toLowerCase()}@example.test` } },
+    });
+    const messages = await t.deps.db.selectFrom('guest_messages').select('id').where('reservation_id', '=', created.json.id).execute();
+    assert.ok(messages.length > 0, 'a portal invitation is queued');
+    const outbox = path.join(t.deps.config.dataDir, 'outbox');
+    for (const m of messages) await sendGuestMessage({ message_id: m.id }, { deps: t.deps } as JobContext);
+    const holding = () => readdirSync(outbox).filter((f) => readFileSync(path.join(outbox, f), 'latin1').toLowerCase().includes(CANARY.toLowerCase()));
+    assert.ok(holding().length > 0, 'the invitation in the outbox names the guest');
+
+    assert.equal((await call(t, 'DELETE', `/v1/reservations/${created.json.id}`, { key: me.key })).status, 200);
+    const jobs = await t.deps.db.selectFrom('jobs').selectAll().where('kind', '=', 'message.erase').execute();
+    const job = jobs.map((j) => JSON.parse(j.payload) as { message_ids: string[] }).find((p) => p.message_ids.includes(messages[0]!.id));
+    assert.deepEqual(job, { message_ids: messages.map((m) => m.id) }, 'the job carries ids, not the guest');
+    await eraseSentCopies(job, { deps: t.deps } as JobContext);
+    assert.deepEqual(holding(), []);
   });
 
   it('clears the guest out of the full-text index\'s pages with a queued job, not only out of its answers (SQLite)', { skip: dbKind !== 'sqlite' }, async () => {
