@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type
 import { randomBytes } from 'node:crypto';
 import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
+import { connectionOptions, registerLingeringClose } from './http/connections.js';
 import { AppError, registerErrorHandling } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerInputRules } from './http/input-rules.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     // One access line a request (below), not Fastify's two ("incoming request" and "request completed").
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    ...connectionOptions(deps.config),
     requestIdHeader: 'x-request-id',
     genReqId: () => `${requestIdPrefix}${(requests++).toString(16).padStart(16, '0')}`,
     schemaErrorFormatter: formatValidationErrors,
@@ -164,6 +166,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   });
 
   registerErrorHandling(app);
+  registerLingeringClose(app);
   registerInputRules(app);
   await app.register(swagger, {
     openapi: {

@@ -78,6 +78,9 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_PMS_NAMES: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]+(,[a-z0-9_-]+)*$' })),
   GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?(,[0-9]+(\\.[0-9]+)?)*$' })),
   GUESTSCREEN_RATE_LIMIT_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_AUTH_FAILURES_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
+  GUESTSCREEN_REQUEST_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_SIGNUP_TTL_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_KEY_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -134,6 +137,11 @@ export interface Config {
   pmsNames: string[];
   webhookRetrySchedule: number[];
   rateLimitPerMinute: number;
+  /** Failed authentications one client address may make in a minute before it must wait (0: no limit). */
+  authFailuresPerMinute: number;
+  /** A connection must send its request's headers within this time, and its whole request within requestTimeoutMs. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   signupTtlHours: number;
   lastLoginResolutionSeconds: number;
   /** How long a process trusts what it read about an API key's account (0: never). */
@@ -217,6 +225,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (name === 'yente') secrets.DATASET = e.GUESTSCREEN_YENTE_DATASET ?? 'sanctions';
     if (on && url) vendors[name] = { url: url.replace(/\/+$/, ''), secrets };
   }
+  const headersTimeoutSeconds = e.GUESTSCREEN_HEADERS_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_HEADERS_TIMEOUT_SECONDS);
+  const requestTimeoutSeconds = e.GUESTSCREEN_REQUEST_TIMEOUT_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_REQUEST_TIMEOUT_SECONDS);
+  if (headersTimeoutSeconds <= 0 || requestTimeoutSeconds <= 0) problems.push('GUESTSCREEN_HEADERS_TIMEOUT_SECONDS and GUESTSCREEN_REQUEST_TIMEOUT_SECONDS: must be more than 0');
+  else if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    problems.push(`GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: must not be more than GUESTSCREEN_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const host = e.HOST ?? '0.0.0.0';
@@ -237,6 +251,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map(Number),
     rateLimitPerMinute: e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE === undefined ? 6000 : Number(e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE),
+    authFailuresPerMinute: e.GUESTSCREEN_AUTH_FAILURES_PER_MINUTE === undefined ? 60 : Number(e.GUESTSCREEN_AUTH_FAILURES_PER_MINUTE),
+    headersTimeoutMs: headersTimeoutSeconds * 1000,
+    requestTimeoutMs: requestTimeoutSeconds * 1000,
     signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
     lastLoginResolutionSeconds:
       e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),

@@ -38,6 +38,7 @@ export async function createIsolatedEnv(extra: Record<string, string> = {}): Pro
     GUESTSCREEN_SECRET: 'test-secret-that-is-long-enough-0123456789',
     GUESTSCREEN_PUBLIC_URL: 'http://guestscreen.test',
     GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0',
+    GUESTSCREEN_AUTH_FAILURES_PER_MINUTE: '0',
     // Tests deliver to receivers on 127.0.0.1; the guard's refusals have tests of their own.
     GUESTSCREEN_ALLOW_PRIVATE_TARGETS: 'true',
     // RDAP is on by default and asks IANA; tests never leave the machine (provider tests point it at a local server).

@@ -22,11 +22,46 @@ declare module 'fastify' {
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
 /**
+ * Failed authentications by client address, counted in fixed one-minute windows. Past the limit,
+ * an address's requests with a key this process does not know already are refused (429) before
+ * any database read, until the window ends; keys in use keep working from the cache.
+ */
+class AuthFailures {
+  #window = 0;
+  readonly #counts = new Map<string, number>();
+
+  constructor(private readonly perMinute: number) {}
+
+  #roll(nowMs: number) {
+    const window = Math.floor(nowMs / 60_000);
+    if (window !== this.#window) {
+      this.#window = window;
+      this.#counts.clear();
+    }
+  }
+
+  record(address: string, nowMs: number) {
+    if (this.perMinute <= 0) return;
+    this.#roll(nowMs);
+    this.#counts.set(address, (this.#counts.get(address) ?? 0) + 1);
+  }
+
+  assertAllowed(address: string, nowMs: number) {
+    if (this.perMinute <= 0) return;
+    this.#roll(nowMs);
+    if ((this.#counts.get(address) ?? 0) < this.perMinute) return;
+    const retry = Math.ceil(((this.#window + 1) * 60_000 - nowMs) / 1000);
+    throw new AppError('rate_limited', `too many failed authentications from this address (${this.perMinute} a minute); retry in ${retry} s`, { 'retry-after': String(retry) });
+  }
+}
+
+/**
  * x-api-key on every /v1 route, with the rules of DESIGN.md section 3. last_login moves at
  * most once per configured resolution, so reads stay reads.
  */
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   const resolutionMs = deps.config.lastLoginResolutionSeconds * 1000;
+  const failures = new AuthFailures(deps.config.authFailuresPerMinute);
   app.decorateRequest('account', null as unknown as AccountRow);
 
   /** Returns nothing when the key's account is known to this process, a promise when it must be read. */
@@ -35,17 +70,26 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     if (config.public || request.is404 || !request.url.startsWith('/v1/')) return;
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key) throw unauthorized('missing x-api-key header');
-    const keyHash = hashApiKey(key);
     const now = deps.clock();
+    const failed = (message: string) => {
+      failures.record(request.ip, now.getTime());
+      return unauthorized(message);
+    };
+    if (!key) {
+      failures.assertAllowed(request.ip, now.getTime());
+      throw failed('missing x-api-key header');
+    }
+    const keyHash = hashApiKey(key);
     // A cached key was found in the database, so it is well formed: the checksum (CRC32 and
     // base62, 2 % of a GET /v1/accounts/me) is checked on a miss only.
     const cached = deps.keyCache.get(keyHash, now.getTime());
     if (cached) return admit(request, cached, now);
-    if (!isWellFormedApiKey(key)) throw unauthorized('x-api-key is not a valid API key');
+    failures.assertAllowed(request.ip, now.getTime());
+    if (!isWellFormedApiKey(key)) throw failed('x-api-key is not a valid API key');
     return findAccountByKeyHash(deps.db, keyHash).then((account) => {
-      if (!account) throw unauthorized('unknown API key');
+      if (!account) throw failed('unknown API key');
       deps.keyCache.set(keyHash, account, now.getTime());
+      if (!account.is_active) failures.record(request.ip, now.getTime());
       admit(request, account, now);
     });
   };

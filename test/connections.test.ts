@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { call, createTestApp, dbKind, type TestApp } from './harness.js';
+
+/** Opens a raw connection; resolves with what the server sent and how long the connection lasted. */
+function rawClient(port: number, feed: (s: net.Socket) => void, readAfterMs = 0): Promise<{ text: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const s = net.connect(port, '127.0.0.1');
+    let text = '';
+    if (readAfterMs) {
+      s.pause();
+      setTimeout(() => s.resume(), readAfterMs);
+    }
+    s.on('data', (d) => (text += d.toString('latin1')));
+    s.on('error', () => undefined);
+    s.on('close', () => resolve({ text, ms: Date.now() - started }));
+    feed(s);
+  });
+}
+
+describe(`slow and oversized requests over real HTTP (${dbKind})`, () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await createTestApp({ GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: '1', GUESTSCREEN_REQUEST_TIMEOUT_SECONDS: '2' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as net.AddressInfo).port;
+  });
+  after(() => t.close());
+
+  it('closes a connection that sends its headers a line at a time, once the headers timeout passes', async () => {
+    const { ms } = await rawClient(port, (s) => {
+      s.write('GET /healthz HTTP/1.1\r\n');
+      const timer = setInterval(() => s.writable && s.write(`x-slow-${Date.now()}: 1\r\n`), 300);
+      s.on('close', () => clearInterval(timer));
+    });
+    assert.ok(ms < 1000 + 1500, `closed after ${ms} ms`);
+  });
+
+  it('answers 408 and closes a connection whose body trickles in past the request timeout', async () => {
+    const { text, ms } = await rawClient(port, (s) => {
+      s.write(`POST /v1/reservations HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.root.key}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
+      const timer = setInterval(() => s.writable && s.write(' '), 300);
+      s.on('close', () => clearInterval(timer));
+    });
+    assert.ok(ms < 2000 + 1500, `closed after ${ms} ms`);
+    assert.match(text, /^HTTP\/1\.1 408/);
+  });
+
+  it('lets a client that sends a body over the limit before reading read the 413', async () => {
+    for (const chunked of [false, true]) {
+      const size = 8 * 1024 * 1024;
+      const { text } = await rawClient(
+        port,
+        (s) => {
+          s.write(`POST /v1/reservations HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.root.key}\r\ncontent-type: application/json\r\n${chunked ? 'transfer-encoding: chunked' : `content-length: ${size}`}\r\n\r\n`);
+          const piece = Buffer.alloc(64 * 1024, 'a');
+          let sent = 0;
+          const pump = () => {
+            while (sent < size) {
+              sent += piece.length;
+              const ok = s.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+              if (!ok) return void s.once('drain', pump);
+            }
+            if (chunked) s.end('0\r\n\r\n');
+            else s.end();
+          };
+          pump();
+        },
+        300,
+      );
+      assert.match(text, /^HTTP\/1\.1 413/, `${chunked ? 'chunked' : 'content-length'}: ${text.slice(0, 80)}`);
+      assert.match(text, /request body is larger than the 1 MiB limit/);
+    }
+  });
+});
+
+describe(`failed authentications (${dbKind})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ GUESTSCREEN_AUTH_FAILURES_PER_MINUTE: '5' });
+  });
+  after(() => t.close());
+
+  it('answers 429 with Retry-After once an address has failed too often, while a key in use keeps working', async () => {
+    assert.equal((await call(t, 'GET', '/v1/accounts/me', { key: t.root.key })).status, 200);
+    for (let i = 0; i < 5; i++) assert.equal((await call(t, 'GET', '/v1/accounts/me', { key: `gsk_wrong${i}` })).status, 401);
+    const blocked = await call(t, 'GET', '/v1/accounts/me', { key: 'gsk_wrong-again' });
+    assert.equal(blocked.status, 429);
+    assert.match(blocked.json.error, /too many failed authentications from this address \(5 a minute\)/);
+    assert.ok(Number(blocked.headers['retry-after']) > 0);
+    assert.equal((await call(t, 'GET', '/v1/accounts/me')).status, 429, 'a request without a key too');
+    assert.equal((await call(t, 'GET', '/v1/accounts/me', { key: t.root.key })).status, 200, 'the key in use is known to this process');
+  });
+});
