@@ -54,7 +54,7 @@ export const JOB_KINDS = {
     timeoutMs: 300_000,
   },
   'message.erase': {
-    // Queued by an erasure in its transaction, a minute ahead: the ids of the messages whose outbox copies go.
+    // Queued by an erasure in its transaction, five seconds ahead: the ids of the messages whose outbox copies go.
     payload: Type.Object({ message_ids: Type.Array(Type.String()) }),
     maxAttempts: () => 5,
     backoff: exponential(5, 300),

@@ -35,7 +35,7 @@ export async function sendGuestMessage(payload: unknown, { deps }: JobContext): 
 /**
  * The `message.erase` job, queued by an erasure in its transaction: the outbox's copies of the
  * erased reservation's messages go too. A send already past its check of the message when the
- * erasure committed writes its file before this job runs (it waits a minute).
+ * erasure committed writes its file before this job runs (it waits five seconds).
  */
 export async function eraseSentCopies(payload: unknown, { deps }: JobContext): Promise<void> {
   const { message_ids } = payload as { message_ids: string[] };

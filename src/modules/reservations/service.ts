@@ -265,7 +265,7 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     // Event bodies carry the guest's data; their deliveries and attempts go with them.
     await tx.deleteFrom('events').where('subject_id', '=', r.id).execute();
     const messages = await tx.deleteFrom('guest_messages').where('reservation_id', '=', r.id).returning('id').execute();
-    if (messages.length) await enqueue(tx, deps, 'message.erase', { message_ids: messages.map((m) => m.id) }, { runAt: new Date(deps.clock().getTime() + 60_000) });
+    if (messages.length) await enqueue(tx, deps, 'message.erase', { message_ids: messages.map((m) => m.id) }, { runAt: new Date(deps.clock().getTime() + 5_000) });
     await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).execute();
     await tx.deleteFrom('guest_portal').where('reservation_id', '=', r.id).execute();
     await repo.deleteReservation(tx, r.id);
