@@ -1,24 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { call, createTestApp, dbKind, type TestApp } from './harness.js';
-
-/** Opens a raw connection; resolves with what the server sent and how long the connection lasted. */
-function rawClient(port: number, feed: (s: net.Socket) => void, readAfterMs = 0): Promise<{ text: string; ms: number }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const s = net.connect(port, '127.0.0.1');
-    let text = '';
-    if (readAfterMs) {
-      s.pause();
-      setTimeout(() => s.resume(), readAfterMs);
-    }
-    s.on('data', (d) => (text += d.toString('latin1')));
-    s.on('error', () => undefined);
-    s.on('close', () => resolve({ text, ms: Date.now() - started }));
-    feed(s);
-  });
-}
+import { call, createTestApp, dbKind, postOversized, rawConnection as rawClient, type TestApp } from './harness.js';
 
 describe(`slow and oversized requests over real HTTP (${dbKind})`, () => {
   let t: TestApp;
@@ -51,26 +34,7 @@ describe(`slow and oversized requests over real HTTP (${dbKind})`, () => {
 
   it('lets a client that sends a body over the limit before reading read the 413', async () => {
     for (const chunked of [false, true]) {
-      const size = 8 * 1024 * 1024;
-      const { text } = await rawClient(
-        port,
-        (s) => {
-          s.write(`POST /v1/reservations HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.root.key}\r\ncontent-type: application/json\r\n${chunked ? 'transfer-encoding: chunked' : `content-length: ${size}`}\r\n\r\n`);
-          const piece = Buffer.alloc(64 * 1024, 'a');
-          let sent = 0;
-          const pump = () => {
-            while (sent < size) {
-              sent += piece.length;
-              const ok = s.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
-              if (!ok) return void s.once('drain', pump);
-            }
-            if (chunked) s.end('0\r\n\r\n');
-            else s.end();
-          };
-          pump();
-        },
-        300,
-      );
+      const text = await postOversized(port, t.root.key, 8 * 1024 * 1024, chunked);
       assert.match(text, /^HTTP\/1\.1 413/, `${chunked ? 'chunked' : 'content-length'}: ${text.slice(0, 80)}`);
       assert.match(text, /request body is larger than the 1 MiB limit/);
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -216,4 +217,48 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false>,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * A raw TCP connection to a listening app: `feed` writes to it; resolves with all the server
+ * sent and how long the connection lasted. `readAfterMs` leaves the answer unread that long, as
+ * a client that sends its whole request before reading does.
+ */
+export function rawConnection(port: number, feed: (s: Socket) => void, readAfterMs = 0): Promise<{ text: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const s = connect(port, '127.0.0.1');
+    let text = '';
+    if (readAfterMs) {
+      s.pause();
+      setTimeout(() => s.resume(), readAfterMs);
+    }
+    s.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    s.on('error', () => undefined);
+    s.on('close', () => resolve({ text, ms: Date.now() - started }));
+    feed(s);
+  });
+}
+
+/** Posts a body of `size` bytes (chunked or with its length) before reading the answer: what the server sent. */
+export async function postOversized(port: number, key: string, size: number, chunked: boolean): Promise<string> {
+  const { text } = await rawConnection(
+    port,
+    (s) => {
+      s.write(`POST /v1/reservations HTTP/1.1\r\nhost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\n${chunked ? 'transfer-encoding: chunked' : `content-length: ${size}`}\r\n\r\n`);
+      const piece = Buffer.alloc(64 * 1024, 'a');
+      let sent = 0;
+      const pump = () => {
+        while (sent < size) {
+          sent += piece.length;
+          if (!s.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece)) return void s.once('drain', pump);
+        }
+        if (chunked) s.end('0\r\n\r\n');
+        else s.end();
+      };
+      pump();
+    },
+    300,
+  );
+  return text;
 }

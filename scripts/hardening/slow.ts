@@ -4,7 +4,7 @@
  * over Node's limit get 431; a body over 1 MiB gets a 413 the client can read.
  */
 import net from 'node:net';
-import type { TestApp } from '../../test/harness.js';
+import { postOversized, rawConnection as connection, type TestApp } from '../../test/harness.js';
 
 export interface SlowFigures {
   headersTimeoutMs: number;
@@ -18,23 +18,6 @@ export interface SlowFigures {
   oversizedHeader431: boolean;
   oversizedBody413Readable: number;
   oversizedBodyTries: number;
-}
-
-/** Opens a connection, feeds it, and tells how long it stayed open and what it was sent. */
-function connection(port: number, feed: (s: net.Socket) => void, readAfterMs = 0): Promise<{ ms: number; text: string }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const s = net.connect(port, '127.0.0.1');
-    let text = '';
-    if (readAfterMs) {
-      s.pause();
-      setTimeout(() => s.resume(), readAfterMs);
-    }
-    s.on('data', (d) => (text += d.toString('latin1')));
-    s.on('error', () => undefined);
-    s.on('close', () => resolve({ ms: Date.now() - started, text }));
-    feed(s);
-  });
 }
 
 const trickle = (s: net.Socket, everyMs: number, piece: () => string) => {
@@ -66,26 +49,7 @@ export async function slowClients(t: TestApp, count: number): Promise<SlowFigure
   let readable = 0;
   const tries = [false, true];
   for (const chunked of tries) {
-    const size = 8 * 1024 * 1024;
-    const { text } = await connection(
-      port,
-      (s) => {
-        s.write(`POST /v1/reservations HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.root.key}\r\ncontent-type: application/json\r\n${chunked ? 'transfer-encoding: chunked' : `content-length: ${size}`}\r\n\r\n`);
-        const piece = Buffer.alloc(64 * 1024, 'a');
-        let sent = 0;
-        const pump = () => {
-          while (sent < size) {
-            sent += piece.length;
-            if (!s.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece)) return void s.once('drain', pump);
-          }
-          if (chunked) s.end('0\r\n\r\n');
-          else s.end();
-        };
-        pump();
-      },
-      300,
-    );
-    if (/^HTTP\/1\.1 413/.test(text)) readable += 1;
+    if (/^HTTP\/1\.1 413/.test(await postOversized(port, t.root.key, 8 * 1024 * 1024, chunked))) readable += 1;
   }
   return {
     headersTimeoutMs,
