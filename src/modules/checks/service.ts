@@ -14,7 +14,7 @@ import { sanctionsImported, searchSanctions } from '../../providers/sanctions/in
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
-import { nameSimilarity } from '../screening/names.js';
+import { nameSimilarity } from '../../lib/names/names.js';
 import { renderReport } from './pdf.js';
 
 export interface CheckSubject extends MediaSubject {

@@ -5,7 +5,7 @@ import { withTx } from '../../db/connection.js';
 import type { NewsArticlesTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
-import { nameTokens } from '../../modules/screening/names.js';
+import { nameTokens } from '../../lib/names/names.js';
 import { forgetNewsCorpus } from './index.js';
 
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { newsPhraseMatch } from '../../db/dialect.js';
-import { nameTokens, nameVariants } from '../../modules/screening/names.js';
+import { nameTokens, nameVariants } from '../../lib/names/names.js';
 import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
 

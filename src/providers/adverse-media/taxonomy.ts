@@ -1,4 +1,4 @@
-import { nameTokens } from '../../modules/screening/names.js';
+import { nameTokens } from '../../lib/names/names.js';
 
 /** The spec's risk categories, in the order reports list them. */
 export const RISK_CATEGORIES = ['Discrimination', 'Fraud or Financial Crime', 'Harassment', 'Violence', 'Conflicts or Litigation', 'Other News'] as const;

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { matchName, nameTokens, nameVariants, phoneticKeys } from '../../modules/screening/names.js';
+import { matchName, nameTokens, nameVariants, phoneticKeys } from '../../lib/names/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {

@@ -1,5 +1,5 @@
 import type { VendorConfig } from '../../config.js';
-import { nameSimilarity } from '../../modules/screening/names.js';
+import { nameSimilarity } from '../../lib/names/names.js';
 import { callVendor, isObject, notConfigured, str, unexpected, type LookupContext, type Source } from '../core.js';
 
 export interface OffenderQuery {

@@ -1,5 +1,5 @@
 import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
-import { nameSimilarity } from '../names.js';
+import { nameSimilarity } from '../../../lib/names/names.js';
 import type { Check, Finding } from '../types.js';
 
 const NAME_MATCH = 0.93;

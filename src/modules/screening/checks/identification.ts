@@ -1,6 +1,6 @@
 import { parse as parseMrz } from 'mrz';
 import { normaliseDocument } from '../../blocklist/service.js';
-import { nameSimilarity } from '../names.js';
+import { nameSimilarity } from '../../../lib/names/names.js';
 import type { Check, Finding } from '../types.js';
 
 function ageOn(birth: string, day: string): number {

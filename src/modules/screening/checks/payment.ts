@@ -1,4 +1,4 @@
-import { nameSimilarity } from '../names.js';
+import { nameSimilarity } from '../../../lib/names/names.js';
 import type { Check, Finding } from '../types.js';
 
 /** What the payment events say: failures, 3-D Secure, country mismatches, whose card it is. */
