@@ -1,0 +1,36 @@
+/**
+ * Listed people written in Arabic script as an Arabic or Persian speaker writes them, each with
+ * its entry in the OFAC SDN list of 2024-05-03 (hand-written; the lists carry Latin spellings only).
+ */
+export const ARABIC_SCRIPT: [query: string, listed: string][] = [
+  ['بشار الأسد', 'AL-ASSAD, Bashar'],
+  ['حافظ الأسد', 'AL-ASSAD, Hafez'],
+  ['قاسم سليماني', 'SOLEIMANI, Qasem'],
+  ['حسن نصر الله', 'NASRALLAH, Hasan'],
+  ['علی خامنه‌ای', 'KHAMENEI, Ali Husseini'],
+  ['مجتبى خامنئي', 'KHAMENEI, Mojtaba'],
+  ['محمد جواد ظریف', 'ZARIF, Mohammad Javad'],
+  ['ابراهیم رئیسی', 'RAISI, Ebrahim'],
+  ['يحيى السنوار', 'SINWAR, Yahya'],
+  ['إسماعيل هنية', 'HANIYEH, Ismail'],
+  ['محمد الضيف', 'DEIF, Muhammed'],
+  ['معمر القذافي', 'QADHAFI, Muammar'],
+  ['خميس القذافي', 'QADHAFI, Khamis'],
+  ['رامي مخلوف', 'MAKHLUF, Rami'],
+  ['حافظ مخلوف', 'MAKHLUF, Hafiz'],
+  ['محمود احمدی‌نژاد', 'AHMADINEJAD, Mahmoud'],
+  ['محمد باقری', 'BAGHERI, Mohammad'],
+  ['مهدی نجفی', 'NAJAFI, Mehdi'],
+  ['أبوبكر شيكاو', 'SHEKAU, Abubakar'],
+  ['أسامة بن لادن', 'BIN LADIN, Usama bin Muhammad bin Awad'],
+  ['حسن البغدادي', 'AL-BAGHDADI, Hassan'],
+  ['عبد الخالق الحوثي', 'AL-HUTHI, Abd al-Khaliq'],
+  ['إبراهيم طاهر', 'TAHER, Ibrahim'],
+  ['رفيق محمد يوسف', 'YOUSEF, Rafik Mohamad'],
+  ['علي فرحان أسدي', 'ASADI, Ali Farhan'],
+  ['شمس الله أسدي', 'ASADI, Shamsollah'],
+  ['فادي ناصر', 'NASSER, Fadi Nabih'],
+  ['أحمد محمد حامد علي', 'ALI, Ahmed Mohammed Hamed'],
+  ['عبد الله أحمد عبد الله', 'ABDULLAH, Abdullah Ahmed'],
+  ['أمير عبد الله', 'ABDULLAH, Amir'],
+];
