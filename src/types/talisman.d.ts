@@ -8,3 +8,8 @@ declare module 'talisman/phonetics/double-metaphone.js' {
   /** The primary and the alternate Double Metaphone code of a word. */
   export default function doubleMetaphone(word: string): [string, string];
 }
+declare module 'talisman/metrics/damerau-levenshtein.js' {
+  /** Edits (insert, delete, substitute, swap two neighbours) from one string to the other. */
+  const damerauLevenshtein: (a: string, b: string) => number;
+  export default damerauLevenshtein;
+}

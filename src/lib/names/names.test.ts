@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchName, nameSimilarity, nameTokens, nameVariants, normaliseName } from './names.js';
+import { matchName } from './match.js';
+import { nameSimilarity, nameTokens, nameVariants, normaliseName } from './names.js';
 
 describe('name normalisation', () => {
   it('folds case, accents and punctuation, and transliterates other scripts to Latin letters', () => {

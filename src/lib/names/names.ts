@@ -13,7 +13,7 @@ const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}]/u;
  * comparison of matchName then finds 'Xiaoming' in xiao + ming. `korean` rewrites each Korean
  * syllable (koreanSpellings).
  */
-function toLatin(name: string, korean?: (syllable: string, at: number) => string): string {
+export function toLatin(name: string, korean?: (syllable: string, at: number) => string): string {
   if (/^[\x00-\x7f]*$/.test(name)) return name;
   let out = '';
   let at = 0;
@@ -109,36 +109,4 @@ export function phoneticKeys(token: string): string[] {
   if (token.length < 2) return [];
   const [a, b] = doubleMetaphone(token) as [string, string];
   return [...new Set([a, b].filter(Boolean))];
-}
-
-export interface NameMatch {
-  score: number;
-  /** Which name matched which, and how: for a person reviewing the match. */
-  explanation: string;
-}
-
-/**
- * How well a listed name matches a person's name. The whole names compared after normalisation
- * (token order ignored), and, when both have two tokens or more, each listed token against its
- * closest token of the person's name (a middle name more or less does not sink a match); the
- * better of the two counts.
- */
-export function matchName(person: string, listed: string): NameMatch {
-  let best = { score: -1, whole: 0, tokens: 0, listedTokens: 0, spelled: '' };
-  for (const p of nameVariants(person)) {
-    for (const l of nameVariants(listed)) {
-      const whole = p.length && l.length ? jaroWinkler([...p].sort().join(' '), [...l].sort().join(' ')) : 0;
-      let tokens = 0;
-      if (p.length >= 2 && l.length >= 2) {
-        const closest = l.map((t) => Math.max(...p.map((q) => jaroWinkler(q, t))));
-        tokens = closest.reduce((a, b) => a + b, 0) / closest.length;
-      }
-      const score = Math.max(whole, tokens);
-      if (score > best.score) best = { score, whole, tokens, listedTokens: l.length, spelled: p.join(' ') };
-    }
-  }
-  const { score, whole, tokens } = best;
-  const how = tokens > whole ? `each of its ${best.listedTokens} names close to one of the person's (mean Jaro-Winkler ${tokens.toFixed(2)})` : `whole name Jaro-Winkler ${whole.toFixed(2)}`;
-  const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : ` (the person's name spelled ${best.spelled})`;
-  return { score: Math.max(score, 0), explanation: `'${person}' matched '${listed}': ${how}${spelled}` };
 }

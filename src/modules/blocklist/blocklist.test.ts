@@ -69,7 +69,7 @@ describe(`blocklist (${dbKind})`, () => {
     const close = await screen({ first_name: 'Jonathon', last_name: 'Ashworth', email: 'ja@gmail.com' });
     assert.equal(close.details.blacklist.status, 'REVIEW');
     assert.equal(close.verification_status, 'review');
-    assert.match(close.details.blacklist.value, /close to blocklist entry .* "Jonathan Ashworth" \(similarity 0\.9\d/);
+    assert.match(close.details.blacklist.value, /close to blocklist entry .* "Jonathan Ashworth" \(fraudulent chargeback\): .*given name .jonathan. ~ .jonathon. \(one slip\)/);
     const other = await screen({ first_name: 'Joanna', last_name: 'Ashdown', email: 'jo@gmail.com' });
     assert.equal(other.details.blacklist.status, 'PASS');
   });

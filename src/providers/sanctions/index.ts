@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
-import { matchName, nameTokens, nameVariants, phoneticKeys } from '../../lib/names/names.js';
+import { consonants, matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
+import { nameTokens, nameVariants, phoneticKeys, toLatin } from '../../lib/names/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {
@@ -26,7 +27,7 @@ export interface SanctionsQuery {
 }
 
 /** Score at or above which a listed name counts as a possible match. */
-export const SANCTIONS_THRESHOLD = 0.9;
+export const SANCTIONS_THRESHOLD = NAME_THRESHOLD;
 
 interface Listed {
   source: string;
@@ -47,6 +48,10 @@ interface Index {
 }
 
 const RECHECK_MS = 30_000;
+/** How few listed names may share an index key for it to find candidates alone. */
+const RARE = 40;
+/** How many of the best-voted names of each reading are compared in full. */
+const CANDIDATES = 150;
 // One per database (tests run several in a process).
 const indexes = new WeakMap<object, { at: number; built: Promise<Index> }>();
 
@@ -74,7 +79,7 @@ async function build(deps: Deps, version: string): Promise<Index> {
   const byKey = new Map<string, number[]>();
   names.forEach((n, i) => {
     for (const t of nameTokens(n.name)) {
-      for (const k of phoneticKeys(t)) {
+      for (const k of indexKeys(t)) {
         const list = byKey.get(k);
         if (list) list.push(i);
         else byKey.set(k, [i]);
@@ -114,31 +119,76 @@ export async function sanctionsImported(deps: Deps): Promise<boolean> {
 }
 
 /**
- * Listed names that may be the person: candidates share a sound with one of the person's names
- * (two, when the person gives two or more), score at least 0.90 (matchName), and are not ruled
- * out by a different year of birth (more than a year apart) when both are known. A shared
- * country is supporting evidence, named in the explanation.
+ * Where a listed token is filed: its sounds (Double Metaphone), its consonants, and, for tokens of
+ * five letters or more, its first and its last four letters (a slip in the middle of a name
+ * changes its sound, rarely both of its ends).
+ */
+function indexKeys(token: string): string[] {
+  const keys = [...phoneticKeys(token), `c:${consonants(token)}`, `c:${consonants(token, true)}`];
+  if (token.length >= 5) keys.push(`p:${token.slice(0, 4)}`, `s:${token.slice(-4)}`);
+  return keys;
+}
+
+/**
+ * The index keys a token of the person's name looks under: a listed token's, the consonants
+ * without an Arabic article, and, for a name given as one word (VladimirPutin), its halves'.
+ */
+function keysOf(token: string, oneWord: boolean): string[] {
+  const keys = [...indexKeys(token), `c:${consonants(token.replace(/^l(?=..)/, ''), true)}`];
+  if (oneWord && token.length >= 6) {
+    for (let at = 3; at <= token.length - 3; at++) keys.push(...phoneticKeys(token.slice(0, at)), ...phoneticKeys(token.slice(at)));
+  }
+  return keys;
+}
+
+/**
+ * Listed names that may be the person: candidates share a sound or their consonants with one of
+ * the person's names (two, when the person gives two or more), score at least 0.90 (matchName),
+ * and are not ruled out by a different year of birth (more than a year apart) when both are
+ * known. A shared country is supporting evidence, named in the explanation.
  */
 export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<SanctionsHit[]> {
   const idx = await currentIndex(deps);
-  // Each way the name may be spelled (Korean has several: nameVariants) finds its own candidates.
+  // Each way the name may be spelled (Korean has several: nameVariants; Arabic script keeps its
+  // hamza and ayn in the word) finds its own candidates.
+  const readings = [...nameVariants(q.name), toLatin(q.name).toLowerCase().replace(/['`]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean)];
   const candidates = new Set<number>();
-  for (const tokens of nameVariants(q.name)) {
-    const votes = new Map<number, number>();
-    for (const t of new Set(tokens)) {
-      const seen = new Set<number>();
-      for (const k of phoneticKeys(t)) for (const i of idx.byKey.get(k) ?? []) seen.add(i);
-      for (const i of seen) votes.set(i, (votes.get(i) ?? 0) + 1);
+  for (const tokens of readings) {
+    // Each token votes for the names it finds, as much as the key it found them under is rare
+    // (log(names / names under the key)): a family name few share counts for more than Pavel or
+    // -evich. A name found by two tokens, or by one through a key few names share, is a
+    // candidate; the best-voted CANDIDATES are compared in full.
+    const votes = new Map<number, { weight: number; tokens: number; rare: boolean }>();
+    // Neighbouring tokens joined vote too: a name a list writes as one word (نصر الله, Nasrallah).
+    const joined = tokens.slice(1).map((t, i) => `${tokens[i]}${t}`);
+    for (const t of new Set([...tokens, ...joined])) {
+      const seen = new Map<number, { weight: number; rare: boolean }>();
+      for (const k of keysOf(t, tokens.length === 1)) {
+        const found = idx.byKey.get(k);
+        if (!found) continue;
+        const weight = Math.log(idx.names.length / found.length);
+        const rare = found.length <= RARE;
+        for (const i of found) {
+          const prior = seen.get(i);
+          if (!prior || prior.weight < weight) seen.set(i, { weight, rare: rare || Boolean(prior?.rare) });
+        }
+      }
+      for (const [i, v] of seen) {
+        const prior = votes.get(i) ?? { weight: 0, tokens: 0, rare: false };
+        votes.set(i, { weight: prior.weight + v.weight, tokens: prior.tokens + 1, rare: prior.rare || v.rare });
+      }
     }
     const need = Math.min(2, tokens.length);
-    for (const [i, v] of votes) if (v >= need) candidates.add(i);
+    const eligible = [...votes].filter(([, v]) => v.tokens >= need || v.rare);
+    eligible.sort((a, b) => b[1].weight - a[1].weight);
+    for (const [i] of eligible.slice(0, CANDIDATES)) candidates.add(i);
   }
   const best = new Map<string, SanctionsHit>();
   for (const i of candidates) {
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
     const m = matchName(q.name, n.name);
-    if (m.score < 0.9) continue;
+    if (m.score < SANCTIONS_THRESHOLD) continue;
     const evidence: string[] = [];
     if (q.yearOfBirth && n.birthYears.length) {
       if (!n.birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;

@@ -1,12 +1,10 @@
 import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
-import { nameSimilarity } from '../../../lib/names/names.js';
+import { matchName, NAME_THRESHOLD } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
-
-const NAME_MATCH = 0.93;
 
 /**
  * The account's blocklist: an exact e-mail, phone or document number is a match; a name is a
- * possible match when it is close enough (Jaro-Winkler after normalisation), since namesakes exist.
+ * possible match when the name matcher finds it (src/lib/names/match.ts), since namesakes exist.
  */
 export const blacklist: Check = (s) => {
   const g = s.reservation.guest;
@@ -31,11 +29,11 @@ export const blacklist: Check = (s) => {
       continue;
     }
     if (e.name && name) {
-      const sim = nameSimilarity(e.name, name);
-      if (sim >= NAME_MATCH) {
+      const m = matchName(name, e.name);
+      if (m.score >= NAME_THRESHOLD) {
         findings.push({
           code: `blocklist.name:${e.id}`,
-          text: `Guest's name is close to blocklist entry ${e.id} "${e.name}" (similarity ${sim.toFixed(2)}; ${e.reason})`,
+          text: `Guest's name is close to blocklist entry ${e.id} "${e.name}" (${e.reason}): ${m.explanation}`,
           weight: 30,
           recommendation: 'Check whether this is the blocked person or a namesake.',
         });

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { matchName, NAME_THRESHOLD } from './match.js';
+
+const hit = (person: string, listed: string) => {
+  const m = matchName(person, listed);
+  assert.ok(m.score >= NAME_THRESHOLD, `${person} ~ ${listed}: ${m.explanation}`);
+  return m;
+};
+const miss = (person: string, listed: string) => {
+  const m = matchName(person, listed);
+  assert.ok(m.score < NAME_THRESHOLD, `${person} ~ ${listed} should not match: ${m.explanation}`);
+  return m;
+};
+
+describe('the name matcher', () => {
+  it('finds a listed person given by first and last name only, in Latin or Cyrillic, without the middle name or patronymic', () => {
+    const m = hit('Mikhail Fradkov', 'FRADKOV, Mikhail Efimovich');
+    assert.match(m.explanation, /family name 'fradkov' ~ 'fradkov' \(same\); given name 'mikhail' ~ 'mikhail' \(same\); patronymic name 'efimovich' not given/);
+    hit('Михаил Фрадков', 'FRADKOV, Mikhail Efimovich');
+    hit('Vladimir Vladimirovich Putin', 'PUTIN, Vladimir');
+    hit('Fradkov Mikhail', 'FRADKOV, Mikhail Efimovich');
+  });
+
+  it('reads Arabic script, which writes no short vowels, by its consonants, and its article joined to the name', () => {
+    const m = hit('بشار الأسد', 'AL-ASSAD, Bashar');
+    assert.match(m.explanation, /family name 'assad' ~ 'lsd' \(same consonants\); given name 'bashar' ~ 'bshr' \(same consonants\)/);
+    hit('قاسم سليماني', 'SOLEIMANI, Qasem');
+    hit('حسن نصر الله', 'NASRALLAH, Hasan');
+    hit('محمد جواد ظریف', 'ZARIF, Mohammad Javad');
+  });
+
+  it('takes a slip in a long name, names run together and spellings that differ in their vowels', () => {
+    assert.match(hit('Vladimir Pulin', 'PUTIN, Vladimir Vladimirovich').explanation, /'putin' ~ 'pulin' \(one slip\)/);
+    assert.match(hit('VladimirPutin', 'PUTIN, Vladimir Vladimirovich').explanation, /\(run together\)/);
+    hit('YoussefBenAzza', 'BEN AZZA, Youssef');
+    hit('Mohammed Ansari', 'ANSARI, Muhammad Reza');
+    hit('Evgeny Prigozhin', 'PRIGOZHIN, Yevgeniy Viktorovich');
+  });
+
+  it('raises no hit on a shared given name alone, nor on a short name one letter apart', () => {
+    assert.match(miss('Omar Farouk', 'OMAIRI, Farouk').explanation, /family name 'omairi' not given \(no match without it\)/);
+    miss('Wei Zhou', 'WEI, Zhao');
+    miss('Vladimir Petrov', 'PUTIN, Vladimir Vladimirovich');
+    miss('Maria Santos', 'SANTOS PEREZ, Jose Maria');
+    miss('Fradkov', 'FRADKOV, Mikhail Efimovich');
+  });
+});

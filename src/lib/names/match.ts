@@ -1,0 +1,253 @@
+import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein.js';
+import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
+import givenNames from './given-names.json' with { type: 'json' };
+import { nameVariants, toLatin } from './names.js';
+
+/**
+ * How a person's name compares with a listed name, token by token, the way the open matchers
+ * that do this best work (OpenSanctions' logic-v2, watchman, OFAC's own guidance):
+ *
+ * - Each token of the listed name is paired with the closest token of the person's name: the
+ *   same, one slip apart (a name of five letters or more with one letter dropped, added, swapped
+ *   or replaced; two for eight letters or more), the same consonants (spellings of one name
+ *   differ in their vowels, and a name written in Arabic script carries no short vowels: بشار is
+ *   bshr), or two tokens run together (VladimirPutin). Jaro-Winkler, which rewards a shared
+ *   beginning, paired Omar with Omairi and Vladimir with VladimirPutin: it is not used.
+ * - Tokens count by what they say about identity: the listed family name most (it must match),
+ *   a given name less, and less again when it is a common given name anywhere (faker's name
+ *   lists). Middle names and patronymics on either side cost a point each (guests leave them out
+ *   or add them), four at most; particles (al, bin, de, van) nothing.
+ * - The score is the weighted share of the family and given names that was found, with a
+ *   missing family name capping it below any threshold: a shared given name alone is never a
+ *   match.
+ *
+ * Every match says which token paired with which and why, and what moved the score.
+ */
+
+/** The score from which a listed name counts as a possible match (the labelled set's figures: bench/results/matching.json). */
+export const NAME_THRESHOLD = 0.9;
+
+export interface TokenPair {
+  listed: string;
+  /** The person's token(s) it paired with, or null. */
+  person: string | null;
+  role: 'family' | 'given' | 'middle' | 'patronymic' | 'particle';
+  how: 'same' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'missing';
+  similarity: number;
+  weight: number;
+}
+
+export interface NameMatch {
+  score: number;
+  /** Which name matched which, and how: for a person reviewing the match. */
+  explanation: string;
+  pairs: TokenPair[];
+  /** Tokens of the person's name that paired with nothing. */
+  extra: string[];
+}
+
+const PARTICLES = new Set(['al', 'el', 'ul', 'bin', 'ibn', 'bint', 'ben', 'bn', 'ould', 'de', 'da', 'do', 'dos', 'das', 'del', 'della', 'di', 'du', 'la', 'le', 'van', 'von', 'der', 'den', 'ter', 'y', 'e', 'l']);
+const PATRONYMIC = /(ovich|evich|yevich|ievich|ich|ovna|evna|yevna|ichna|ogly|oglu|kyzy|qizi)$/;
+const GIVEN = new Set(givenNames as string[]);
+
+/** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
+const READ = new Map<string, { token: string; role: TokenPair['role'] }[][]>();
+const READ_LIMIT = 200_000;
+
+function listedTokens(listed: string): { token: string; role: TokenPair['role'] }[][] {
+  let read = READ.get(listed);
+  if (!read) {
+    if (READ.size >= READ_LIMIT) READ.clear();
+    read = readListed(listed);
+    READ.set(listed, read);
+  }
+  return read;
+}
+
+/** A listed name's tokens with their roles: lists write the family name first, before a comma. */
+function readListed(listed: string): { token: string; role: TokenPair['role'] }[][] {
+  const comma = listed.indexOf(',');
+  const family = comma >= 0 ? listed.slice(0, comma) : '';
+  const given = comma >= 0 ? listed.slice(comma + 1) : listed;
+  const familyVariants = family ? nameVariants(family) : [[]];
+  return nameVariants(given).flatMap((g) =>
+    familyVariants.map((f) => {
+      // Without a comma the last token is taken for the family name, as a guest's name is written.
+      const familyTokens = f.length ? f : g.slice(-1);
+      const givenTokens = f.length ? g : g.slice(0, -1);
+      return [
+        ...familyTokens.map((token) => ({ token, role: PARTICLES.has(token) ? ('particle' as const) : ('family' as const) })),
+        ...givenTokens.map((token, i) => ({
+          token,
+          role: PARTICLES.has(token) ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
+        })),
+      ];
+    }),
+  );
+}
+
+const ROLE_WEIGHT: Record<TokenPair['role'], number> = { family: 1, given: 0.6, middle: 0.15, patronymic: 0.08, particle: 0.03 };
+/** What a missing middle name or patronymic, or a name of the person's not on the list, takes off the score; at most OPTIONAL_CAP in all. */
+const OPTIONAL_COST = 0.01;
+const OPTIONAL_CAP = 0.04;
+/** The highest score a match without the listed family name can have. */
+const NO_FAMILY_CAP = 0.7;
+
+const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] * (role === 'given' && GIVEN.has(token) ? 0.8 : 1);
+
+/**
+ * A token's consonants, as Arabic script writes a name: no vowels (nor w or y, which write long
+ * vowels; nor v, with `arabic`: جواد is jwd, Javad), one letter for kh, sh and zh, q and gh as k,
+ * dh as z (ظ, ذ: Zarif, Qadhafi), doubled letters once, a final h dropped (ة: Haniyeh, هنية).
+ */
+export function consonants(token: string, arabic = false): string {
+  const key = arabic ? `${token}\u0001` : token;
+  let found = CONSONANTS.get(key);
+  if (found === undefined) {
+    if (CONSONANTS.size >= READ_LIMIT) CONSONANTS.clear();
+    found = consonantsOf(token, arabic);
+    CONSONANTS.set(key, found);
+  }
+  return found;
+}
+
+/** Tokens' consonants as worked out: the same tokens come back in every search. */
+const CONSONANTS = new Map<string, string>();
+
+function consonantsOf(token: string, arabic: boolean): string {
+  return token
+    .replace(/kh/g, 'x')
+    .replace(/sh/g, '$')
+    .replace(/gh|q/g, 'k')
+    .replace(/zh/g, 'j')
+    .replace(/dh/g, 'z')
+    .replace(/ph/g, 'f')
+    .replace(arabic ? /[aeiouywv'`]/g : /[aeiouyw'`]/g, '')
+    .replace(/(.)\1+/g, '$1')
+    .replace(/(.)h$/, '$1');
+}
+
+/** How alike two tokens are, and why; null when not alike enough to pair. */
+function tokenSimilarity(person: string, listed: string, bySound: boolean): { similarity: number; how: TokenPair['how'] } | null {
+  if (person === listed) return { similarity: 1, how: 'same' };
+  if (bySound) {
+    const a = consonants(person.replace(/^l(?=..)/, ''), true);
+    const b = consonants(listed, true);
+    if (a && a === b) return { similarity: 0.95, how: 'same consonants' };
+    if (a.length >= 3 && b.length >= 3 && jaroWinkler(a, b) >= 0.9) return { similarity: 0.9, how: 'same consonants' };
+    if (consonants(person, true) === b && b) return { similarity: 0.95, how: 'same consonants' };
+  }
+  const shorter = Math.min(person.length, listed.length);
+  // Damerau-Levenshtein is at least the difference in length: skip it when that is already over two.
+  const edits = shorter >= 5 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
+  if (edits === 1) return { similarity: 0.95, how: 'one slip' };
+  if (edits === 2 && shorter >= 8) return { similarity: 0.9, how: 'two slips' };
+  // Spellings of one name in Latin letters differ in their vowels (Mohammed, Muhammad; Yevgeniy,
+  // Evgeny; Sung, Song): the same three consonants or more in the same order.
+  const c = consonants(listed);
+  if (c.length >= 3 && consonants(person) === c) return { similarity: 0.9, how: 'same consonants' };
+  return null;
+}
+
+const ARABIC = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+
+/** The best pairing of a person's tokens with one reading of a listed name. */
+function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: boolean) {
+  const used = new Set<number>();
+  const pairs: TokenPair[] = [];
+  // The listed family name first, then given, middle and the rest, each taking its closest free token.
+  const order = listed.map((l, i) => ({ ...l, i })).sort((a, b) => ROLE_WEIGHT[b.role] - ROLE_WEIGHT[a.role]);
+  for (const l of order) {
+    let best: { j: number; similarity: number; how: TokenPair['how'] } | null = null;
+    person.forEach((p, j) => {
+      if (used.has(j)) return;
+      const s = tokenSimilarity(p, l.token, bySound);
+      if (s && (!best || s.similarity > best.similarity)) best = { j, ...s };
+    });
+    const found = best as { j: number; similarity: number; how: TokenPair['how'] } | null;
+    if (found) used.add(found.j);
+    pairs[l.i] = { listed: l.token, person: found ? (person[found.j] as string) : null, role: l.role, how: found ? found.how : 'missing', similarity: found?.similarity ?? 0, weight: weightOf(l.token, l.role) };
+  }
+  // Tokens run together on either side: a free token of the person's equal to the listed name's
+  // missing tokens joined (given names then family name, or the other way round), or a missing
+  // listed token equal to two free tokens of the person's joined.
+  const free = () => person.map((p, j) => ({ p, j })).filter(({ j }) => !used.has(j));
+  for (const { p, j } of free()) {
+    // In the order the list writes them, particles included: BEN AZZA, Youssef is YoussefBenAzza.
+    const gaps = listed.map((l, i) => ({ l, x: pairs[i] as TokenPair })).filter(({ x }) => x.how === 'missing');
+    const family = gaps.filter(({ l }, k) => l.role === 'family' || (l.role === 'particle' && k < gaps.findIndex((g) => g.l.role !== 'family' && g.l.role !== 'particle'))).map(({ x }) => x);
+    const given = gaps.map(({ x }) => x).filter((x) => !family.includes(x));
+    const joins = [[...given, ...family], [...family, ...given], [...given.slice(0, 1), ...family], [...family, ...given.slice(0, 1)]].filter((g) => g.length >= 2);
+    for (const group of joins) {
+      const s = tokenSimilarity(p, group.map((x) => x.listed).join(''), bySound);
+      if (s && s.similarity >= 0.9) {
+        for (const x of group) Object.assign(x, { person: p, how: 'run together', similarity: s.similarity });
+        used.add(j);
+        break;
+      }
+    }
+  }
+  for (const gap of pairs.filter((x) => x.how === 'missing')) {
+    const rest = free();
+    for (const x of rest) {
+      for (const y of rest) {
+        if (x.j === y.j || used.has(x.j) || used.has(y.j) || gap.how !== 'missing') continue;
+        const s = tokenSimilarity(x.p + y.p, gap.listed, bySound);
+        if (s && s.similarity >= 0.9) {
+          Object.assign(gap, { person: `${x.p} ${y.p}`, how: 'run together', similarity: s.similarity });
+          used.add(x.j);
+          used.add(y.j);
+        }
+      }
+    }
+  }
+  const extra = person.filter((p, j) => !used.has(j) && !PARTICLES.has(p));
+  // The family and given names decide; middle names, patronymics and the person's extra names
+  // each take a little off (guests leave them out or add them), at most OPTIONAL_CAP in all.
+  const core = pairs.filter((p) => p.role === 'family' || p.role === 'given');
+  const found = core.reduce((sum, p) => sum + p.weight * p.similarity, 0);
+  const all = core.reduce((sum, p) => sum + p.weight, 0);
+  const optionalMissing = pairs.filter((p) => (p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing').length + extra.length;
+  let score = all > 0 ? (found / all) * (1 - Math.min(OPTIONAL_CAP, optionalMissing * OPTIONAL_COST)) : 0;
+  const familyMissing = pairs.some((p) => p.role === 'family' && p.how === 'missing');
+  if (familyMissing || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
+  return { score, pairs, extra };
+}
+
+function describe(m: Omit<NameMatch, 'explanation'>, person: string, listed: string, spelled: string): string {
+  const parts = m.pairs
+    .filter((p) => p.role !== 'particle')
+    .map((p) => (p.how === 'missing' ? `${p.role} name '${p.listed}' not given${p.role === 'family' ? ' (no match without it)' : ''}` : `${p.role} name '${p.listed}' ~ '${p.person}' (${p.how})`));
+  if (m.extra.length) parts.push(`not on the list: ${m.extra.map((e) => `'${e}'`).join(', ')}`);
+  return `'${person}' matched '${listed}' at ${m.score.toFixed(2)}: ${parts.join('; ')}${spelled ? ` (the person's name spelled ${spelled})` : ''}`;
+}
+
+/** The person's name read, for the search that compares it with many listed names in a row. */
+let lastPerson: { name: string; readings: string[][] } | undefined;
+
+function readPerson(person: string, bySound: boolean): string[][] {
+  if (lastPerson?.name === person) return lastPerson.readings;
+  // Arabic script: hamza and ayn are letters, not breaks; the article is written joined (الأسد: l'sd).
+  const readings = bySound ? [toLatin(person).toLowerCase().replace(/['`]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean)] : nameVariants(person);
+  lastPerson = { name: person, readings };
+  return readings;
+}
+
+/** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
+export function matchName(person: string, listed: string): NameMatch {
+  const bySound = ARABIC.test(person);
+  const readings = readPerson(person, bySound);
+  let best: (Omit<NameMatch, 'explanation'> & { spelled: string }) | null = null;
+  for (const p of readings) {
+    if (!p.length) continue;
+    for (const l of listedTokens(listed)) {
+      if (!l.length) continue;
+      const m = align(p, l, bySound);
+      if (!best || m.score > best.score) best = { ...m, spelled: p.join(' ') };
+    }
+  }
+  if (!best) return { score: 0, explanation: `'${person}' has no name to compare with '${listed}'`, pairs: [], extra: [] };
+  const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : best.spelled;
+  const score = Math.round(best.score * 1000) / 1000;
+  return { score, pairs: best.pairs, extra: best.extra, explanation: describe({ ...best, score }, person, listed, spelled) };
+}
