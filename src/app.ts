@@ -24,6 +24,7 @@ import { lookupRoutes } from './modules/lookups/routes.js';
 import { checkrWebhookRoutes } from './modules/checks/checkr-webhook.js';
 import { checkRoutes } from './modules/checks/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
+import { matchRoutes } from './modules/screening/match-routes.js';
 import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -212,6 +213,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(settingsRoutes(deps));
       await v1.register(reservationRoutes(deps));
       await v1.register(screeningSettingsRoutes(deps));
+      await v1.register(matchRoutes(deps));
       await v1.register(ruleRoutes(deps));
       await v1.register(blocklistRoutes(deps));
       await v1.register(lookupRoutes(deps));

@@ -67,6 +67,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/blocklist/:id': { reason: 'changed' },
   'POST /v1/lookup/social': { email: 'probe@example.com' },
   'POST /v1/background-check/submit': { first_name: 'Probe', last_name: 'Person' },
+  'POST /v1/screening/match': { first_name: 'Probe', last_name: 'Person' },
 };
 
 const QUERIES: Record<string, string> = {

@@ -187,7 +187,7 @@ describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
   it('moves thresholds with the risk tolerance', async () => {
     const strict = await tenant(t);
     const put = await call(t, 'PUT', '/v1/accounts/screening-settings', { key: strict.key, body: { risk_tolerance: 'low' } });
-    assert.deepEqual(put.json, { risk_tolerance: 'low', minimum_age: 18, disabled_checks: [] });
+    assert.deepEqual(put.json, { risk_tolerance: 'low', minimum_age: 18, disabled_checks: [], name_match_threshold: 0.9 });
     const body = base({ phone: '+1 555 0100' });
     const lenient = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: me.key, body });
     const tight = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: strict.key, body });

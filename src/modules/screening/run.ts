@@ -10,6 +10,7 @@ import { newsCorpusImported, searchAdverseMedia } from '../../providers/adverse-
 import { embeddedCountry } from '../../providers/geoip/embedded.js';
 import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
 import { reservedRange } from '../../providers/ip.js';
+import { NAME_THRESHOLD } from '../../lib/names/match.js';
 import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
@@ -23,7 +24,7 @@ import { ENGINE_VERSION, inputsDigest, screen, type Verdict } from './engine.js'
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 
-export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [] };
+export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: NAME_THRESHOLD };
 
 export async function screeningSettings(db: Db, accountId: string): Promise<ScreeningSettings> {
   const stored = (await readSetting(db, accountId, 'screening')) as Partial<ScreeningSettings> | undefined;
@@ -59,7 +60,8 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
-  const { sanctions, adverseMedia } = await watchlistHits(deps, r, identification);
+  const settings = await screeningSettings(deps.db, r.account_id);
+  const { sanctions, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
   const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
   return {
     now: iso(now),
@@ -69,7 +71,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),
     skipGuestPortal: Boolean(r.skip_gp),
-    settings: await screeningSettings(deps.db, r.account_id),
+    settings,
     sanctions,
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
@@ -89,7 +91,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
  * The guest on the imported sanctions lists and in the imported news corpus (never a network
  * provider: a screening run stays fast and offline). Null for each that is not imported.
  */
-async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification']): Promise<Pick<Snapshot, 'sanctions' | 'adverseMedia'>> {
+async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'adverseMedia'>> {
   const first = id.first_name ?? r.guest_first_name;
   const last = id.last_name ?? r.guest_last_name;
   const name = [first, id.middle_name, last].filter(Boolean).join(' ');
@@ -97,7 +99,7 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
   const nationality = id.nationality ? (id.nationality.length === 3 ? countries.alpha3ToAlpha2(id.nationality.toUpperCase()) : id.nationality.toUpperCase()) : null;
   let sanctions: Snapshot['sanctions'] = null;
   if (name && (await sanctionsImported(deps))) {
-    const hits = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true });
+    const hits = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
     sanctions = hits.map((h) => ({
       source: h.source,
       entryId: h.entryId,

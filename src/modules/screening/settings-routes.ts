@@ -17,6 +17,11 @@ const Settings = Type.Object(
     risk_tolerance: StringEnum(['low', 'balanced', 'high'] as const, { description: 'low: stricter thresholds; high: more lenient' }),
     minimum_age: Type.Integer({ minimum: 0, maximum: 120 }),
     disabled_checks: Type.Array(StringEnum(OPTIONAL_CHECKS), { uniqueItems: true }),
+    name_match_threshold: Type.Number({
+      minimum: 0.75,
+      maximum: 1,
+      description: 'the name matcher score from which a listed name (blocklist, sanctions) is a possible match; default 0.9 (see POST /v1/screening/match)',
+    }),
   },
   { title: 'ScreeningSettings' },
 );
@@ -28,12 +33,17 @@ export const screeningSettingsRoutes = (deps: Deps): FastifyPluginAsyncTypebox =
   async (app) => {
     const view = async (accountId: string) => {
       const s = await screeningSettings(deps.db, accountId);
-      return { risk_tolerance: s.riskTolerance, minimum_age: s.minimumAge, disabled_checks: s.disabledChecks.filter((c): c is Exclude<CheckName, 'general_risk'> => c !== 'general_risk') };
+      return {
+        risk_tolerance: s.riskTolerance,
+        minimum_age: s.minimumAge,
+        disabled_checks: s.disabledChecks.filter((c): c is Exclude<CheckName, 'general_risk'> => c !== 'general_risk'),
+        name_match_threshold: s.nameMatchThreshold,
+      };
     };
 
     app.get(
       '/accounts/screening-settings',
-      { schema: { tags, summary: 'Screening settings: risk tolerance, minimum age, disabled checks (beyond the spec)', querystring: Query, response: { 200: Settings, ...authErrors } } },
+      { schema: { tags, summary: 'Screening settings: risk tolerance, minimum age, disabled checks, name match threshold (beyond the spec)', querystring: Query, response: { 200: Settings, ...authErrors } } },
       async (request) => {
         const account = request.query.user_id ? await getManagedAccount(deps, request.account, request.query.user_id) : request.account;
         return view(account.id);
@@ -63,6 +73,7 @@ export const screeningSettingsRoutes = (deps: Deps): FastifyPluginAsyncTypebox =
             riskTolerance: b.risk_tolerance ?? current.riskTolerance,
             minimumAge: b.minimum_age ?? current.minimumAge,
             disabledChecks: b.disabled_checks ?? current.disabledChecks,
+            nameMatchThreshold: b.name_match_threshold ?? current.nameMatchThreshold,
           },
           iso(deps.clock()),
         );

@@ -39,6 +39,8 @@ export interface ScreeningSettings {
   riskTolerance: RiskTolerance;
   minimumAge: number;
   disabledChecks: CheckName[];
+  /** The name matcher's score from which a listed name (blocklist, sanctions) is a possible match. */
+  nameMatchThreshold: number;
 }
 
 /** Everything the checks may look at, gathered once per run; checks are pure functions of it. */

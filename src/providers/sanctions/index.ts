@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { consonants, matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
+import { consonants, matchName, NAME_THRESHOLD, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, nameVariants, phoneticKeys, toLatin } from '../../lib/names/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
@@ -15,6 +15,8 @@ export interface SanctionsHit {
   dataDate: string;
   score: number;
   explanation: string;
+  /** Which token of the listed name paired with which of the person's, and how (our matcher's hits only; a vendor's have its own score). */
+  tokens?: TokenPair[];
 }
 
 export interface SanctionsQuery {
@@ -24,6 +26,8 @@ export interface SanctionsQuery {
   country?: string | null | undefined;
   /** Only people (a guest is one); entities, vessels and aircraft are left out. */
   individualsOnly?: boolean;
+  /** The score from which a listed name is a possible match; NAME_THRESHOLD by default. */
+  threshold?: number;
 }
 
 /** Score at or above which a listed name counts as a possible match. */
@@ -113,6 +117,18 @@ export function forgetSanctionsIndex(deps: Deps): void {
   indexes.delete(deps.db);
 }
 
+/** The imported lists: each source with its data date and how many names (aliases included) it holds. */
+export async function sanctionsLists(deps: Deps): Promise<{ source: string; dataDate: string; names: number }[]> {
+  const lists = new Map<string, { source: string; dataDate: string; names: number }>();
+  for (const n of (await currentIndex(deps)).names) {
+    const key = `${n.source}\u0000${n.dataDate}`;
+    const list = lists.get(key) ?? { source: n.source, dataDate: n.dataDate, names: 0 };
+    list.names += 1;
+    lists.set(key, list);
+  }
+  return [...lists.values()].sort((a, b) => a.source.localeCompare(b.source));
+}
+
 /** Whether any sanctions list has been imported. */
 export async function sanctionsImported(deps: Deps): Promise<boolean> {
   return (await currentIndex(deps)).names.length > 0;
@@ -188,7 +204,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
     const m = matchName(q.name, n.name);
-    if (m.score < SANCTIONS_THRESHOLD) continue;
+    if (m.score < (q.threshold ?? SANCTIONS_THRESHOLD)) continue;
     const evidence: string[] = [];
     if (q.yearOfBirth && n.birthYears.length) {
       if (!n.birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;
@@ -206,6 +222,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
       countries: n.countries,
       dataDate: n.dataDate,
       score: Math.round(m.score * 100) / 100,
+      tokens: m.pairs,
       explanation: `${m.explanation}${n.name !== n.primaryName ? ` (an alias of '${n.primaryName}')` : ''}${evidence.length ? `; ${evidence.join(', ')}` : ''}`,
     };
     const key = `${n.source}:${n.entryId}`;

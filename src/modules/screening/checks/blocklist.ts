@@ -1,5 +1,5 @@
 import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
-import { matchName, NAME_THRESHOLD } from '../../../lib/names/match.js';
+import { matchName } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
 
 /**
@@ -30,7 +30,7 @@ export const blacklist: Check = (s) => {
     }
     if (e.name && name) {
       const m = matchName(name, e.name);
-      if (m.score >= NAME_THRESHOLD) {
+      if (m.score >= s.settings.nameMatchThreshold) {
         findings.push({
           code: `blocklist.name:${e.id}`,
           text: `Guest's name is close to blocklist entry ${e.id} "${e.name}" (${e.reason}): ${m.explanation}`,

@@ -32,7 +32,7 @@ function snapshot(over: Partial<Snapshot> = {}, reservation: Partial<Snapshot['r
     history: { reservations: 40, medianTotalPrice: 400, medianNights: 3, sameContactLast24h: 0 },
     guestPortalCompleted: false,
     skipGuestPortal: true,
-    settings: { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [] },
+    settings: { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: 0.9 },
     blocklist: [],
     rules: [],
     ...over,
@@ -47,7 +47,7 @@ describe('checks', () => {
     assert.equal(identificationDocument(snapshot({ identification: { ...ok, birth_date: '2009-01-01' } })).status, 'FAIL');
     assert.equal(identificationDocument(snapshot({ identification: { ...ok, first_name: 'Paulo', last_name: 'Ferreira' } })).status, 'REVIEW');
     assert.equal(identificationDocument(snapshot()).status, 'INCOMPLETE');
-    const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { riskTolerance: 'balanced', minimumAge: 25, disabledChecks: [] } });
+    const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { riskTolerance: 'balanced', minimumAge: 25, disabledChecks: [], nameMatchThreshold: 0.9 } });
     assert.match(identificationDocument(adult21).value, /Guest is 22, under the minimum age of 25/);
   });
 
