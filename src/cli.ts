@@ -48,11 +48,18 @@ Configuration is read from environment variables; see the README.`;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/** On a database without sanctions lists, the ones that ship with the service (providers/sanctions/bundled.ts). */
+async function loadLists(deps: Deps): Promise<void> {
+  const { loadBundledLists } = await import('./providers/sanctions/bundled.js');
+  for (const l of await loadBundledLists(deps)) out(`Sanctions list loaded: ${l.source} of ${l.date} (${l.imported} names with aliases); \`guestscreen data import sanctions\` replaces it with a newer copy`);
+}
+
 async function run(deps: Deps, command: string, args: string[]): Promise<boolean> {
   switch (command) {
     case 'start':
     case 'serve': {
       const { rootKey } = await prepare(deps);
+      await loadLists(deps);
       const app = await startServer(deps);
       const worker = command === 'start' ? startWorker(deps) : undefined;
       const address = app.server.address();
@@ -71,6 +78,7 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
     }
     case 'worker': {
       await prepare(deps);
+      await loadLists(deps);
       const worker = startWorker(deps, 'dedicated');
       out(`guestscreen worker ${worker.id} started (${deps.database.description})`);
       closeWithGrace({ delay: 15_000 }, async ({ err }) => {
@@ -85,6 +93,7 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
       return false;
     case 'migrate': {
       const { rootKey } = await prepare(deps);
+      await loadLists(deps);
       out(`database is up to date (${deps.database.description})`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
       return false;

@@ -32,6 +32,7 @@ describe(`guestscreen command (${dbKind})`, () => {
     const m = runCli(['migrate'], env);
     assert.equal(m.code, 0, m.stderr);
     assert.match(m.stdout, /database is up to date/);
+    assert.match(m.stdout, /Sanctions list loaded: OFAC SDN of 2024-05-03 \(\d+ names with aliases\)/);
 
     const r = runCli(['accounts', 'create', '--name', 'Harbour Homes', '--email', 'ops@harbour.example', '--reseller', '--json'], env);
     assert.equal(r.code, 0, r.stderr);
@@ -43,6 +44,25 @@ describe(`guestscreen command (${dbKind})`, () => {
     const child = runCli(['accounts', 'create', '--name', 'Child', '--email', 'c@harbour.example', '--parent', out.account.id], env);
     assert.equal(child.code, 0, child.stderr);
     assert.match(child.stdout, /^created account acc_[0-9a-z]+ \(Child, c@harbour\.example\)\napi key: gsk_/);
+  });
+
+  it('loads the OFAC lists that ship with it into a new database, once, and matches against them', async () => {
+    // migrate ran above: the lists were loaded then, and are not loaded again.
+    const again = runCli(['migrate'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /Sanctions list loaded/);
+    const key = JSON.parse(runCli(['accounts', 'create', '--name', 'Lists', '--email', 'lists@example.test', '--json'], env).stdout).api_key;
+    const app = await openApp(env);
+    try {
+      const r = await app.inject({ method: 'POST', url: '/v1/screening/match', headers: { 'x-api-key': key }, payload: { name: 'Михаил Фрадков' } });
+      assert.equal(r.json().candidates[0]?.primary_name, 'FRADKOV, Mikhail Efimovich');
+      assert.deepEqual(
+        r.json().lists.filter((l: { list: string }) => l.list !== 'blocklist').map((l: { list: string; date: string }) => `${l.list} ${l.date}`),
+        ['OFAC Consolidated (non-SDN) 2025-12', 'OFAC SDN 2024-05-03'],
+      );
+    } finally {
+      await app.close();
+    }
   });
 
   it('seeds demo data that the printed keys can read', async () => {

@@ -16,6 +16,7 @@ import * as m0012 from './migrations/0012-checkr.js';
 import * as m0013 from './migrations/0013-search-keys.js';
 import * as m0014 from './migrations/0014-undated-last.js';
 import * as m0015 from './migrations/0015-idempotency-owner.js';
+import * as m0016 from './migrations/0016-sanctions-version.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -37,6 +38,7 @@ const STEPS: Record<string, Step> = {
   '0013-search-keys': m0013,
   '0014-undated-last': m0014,
   '0015-idempotency-owner': m0015,
+  '0016-sanctions-version': m0016,
 };
 
 class StaticProvider implements MigrationProvider {

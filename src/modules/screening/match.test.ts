@@ -3,7 +3,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { loadConfig } from '../../config.js';
 import { importSanctions } from '../../providers/sanctions/import.js';
+import { createDeps } from '../../runtime.js';
 
 // Entries as the OFAC SDN list of 2024-05-03 writes them (legacy CSV: ent_num, name, type, program, ... remarks).
 const SDN = [
@@ -77,6 +79,22 @@ describe(`POST /v1/screening/match (${dbKind})`, () => {
     assert.equal(strict.json.threshold, 0.99);
     assert.equal(strict.json.candidates.length, 0);
     await call(t, 'PUT', '/v1/accounts/screening-settings', { key: me.key, body: { name_match_threshold: 0.9 } });
+  });
+
+  it('uses a list another process imported from the next search on', async () => {
+    assert.equal((await match({ name: 'Petr Fradkov' })).json.candidates.length, 0);
+    // Another process on the same database (its own connection and its own index of the lists).
+    const other = createDeps(loadConfig(t.env));
+    try {
+      const file = path.join(t.deps.config.dataDir, 'sdn_2024-05-04.csv');
+      writeFileSync(file, `${SDN}\r\n34658,"FRADKOV, Petr Mikhailovich","individual","RUSSIA-EO14024",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n\x1a`);
+      await importSanctions(other, { primary: file });
+    } finally {
+      await other.database.close();
+    }
+    const r = await match({ name: 'Petr Fradkov' });
+    assert.equal(r.json.candidates[0]?.primary_name, 'FRADKOV, Petr Mikhailovich');
+    assert.deepEqual(r.json.lists[1], { list: 'OFAC SDN', date: '2024-05-04', names: 5 });
   });
 
   it('answers 400 naming the problem for a missing or doubled name and an unknown field', async () => {

@@ -111,7 +111,7 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
     await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
     for (let i = 0; i < rows.length; i += 500) await tx.insertInto('sanctions_names').values(rows.slice(i, i + 500)).execute();
   });
-  // This process sees the new lists at once; others within 30 s (searchSanctions checks).
+  // Every process sees the new lists from its next search (searchSanctions reads their version).
   forgetSanctionsIndex(deps);
   return { source, date, entries: entries.size, imported: rows.length, rejected };
 }

@@ -51,20 +51,21 @@ interface Index {
   byKey: Map<string, number[]>;
 }
 
-const RECHECK_MS = 30_000;
 /** How few listed names may share an index key for it to find candidates alone. */
 const RARE = 40;
 /** How many of the best-voted names of each reading are compared in full. */
 const CANDIDATES = 150;
 // One per database (tests run several in a process).
-const indexes = new WeakMap<object, { at: number; built: Promise<Index> }>();
+const indexes = new WeakMap<object, { version: string; built: Promise<Index> }>();
 
+/**
+ * The lists' version: when the last import wrote them (every import stamps all it writes). One
+ * read of an index's end (migration 0016), so every search asks, and an import made by any
+ * process is used by every process from its next search.
+ */
 async function currentVersion(deps: Deps): Promise<string> {
-  const row = await deps.db
-    .selectFrom('sanctions_names')
-    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('imported_at').as('at')])
-    .executeTakeFirst();
-  return `${row?.n ?? 0}:${row?.at ?? ''}`;
+  const row = await deps.db.selectFrom('sanctions_names').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  return String(row?.at ?? '');
 }
 
 async function build(deps: Deps, version: string): Promise<Index> {
@@ -93,22 +94,14 @@ async function build(deps: Deps, version: string): Promise<Index> {
   return { version, names, byKey };
 }
 
-/**
- * The imported lists, in memory with a phonetic index (Double Metaphone of every name token),
- * rebuilt when an import changed them; checked at most every 30 s.
- */
+/** The imported lists, in memory with their index, rebuilt when an import (by any process) changed them. */
 async function currentIndex(deps: Deps): Promise<Index> {
-  const now = Date.now();
-  const index = indexes.get(deps.db);
-  if (index && now - index.at < RECHECK_MS) return index.built;
   const version = await currentVersion(deps);
-  const previous = index ? await index.built.catch(() => undefined) : undefined;
-  if (previous && previous.version === version) {
-    indexes.set(deps.db, { at: now, built: Promise.resolve(previous) });
-    return previous;
-  }
+  const index = indexes.get(deps.db);
+  if (index && index.version === version) return index.built;
   const built = build(deps, version);
-  indexes.set(deps.db, { at: now, built });
+  built.catch(() => indexes.delete(deps.db));
+  indexes.set(deps.db, { version, built });
   return built;
 }
 
