@@ -11,7 +11,7 @@ import { embeddedCountry } from '../../providers/geoip/embedded.js';
 import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
 import { reservedRange } from '../../providers/ip.js';
 import { NAME_THRESHOLD } from '../../lib/names/match.js';
-import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
+import { sanctionsImported, sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
@@ -61,7 +61,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
   const settings = await screeningSettings(deps.db, r.account_id);
-  const { sanctions, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
+  const { sanctions, sanctionsLists, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
   const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
   return {
     now: iso(now),
@@ -73,6 +73,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     skipGuestPortal: Boolean(r.skip_gp),
     settings,
     sanctions,
+    ...(sanctionsLists ? { sanctionsLists } : {}),
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
@@ -91,14 +92,16 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
  * The guest on the imported sanctions lists and in the imported news corpus (never a network
  * provider: a screening run stays fast and offline). Null for each that is not imported.
  */
-async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'adverseMedia'>> {
+async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'adverseMedia'>> {
   const first = id.first_name ?? r.guest_first_name;
   const last = id.last_name ?? r.guest_last_name;
   const name = [first, id.middle_name, last].filter(Boolean).join(' ');
   const year = id.birth_date ? Number(id.birth_date.slice(0, 4)) : null;
   const nationality = id.nationality ? (id.nationality.length === 3 ? countries.alpha3ToAlpha2(id.nationality.toUpperCase()) : id.nationality.toUpperCase()) : null;
   let sanctions: Snapshot['sanctions'] = null;
+  let sanctionsLists: Snapshot['sanctionsLists'];
   if (name && (await sanctionsImported(deps))) {
+    sanctionsLists = (await listedSanctions(deps)).map(({ source, dataDate }) => ({ source, dataDate }));
     const hits = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
     sanctions = hits.map((h) => ({
       source: h.source,
@@ -115,7 +118,7 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationality ?? '' }, { offline: true });
     adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
   }
-  return { sanctions, adverseMedia };
+  return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), adverseMedia };
 }
 
 /**

@@ -71,6 +71,8 @@ export interface Snapshot {
   blocklist: { id: string; name: string | null; email: string | null; phone: string | null; document_number: string | null; reason: string }[];
   /** Possible matches of the guest on the imported sanctions lists; null when none is imported. */
   sanctions?: { source: string; entryId: string; listedName: string; primaryName: string; score: number; birthYearListed: boolean; explanation: string }[] | null;
+  /** The sanctions lists the guest was matched against, with their dates (named in the check's answer and so in each decision record). */
+  sanctionsLists?: { source: string; dataDate: string }[];
   /** Articles of the imported news corpus naming the guest; null when none is imported. */
   adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; summary: string }[] | null;
   /** The country of each public address the payments came from (DB-IP's country database). */

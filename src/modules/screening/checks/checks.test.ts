@@ -95,6 +95,11 @@ describe('checks', () => {
   it('sanctions: not imported is incomplete, a name match is review, a name and year of birth match fails', () => {
     assert.equal(sanctions(snapshot()).status, 'INCOMPLETE');
     assert.equal(sanctions(snapshot({ sanctions: [] })).status, 'PASS');
+    assert.equal(
+      sanctions(snapshot({ sanctions: [], sanctionsLists: [{ source: 'OFAC SDN', dataDate: '2024-05-03' }, { source: 'OFAC Consolidated (non-SDN)', dataDate: '2025-12' }] })).value,
+      'no match on OFAC SDN of 2024-05-03 and OFAC Consolidated (non-SDN) of 2025-12',
+      'the answer names the lists and their dates',
+    );
     const hit = { source: 'OFAC SDN', entryId: '1', listedName: 'COSTA, Ines', primaryName: 'COSTA, Ines', score: 1, birthYearListed: false, explanation: 'x' };
     const possible = sanctions(snapshot({ sanctions: [hit] }));
     assert.equal(possible.status, 'REVIEW');

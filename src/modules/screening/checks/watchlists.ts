@@ -9,7 +9,8 @@ export const sanctions: Check = (s) => {
   if (s.sanctions === null || s.sanctions === undefined) {
     return { status: 'INCOMPLETE', value: 'no sanctions list imported', help: 'Import one with `guestscreen data import sanctions`; until then this check does not count.', findings: [] };
   }
-  if (s.sanctions.length === 0) return { status: 'PASS', value: 'no match on the imported sanctions lists', help: 'No action needed.', findings: [] };
+  const lists = s.sanctionsLists?.length ? s.sanctionsLists.map((l) => `${l.source} of ${l.dataDate}`).join(' and ') : 'the imported sanctions lists';
+  if (s.sanctions.length === 0) return { status: 'PASS', value: `no match on ${lists}`, help: 'No action needed.', findings: [] };
   const findings: Finding[] = s.sanctions.slice(0, 3).map((h) => {
     const strong = h.score >= 0.97 && h.birthYearListed;
     return {
@@ -22,7 +23,7 @@ export const sanctions: Check = (s) => {
   const strong = findings.some((f) => f.code === 'sanctions.strong_match');
   return {
     status: strong ? 'FAIL' : 'REVIEW',
-    value: `${s.sanctions.length} possible match${s.sanctions.length > 1 ? 'es' : ''} on the sanctions lists`,
+    value: `${s.sanctions.length} possible match${s.sanctions.length > 1 ? 'es' : ''} on ${lists}`,
     help: findings[0]?.recommendation ?? '',
     findings,
   };
