@@ -2,6 +2,7 @@ import { runCheck, runCheckr } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
+import { rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { runScreening } from '../modules/screening/run.js';
 import type { JobHandlers } from './worker.js';
 
@@ -14,4 +15,5 @@ export const handlers: JobHandlers = {
   'check.run': runCheck,
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
+  'sanctions.rescreen': rescreenOnListChange,
 };

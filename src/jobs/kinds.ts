@@ -27,7 +27,7 @@ export const JOB_KINDS = {
   'screening.run': {
     payload: Type.Object({
       reservation_id: Type.String(),
-      trigger: Type.Union(['created', 'updated', 'payment_event', 'manual', 'guest_portal'].map((t) => Type.Literal(t))),
+      trigger: Type.Union(['created', 'updated', 'payment_event', 'manual', 'guest_portal', 'list_update'].map((t) => Type.Literal(t))),
     }),
     maxAttempts: () => 5,
     backoff: exponential(2, 300),
@@ -52,6 +52,14 @@ export const JOB_KINDS = {
     maxAttempts: () => 5,
     backoff: exponential(5, 300),
     timeoutMs: 300_000,
+  },
+  'sanctions.rescreen': {
+    // Queued by a sanctions import in its transaction: the entries it added or changed (null: the
+    // whole list, a first import), against which stays that have not ended are matched.
+    payload: Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
+    maxAttempts: () => 5,
+    backoff: exponential(30, 1800),
+    timeoutMs: 3_600_000,
   },
   'message.erase': {
     // Queued by an erasure in its transaction, five seconds ahead: the ids of the messages whose outbox copies go.

@@ -117,6 +117,18 @@ export const findById = (db: Db, accountId: string, id: string) => findReservati
 
 export const findByCode = (db: Db, accountId: string, pms: string, code: string) => findReservation(db, accountId, code, { pms });
 
+/** A page of the stays that have not ended (or have no dates), across accounts, in id order after `after`: whom a changed list must be matched against. */
+export async function staysNotEnded(db: Db, today: string, after: string, limit: number) {
+  return db
+    .selectFrom('reservations')
+    .select(['id', 'account_id', 'guest_first_name', 'guest_last_name'])
+    .where('id', '>', after)
+    .where((eb) => eb.or([eb('check_out_date', '>=', today), eb('check_out_date', 'is', null)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export async function deleteReservation(db: Db, id: string): Promise<void> {
   await db.deleteFrom('reservations').where('id', '=', id).execute();
 }

@@ -171,7 +171,7 @@ export function reservationPart(r: ReservationRow): Snapshot['reservation'] {
   };
 }
 
-export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'guest_portal';
+export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'guest_portal' | 'list_update';
 
 /** Queues a run in the caller's transaction; runs requested while one waits coalesce. */
 export async function requestScreening(db: Db, deps: Deps, reservationId: string, trigger: Trigger): Promise<void> {

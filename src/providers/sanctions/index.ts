@@ -28,6 +28,8 @@ export interface SanctionsQuery {
   individualsOnly?: boolean;
   /** The score from which a listed name is a possible match; NAME_THRESHOLD by default. */
   threshold?: number;
+  /** Only these entries of this list (null: all of it): what an import added or changed. */
+  only?: { source: string; entryIds: ReadonlySet<string> | null };
 }
 
 /** Score at or above which a listed name counts as a possible match. */
@@ -196,6 +198,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
   for (const i of candidates) {
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
+    if (q.only && (n.source !== q.only.source || (q.only.entryIds && !q.only.entryIds.has(n.entryId)))) continue;
     const m = matchName(q.name, n.name);
     if (m.score < (q.threshold ?? SANCTIONS_THRESHOLD)) continue;
     const evidence: string[] = [];
