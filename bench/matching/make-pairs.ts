@@ -103,5 +103,9 @@ for (let n = 0; n < 150; n++) {
 const surnames = flat(all.en?.person?.last_name).concat(flat(all.de?.person?.last_name), flat(all.tr?.person?.last_name));
 for (const p of sample(people, 60)) pairs.push({ query: `${p.given[0]} ${pick(surnames)}`, listed: p.listed, same: 0, kind: 'same given name, another family name' });
 
+// Added after the rest, so the pairs above stay as they were: one of a two-word family name only (GUZMAN LOERA, Joaquin as Joaquin Guzman).
+const twoWordFamilies = people.filter((x) => /^[A-Z']+ [A-Z']+$/.test(x.family) && !/^(AL|EL|BIN|BEN|ABU|DE|DEL|LA|VAN|VON|DOS|DA) /.test(x.family));
+for (const p of sample(twoWordFamilies, 30)) pairs.push({ query: `${p.given[0]} ${title(p.family.split(' ')[0] as string)}`, listed: p.listed, same: 1, kind: 'one of two family names' });
+
 writeFileSync(new URL('./pairs.json', import.meta.url), `${JSON.stringify({ source: values.sdn.split('/').pop(), seed: Number(values.seed), pairs }, null, 1)}\n`);
 process.stdout.write(`${pairs.length} pairs: ${pairs.filter((p) => p.same).length} same person, ${pairs.filter((p) => !p.same).length} another\n`);

@@ -342,7 +342,7 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json.items[0].name, 'JONATHAN QUIMBY');
     assert.deepEqual(r.json.items[0].charge, ['Synthetic charge']);
-    assert.match(r.json.items[0].explanation, /name similarity 1\.00/);
+    assert.match(r.json.items[0].explanation, /name match 1\.00/);
   });
 
   it("reads GDELT's article list and NewsAPI's, sorts each article by the terms near the name, and reads GDELT's plain-text refusals", async () => {

@@ -19,7 +19,7 @@ import { nameVariants, toLatin } from './names.js';
  *   or add them), four at most; particles (al, bin, de, van) nothing.
  * - The score is the weighted share of the family and given names that was found, with a
  *   missing family name capping it below any threshold: a shared given name alone is never a
- *   match.
+ *   match. Of a family name in two words or more (GUZMAN LOERA), one found is enough.
  *
  * Every match says which token paired with which and why, and what moved the score.
  */
@@ -204,13 +204,17 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   const extra = person.filter((p, j) => !used.has(j) && !PARTICLES.has(p));
   // The family and given names decide; middle names, patronymics and the person's extra names
   // each take a little off (guests leave them out or add them), at most OPTIONAL_CAP in all.
-  const core = pairs.filter((p) => p.role === 'family' || p.role === 'given');
+  // A family name of two words or more (GUZMAN LOERA) is found when one of them is: guests
+  // often give one of their surnames; the other then counts as a middle name does.
+  const familyFound = pairs.some((p) => p.role === 'family' && p.how !== 'missing');
+  const familyOptional = (p: TokenPair) => p.role === 'family' && p.how === 'missing' && familyFound;
+  const core = pairs.filter((p) => (p.role === 'family' || p.role === 'given') && !familyOptional(p));
   const found = core.reduce((sum, p) => sum + p.weight * p.similarity, 0);
   const all = core.reduce((sum, p) => sum + p.weight, 0);
-  const optionalMissing = pairs.filter((p) => (p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing').length + extra.length;
+  const optionalMissing = pairs.filter((p) => ((p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing') || familyOptional(p)).length + extra.length;
   let score = all > 0 ? (found / all) * (1 - Math.min(OPTIONAL_CAP, optionalMissing * OPTIONAL_COST)) : 0;
-  const familyMissing = pairs.some((p) => p.role === 'family' && p.how === 'missing');
-  if (familyMissing || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
+  const hasFamily = pairs.some((p) => p.role === 'family');
+  if ((hasFamily && !familyFound) || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
   return { score, pairs, extra };
 }
 

@@ -14,7 +14,7 @@ import { sanctionsImported, searchSanctions } from '../../providers/sanctions/in
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
-import { nameSimilarity } from '../../lib/names/names.js';
+import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
 import { renderReport } from './pdf.js';
 
 export interface CheckSubject extends MediaSubject {
@@ -214,17 +214,17 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     const hits = rows
       .map((r) => {
         const names = [`${r.first_name} ${r.last_name}`, ...(JSON.parse(r.aliases) as string[])];
-        const best = names.map((n) => ({ n, score: nameSimilarity(fullName, n) })).sort((a, b) => b.score - a.score)[0];
+        const best = names.map((n) => matchName(fullName, n)).sort((a, b) => b.score - a.score)[0];
         return { r, best };
       })
-      .filter((x) => x.best && x.best.score >= 0.9);
+      .filter((x) => x.best && x.best.score >= NAME_THRESHOLD);
     sections.push({
       name: 'Sex-offender registries',
       status: hits.length ? 'REVIEW' : 'CLEAR',
       items: hits.map(({ r, best }) => ({
         title: `${r.first_name} ${r.last_name}`,
         subtitle: `${r.source}: ${[r.city, r.county, r.state].filter(Boolean).join(', ')}, born ${r.dob}`,
-        description: `'${fullName}' matched '${best?.n}' (Jaro-Winkler ${best?.score.toFixed(2)})${s.yearOfBirth ? `; year of birth ${s.yearOfBirth} equal` : ''}.\nCharges: ${(JSON.parse(r.charges) as string[]).join('; ') || 'not listed'}`,
+        description: `${best?.explanation}${s.yearOfBirth ? `; year of birth ${s.yearOfBirth} equal` : ''}.\nCharges: ${(JSON.parse(r.charges) as string[]).join('; ') || 'not listed'}`,
         tags: ['sex offender registry', r.state],
         ...(r.image_url ? { images: [r.image_url] } : {}),
       })),

@@ -1,5 +1,5 @@
 import type { VendorConfig } from '../../config.js';
-import { nameSimilarity } from '../../lib/names/names.js';
+import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
 import { callVendor, isObject, notConfigured, str, unexpected, type LookupContext, type Source } from '../core.js';
 
 export interface OffenderQuery {
@@ -31,8 +31,6 @@ export interface OffenderMatch {
   source: Source;
 }
 
-/** Jaro-Winkler on normalised names at or above which a record counts as a possible match. */
-export const NAME_THRESHOLD = 0.9;
 
 /**
  * The imported registry records (`guestscreen data import sex-offenders`) with the same state
@@ -46,7 +44,7 @@ async function imported(ctx: LookupContext, q: OffenderQuery): Promise<OffenderM
   for (const r of rows) {
     const aliases = JSON.parse(r.aliases) as string[];
     const names = [`${r.first_name} ${r.last_name}`, ...aliases];
-    const scored = names.map((n) => ({ n, score: nameSimilarity(asked, n) })).sort((a, b) => b.score - a.score)[0];
+    const scored = names.map((n) => ({ n, ...matchName(asked, n) })).sort((a, b) => b.score - a.score)[0];
     if (!scored || scored.score < NAME_THRESHOLD) continue;
     out.push({
       id: r.id,
@@ -62,7 +60,7 @@ async function imported(ctx: LookupContext, q: OffenderQuery): Promise<OffenderM
       imageUrl: r.image_url,
       charges: JSON.parse(r.charges) as string[],
       aliases,
-      explanation: `name '${asked}' matched ${scored.n === names[0] ? 'registered name' : 'alias'} '${scored.n}' (Jaro-Winkler ${scored.score.toFixed(2)}); date of birth ${q.dob} and state ${q.state} equal`,
+      explanation: `${scored.explanation.replace(/^('(?:[^']|'(?! matched))*' matched )/, `$1${scored.n === names[0] ? 'registered name' : 'alias'} `)}; date of birth ${q.dob} and state ${q.state} equal`,
       source: { name: r.source, date: r.imported_at.slice(0, 10) },
     });
   }
@@ -94,7 +92,7 @@ async function aggregator(ctx: LookupContext, vendor: VendorConfig, q: OffenderQ
       imageUrl: str(o.offenderImageUrl),
       charges: [str(o.crime)].filter((c): c is string => c !== null),
       aliases: Array.isArray(o.aliases) ? o.aliases.filter((x): x is string => typeof x === 'string') : [],
-      explanation: `returned by ${source.name} for ${q.firstName} ${q.lastName}, born ${q.dob}, in ${q.state} (name similarity ${nameSimilarity(`${q.firstName} ${q.lastName}`, name).toFixed(2)})`,
+      explanation: `returned by ${source.name} for ${q.firstName} ${q.lastName}, born ${q.dob}, in ${q.state} (name match ${matchName(`${q.firstName} ${q.lastName}`, name).score.toFixed(2)})`,
       source,
     };
   });
