@@ -8,6 +8,7 @@ import type { JobRow } from '../src/jobs/queue.js';
 import { runCheck } from '../src/modules/checks/service.js';
 import { openPortal, saveStep } from '../src/modules/portal/service.js';
 import { importNews } from '../src/providers/adverse-media/import.js';
+import { importSanctions } from '../src/providers/sanctions/import.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
 
 /**
@@ -68,6 +69,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/lookup/social': { email: 'probe@example.com' },
   'POST /v1/background-check/submit': { first_name: 'Probe', last_name: 'Person' },
   'POST /v1/screening/match': { first_name: 'Probe', last_name: 'Person' },
+  'POST /v1/reservations/:id/sanctions-dismissals': { list: 'OFAC SDN', entry_id: '1' },
 };
 
 const QUERIES: Record<string, string> = {
@@ -112,6 +114,9 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     const corpus = path.join(t.deps.config.dataDir, 'news.jsonl');
     writeFileSync(corpus, `${JSON.stringify({ url: 'https://news.example/1', title: 'Ada Owner opens a bakery' })}\n`);
     await importNews(t.deps, corpus, {});
+    const sdn = path.join(t.deps.config.dataDir, 'sdn_2024-05-03.csv');
+    writeFileSync(sdn, '1,"OWNER, Ada","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n\x1a');
+    await importSanctions(t.deps, { primary: sdn });
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
     for (const who of [owner, stranger, disabled, suspended]) {

@@ -69,6 +69,8 @@ const MEANINGFUL: Record<string, unknown> = {
   text: 'probe',
   type: 'globalcheck',
   pms: 'api',
+  list: 'OFAC SDN',
+  entry_id: '1',
   event_source: 'probe',
   event_id: 'e1',
   event_type: 'charge',

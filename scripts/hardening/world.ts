@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobRow } from '../../src/jobs/queue.js';
 import { importNews } from '../../src/providers/adverse-media/import.js';
+import { importSanctions } from '../../src/providers/sanctions/import.js';
 import { runCheck } from '../../src/modules/checks/service.js';
 import { openPortal, saveStep } from '../../src/modules/portal/service.js';
 import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
@@ -65,6 +66,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const corpus = path.join(t.deps.config.dataDir, 'news.jsonl');
   writeFileSync(corpus, `${JSON.stringify({ url: 'https://news.example/1', title: 'Hard Ening opens a bakery' })}\n`);
   await importNews(t.deps, corpus, {});
+  const sdn = path.join(t.deps.config.dataDir, 'sdn_2024-05-03.csv');
+  writeFileSync(sdn, '1,"ENING, Hard","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n\x1a');
+  await importSanctions(t.deps, { primary: sdn });
   const owner = await tenant(t, { reseller: true });
   const child = await tenant(t, { parent: owner });
   const otherReseller = await tenant(t, { reseller: true });

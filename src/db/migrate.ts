@@ -17,6 +17,7 @@ import * as m0013 from './migrations/0013-search-keys.js';
 import * as m0014 from './migrations/0014-undated-last.js';
 import * as m0015 from './migrations/0015-idempotency-owner.js';
 import * as m0016 from './migrations/0016-sanctions-version.js';
+import * as m0017 from './migrations/0017-match-dismissals.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -39,6 +40,7 @@ const STEPS: Record<string, Step> = {
   '0014-undated-last': m0014,
   '0015-idempotency-owner': m0015,
   '0016-sanctions-version': m0016,
+  '0017-match-dismissals': m0017,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -242,6 +242,20 @@ export interface ScreeningRunsTable {
   created_at: string;
 }
 
+export interface MatchDismissalsTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the guest's normalised name: the guest, without their name. */
+  guest_key: string;
+  list: string;
+  entry_id: string;
+  /** The entry's content digest when dismissed: a list that changes the entry makes it alert again. */
+  entry_content: string;
+  reservation_id: string;
+  author_id: string;
+  created_at: string;
+}
+
 export interface RulesTable {
   id: string;
   account_id: string;
@@ -438,6 +452,7 @@ export interface Database {
   listings: ListingsTable;
   guest_messages: GuestMessagesTable;
   screening_runs: ScreeningRunsTable;
+  match_dismissals: MatchDismissalsTable;
   rules: RulesTable;
   blocklist_entries: BlocklistEntriesTable;
   guest_portal: GuestPortalTable;

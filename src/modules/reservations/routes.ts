@@ -9,6 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { decisionsView, DecisionList } from '../screening/decisions.js';
+import { dismissSanctionsHit } from '../screening/dismissals.js';
 import { requestScreening, waitForScreening } from '../screening/run.js';
 import type { ReservationRow } from './repo.js';
 import { assertPublicHost } from '../../lib/outbound.js';
@@ -287,6 +288,32 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/reservations/:id/stargate',
       { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
       async (request) => stargateView(deps, await load(request)),
+    );
+
+    app.post(
+      '/reservations/:id/sanctions-dismissals',
+      {
+        config: replayStatus,
+        schema: {
+          tags,
+          summary: "Dismiss a possible sanctions match as a different person: remembered for the guest and the entry until a list changes the entry, noted, and the reservation screened again (beyond the spec)",
+          params: IdParams,
+          body: Type.Object(
+            {
+              list: Type.String({ minLength: 1, maxLength: 200, description: "the candidate's list, e.g. 'OFAC SDN'" }),
+              entry_id: Type.String({ minLength: 1, maxLength: 100 }),
+              reason: Type.Optional(Type.String({ maxLength: 1000, description: 'why: a different date of birth on the document, another nationality, …' })),
+            },
+            { additionalProperties: false, title: 'SanctionsDismissalRequest' },
+          ),
+          response: { 200: StatusResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const r = await load(request);
+        await dismissSanctionsHit(deps, request.account, r, request.body);
+        return review.statusView(await reservations.getReservation(deps, request.account, r.id));
+      },
     );
 
     app.post(

@@ -12,6 +12,7 @@ import { emitWebhook } from '../events/service.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
 import { requestScreening } from '../screening/run.js';
 import { forgetHistory } from '../screening/history.js';
+import { deleteDismissalsOf } from '../screening/repo.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
@@ -268,6 +269,7 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     if (messages.length) await enqueue(tx, deps, 'message.erase', { message_ids: messages.map((m) => m.id) }, { runAt: new Date(deps.clock().getTime() + 5_000) });
     await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).execute();
     await tx.deleteFrom('guest_portal').where('reservation_id', '=', r.id).execute();
+    await deleteDismissalsOf(tx, r.id);
     await repo.deleteReservation(tx, r.id);
     await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
     // In the same transaction, so a crash right after the commit still purges the index.

@@ -54,5 +54,30 @@ describe(`re-screening when a sanctions list changes (${dbKind})`, () => {
     }
     const again = await importSanctions(t.deps, { primary: list('sdn_2024-05-10.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978')]) });
     assert.equal(again.changed, 0, 'the same list again changes nothing and queues nothing');
+
+    // The host compares the guest's document with the entry and dismisses the hit.
+    const dismissed = await call(t, 'POST', `/v1/reservations/${upcoming}/sanctions-dismissals`, { key: me.key, body: { list: 'OFAC SDN', entry_id: '34658', reason: 'born 1991 per passport' } });
+    assert.equal(dismissed.status, 200, dismissed.body);
+    const cleared = await eventually(async () => {
+      const d = ((await decisions(upcoming)).json as { trigger: string; checks: Record<string, { status: string; value: string }> }[])[0];
+      return d?.trigger === 'manual' && d;
+    }, 'the stay screened again after the dismissal');
+    assert.equal(cleared.checks.sanctions?.status, 'PASS');
+    assert.match(cleared.checks.sanctions?.value ?? '', /'FRADKOV, Petr Mikhailovich' dismissed by the host as a different person/);
+    const notes = (await call(t, 'GET', `/v1/reservations/${upcoming}/notes`, { key: me.key })).json as { text: string }[];
+    assert.ok(notes.some((n) => /Dismissed the possible match with OFAC SDN entry 34658 as a different person: born 1991 per passport/.test(n.text)));
+    // The same guest's next stay does not alert either.
+    const next = await book('Petr', 'Fradkov', 40);
+    assert.equal((await summary(next)).details.sanctions.status, 'PASS');
+    // A list that changes the entry makes it alert again.
+    await importSanctions(t.deps, { primary: list('sdn_2024-06-01.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978; nationality Russia')]) });
+    await eventually(async () => (await summary(next)).details.sanctions.status === 'REVIEW', 'the changed entry alerting again');
+  });
+
+  it('answers 400 for an entry no imported list holds', async () => {
+    const r = await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Ann', last_name: 'Lee' } } });
+    const d = await call(t, 'POST', `/v1/reservations/${r.json.id}/sanctions-dismissals`, { key: me.key, body: { list: 'OFAC SDN', entry_id: '999' } });
+    assert.equal(d.status, 400);
+    assert.match(d.json.error, /^body\.entry_id: no entry 999 on a list 'OFAC SDN' \(lists: 'OFAC SDN'\)$/);
   });
 });

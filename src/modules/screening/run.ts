@@ -11,6 +11,7 @@ import { embeddedCountry } from '../../providers/geoip/embedded.js';
 import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats/embedded.js';
 import { reservedRange } from '../../providers/ip.js';
 import { NAME_THRESHOLD } from '../../lib/names/match.js';
+import { dismissedEntries } from './dismissed.js';
 import { sanctionsImported, sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
@@ -61,7 +62,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
   const settings = await screeningSettings(deps.db, r.account_id);
-  const { sanctions, sanctionsLists, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
+  const { sanctions, sanctionsLists, sanctionsDismissed, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
   const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
   return {
     now: iso(now),
@@ -74,6 +75,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     settings,
     sanctions,
     ...(sanctionsLists ? { sanctionsLists } : {}),
+    ...(sanctionsDismissed ? { sanctionsDismissed } : {}),
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
@@ -92,7 +94,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
  * The guest on the imported sanctions lists and in the imported news corpus (never a network
  * provider: a screening run stays fast and offline). Null for each that is not imported.
  */
-async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'adverseMedia'>> {
+async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed' | 'adverseMedia'>> {
   const first = id.first_name ?? r.guest_first_name;
   const last = id.last_name ?? r.guest_last_name;
   const name = [first, id.middle_name, last].filter(Boolean).join(' ');
@@ -100,9 +102,15 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
   const nationality = id.nationality ? (id.nationality.length === 3 ? countries.alpha3ToAlpha2(id.nationality.toUpperCase()) : id.nationality.toUpperCase()) : null;
   let sanctions: Snapshot['sanctions'] = null;
   let sanctionsLists: Snapshot['sanctionsLists'];
+  let sanctionsDismissed: Snapshot['sanctionsDismissed'];
   if (name && (await sanctionsImported(deps))) {
     sanctionsLists = (await listedSanctions(deps)).map(({ source, dataDate }) => ({ source, dataDate }));
-    const hits = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
+    const found = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
+    const dismissed = found.length ? await dismissedEntries(deps, r.account_id, r.guest_first_name, r.guest_last_name) : new Set<string>();
+    const hits = found.filter((h) => !dismissed.has(`${h.source}\u0000${h.entryId}`));
+    if (hits.length < found.length) {
+      sanctionsDismissed = found.filter((h) => dismissed.has(`${h.source}\u0000${h.entryId}`)).map((h) => ({ source: h.source, entryId: h.entryId, primaryName: h.primaryName }));
+    }
     sanctions = hits.map((h) => ({
       source: h.source,
       entryId: h.entryId,
@@ -118,7 +126,7 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationality ?? '' }, { offline: true });
     adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
   }
-  return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), adverseMedia };
+  return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), ...(sanctionsDismissed ? { sanctionsDismissed } : {}), adverseMedia };
 }
 
 /**

@@ -73,6 +73,8 @@ export interface Snapshot {
   sanctions?: { source: string; entryId: string; listedName: string; primaryName: string; score: number; birthYearListed: boolean; explanation: string }[] | null;
   /** The sanctions lists the guest was matched against, with their dates (named in the check's answer and so in each decision record). */
   sanctionsLists?: { source: string; dataDate: string }[];
+  /** Possible matches the host dismissed as a different person (left out of `sanctions`). */
+  sanctionsDismissed?: { source: string; entryId: string; primaryName: string }[];
   /** Articles of the imported news corpus naming the guest; null when none is imported. */
   adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; summary: string }[] | null;
   /** The country of each public address the payments came from (DB-IP's country database). */

@@ -7,7 +7,7 @@ import type { SanctionsNamesTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { enqueue } from '../../jobs/queue.js';
-import { forgetSanctionsIndex } from './index.js';
+import { entryContents, forgetSanctionsIndex } from './index.js';
 
 export interface SanctionsFiles {
   /** The primary records (OFAC sdn.csv or cons_prim.csv). */
@@ -110,8 +110,8 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   }
   let changed: string[] = [];
   await withTx(deps.db, async (tx) => {
-    const before = contentByEntry(await tx.selectFrom('sanctions_names').select(['entry_id', 'name', 'kind', 'programs', 'birth_years', 'countries']).where('source', '=', source).execute());
-    const after = contentByEntry(rows.map((r) => ({ entry_id: r.entry_id, name: r.name, kind: r.kind, programs: r.programs, birth_years: r.birth_years, countries: r.countries })));
+    const before = entryContents(await tx.selectFrom('sanctions_names').select(['entry_id', 'name', 'kind', 'programs', 'birth_years', 'countries']).where('source', '=', source).execute());
+    const after = entryContents(rows.map((r) => ({ entry_id: r.entry_id, name: r.name, kind: r.kind, programs: r.programs, birth_years: r.birth_years, countries: r.countries })));
     changed = [...after].filter(([id, content]) => before.get(id) !== content).map(([id]) => id);
     await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
     for (let i = 0; i < rows.length; i += 500) await tx.insertInto('sanctions_names').values(rows.slice(i, i + 500)).execute();
@@ -123,15 +123,4 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   forgetSanctionsIndex(deps);
   if (changed.length) deps.wakeWorker();
   return { source, date, entries: entries.size, imported: rows.length, changed: changed.length, rejected };
-}
-
-/** Each entry's content (its names, kind, programs, years of birth and countries) as one string, to tell what an import changed. */
-function contentByEntry(rows: { entry_id: string; name: string; kind: string; programs: string; birth_years: string; countries: string }[]): Map<string, string> {
-  const parts = new Map<string, { names: string[]; rest: string }>();
-  for (const r of rows) {
-    const p = parts.get(r.entry_id) ?? { names: [], rest: `${r.kind}|${r.programs}|${r.birth_years}|${r.countries}` };
-    p.names.push(r.name);
-    parts.set(r.entry_id, p);
-  }
-  return new Map([...parts].map(([id, p]) => [id, `${[...p.names].sort().join('|')}|${p.rest}`]));
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { consonants, matchName, NAME_THRESHOLD, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, nameVariants, phoneticKeys, toLatin } from '../../lib/names/names.js';
@@ -51,6 +52,27 @@ interface Index {
   version: string;
   names: Listed[];
   byKey: Map<string, number[]>;
+  /** Each entry's content digest, by `source\u0000entry id` (entryContents). */
+  contents: Map<string, string>;
+}
+
+/**
+ * Each entry's content (its names and aliases, kind, programs, years of birth and countries) as a
+ * digest: what tells an import's changes, and whether an entry changed since a host dismissed it.
+ */
+export function entryContents(rows: { entry_id: string; name: string; kind: string; programs: string; birth_years: string; countries: string }[]): Map<string, string> {
+  const parts = new Map<string, { names: string[]; rest: string }>();
+  for (const r of rows) {
+    const p = parts.get(r.entry_id) ?? { names: [], rest: `${r.kind}|${r.programs}|${r.birth_years}|${r.countries}` };
+    p.names.push(r.name);
+    parts.set(r.entry_id, p);
+  }
+  return new Map([...parts].map(([id, p]) => [id, createHash('sha256').update(`${[...p.names].sort().join('|')}|${p.rest}`).digest('hex').slice(0, 32)]));
+}
+
+/** An entry's content digest now, or undefined when no imported list holds it. */
+export async function entryContent(deps: Deps, source: string, entryId: string): Promise<string | undefined> {
+  return (await currentIndex(deps)).contents.get(`${source}\u0000${entryId}`);
 }
 
 /** How few listed names may share an index key for it to find candidates alone. */
@@ -93,7 +115,15 @@ async function build(deps: Deps, version: string): Promise<Index> {
       }
     }
   });
-  return { version, names, byKey };
+  const contents = new Map<string, string>();
+  const bySource = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = bySource.get(r.source);
+    if (list) list.push(r);
+    else bySource.set(r.source, [r]);
+  }
+  for (const [source, list] of bySource) for (const [id, digest] of entryContents(list)) contents.set(`${source}\u0000${id}`, digest);
+  return { version, names, byKey, contents };
 }
 
 /** The imported lists, in memory with their index, rebuilt when an import (by any process) changed them. */

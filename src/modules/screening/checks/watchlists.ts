@@ -10,7 +10,10 @@ export const sanctions: Check = (s) => {
     return { status: 'INCOMPLETE', value: 'no sanctions list imported', help: 'Import one with `guestscreen data import sanctions`; until then this check does not count.', findings: [] };
   }
   const lists = s.sanctionsLists?.length ? s.sanctionsLists.map((l) => `${l.source} of ${l.dataDate}`).join(' and ') : 'the imported sanctions lists';
-  if (s.sanctions.length === 0) return { status: 'PASS', value: `no match on ${lists}`, help: 'No action needed.', findings: [] };
+  const dismissed = s.sanctionsDismissed?.length
+    ? `; ${s.sanctionsDismissed.map((d) => `'${d.primaryName}'`).join(', ')} dismissed by the host as a different person`
+    : '';
+  if (s.sanctions.length === 0) return { status: 'PASS', value: `no match on ${lists}${dismissed}`, help: 'No action needed.', findings: [] };
   const findings: Finding[] = s.sanctions.slice(0, 3).map((h) => {
     const strong = h.score >= 0.97 && h.birthYearListed;
     return {
@@ -23,7 +26,7 @@ export const sanctions: Check = (s) => {
   const strong = findings.some((f) => f.code === 'sanctions.strong_match');
   return {
     status: strong ? 'FAIL' : 'REVIEW',
-    value: `${s.sanctions.length} possible match${s.sanctions.length > 1 ? 'es' : ''} on ${lists}`,
+    value: `${s.sanctions.length} possible match${s.sanctions.length > 1 ? 'es' : ''} on ${lists}${dismissed}`,
     help: findings[0]?.recommendation ?? '',
     findings,
   };

@@ -1,0 +1,23 @@
+import type { Db } from '../../db/connection.js';
+import type { MatchDismissalsTable } from '../../db/schema.js';
+
+/** Records a host's dismissal of a listed entry for a guest, replacing an earlier one of the same pair. */
+export async function upsertDismissal(db: Db, row: MatchDismissalsTable): Promise<void> {
+  await db
+    .insertInto('match_dismissals')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'guest_key', 'list', 'entry_id']).doUpdateSet({ entry_content: row.entry_content, reservation_id: row.reservation_id, author_id: row.author_id, created_at: row.created_at }),
+    )
+    .execute();
+}
+
+/** The entries an account's host dismissed for this guest. */
+export async function dismissalsOf(db: Db, accountId: string, guestKey: string): Promise<Pick<MatchDismissalsTable, 'list' | 'entry_id' | 'entry_content'>[]> {
+  return db.selectFrom('match_dismissals').select(['list', 'entry_id', 'entry_content']).where('account_id', '=', accountId).where('guest_key', '=', guestKey).execute();
+}
+
+/** Erasure: the dismissals a reservation's host made go with it. */
+export async function deleteDismissalsOf(db: Db, reservationId: string): Promise<void> {
+  await db.deleteFrom('match_dismissals').where('reservation_id', '=', reservationId).execute();
+}
