@@ -108,11 +108,13 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
     rows.push({ ...shared, name: e.name, is_alias: deps.dialect.kind === 'sqlite' ? 0 : false });
     for (const a of aliases.get(id) ?? []) rows.push({ ...shared, name: a, is_alias: deps.dialect.kind === 'sqlite' ? 1 : true });
   }
-  let changed: string[] = [];
+  // What the import changes, read before its transaction: one that began with a read would, on
+  // SQLite, deadlock with another process importing at the same moment (two nodes starting on a
+  // new database); racing imports then re-screen a little more than they need to, never less.
+  const before = entryContents(await deps.db.selectFrom('sanctions_names').select(['entry_id', 'name', 'kind', 'programs', 'birth_years', 'countries']).where('source', '=', source).execute());
+  const after = entryContents(rows.map((r) => ({ entry_id: r.entry_id, name: r.name, kind: r.kind, programs: r.programs, birth_years: r.birth_years, countries: r.countries })));
+  const changed = [...after].filter(([id, content]) => before.get(id) !== content).map(([id]) => id);
   await withTx(deps.db, async (tx) => {
-    const before = entryContents(await tx.selectFrom('sanctions_names').select(['entry_id', 'name', 'kind', 'programs', 'birth_years', 'countries']).where('source', '=', source).execute());
-    const after = entryContents(rows.map((r) => ({ entry_id: r.entry_id, name: r.name, kind: r.kind, programs: r.programs, birth_years: r.birth_years, countries: r.countries })));
-    changed = [...after].filter(([id, content]) => before.get(id) !== content).map(([id]) => id);
     await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
     for (let i = 0; i < rows.length; i += 500) await tx.insertInto('sanctions_names').values(rows.slice(i, i + 500)).execute();
     // Stays that have not ended are matched against what changed, in the background (in this
