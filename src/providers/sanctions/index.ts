@@ -54,6 +54,8 @@ interface Index {
   byKey: Map<string, number[]>;
   /** Each entry's content digest, by `source\u0000entry id` (entryContents). */
   contents: Map<string, string>;
+  /** Each list with its data date and how many names it holds, by source. */
+  lists: { source: string; dataDate: string; names: number }[];
 }
 
 /**
@@ -123,7 +125,14 @@ async function build(deps: Deps, version: string): Promise<Index> {
     else bySource.set(r.source, [r]);
   }
   for (const [source, list] of bySource) for (const [id, digest] of entryContents(list)) contents.set(`${source}\u0000${id}`, digest);
-  return { version, names, byKey, contents };
+  const lists = new Map<string, { source: string; dataDate: string; names: number }>();
+  for (const n of names) {
+    const key = `${n.source}\u0000${n.dataDate}`;
+    const list = lists.get(key) ?? { source: n.source, dataDate: n.dataDate, names: 0 };
+    list.names += 1;
+    lists.set(key, list);
+  }
+  return { version, names, byKey, contents, lists: [...lists.values()].sort((a, b) => a.source.localeCompare(b.source)) };
 }
 
 /** The imported lists, in memory with their index, rebuilt when an import (by any process) changed them. */
@@ -144,14 +153,7 @@ export function forgetSanctionsIndex(deps: Deps): void {
 
 /** The imported lists: each source with its data date and how many names (aliases included) it holds. */
 export async function sanctionsLists(deps: Deps): Promise<{ source: string; dataDate: string; names: number }[]> {
-  const lists = new Map<string, { source: string; dataDate: string; names: number }>();
-  for (const n of (await currentIndex(deps)).names) {
-    const key = `${n.source}\u0000${n.dataDate}`;
-    const list = lists.get(key) ?? { source: n.source, dataDate: n.dataDate, names: 0 };
-    list.names += 1;
-    lists.set(key, list);
-  }
-  return [...lists.values()].sort((a, b) => a.source.localeCompare(b.source));
+  return (await currentIndex(deps)).lists;
 }
 
 /** Whether any sanctions list has been imported. */
