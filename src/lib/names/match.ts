@@ -12,7 +12,8 @@ import { nameVariants, toLatin } from './names.js';
  *   or replaced; two for eight letters or more), the same consonants (spellings of one name
  *   differ in their vowels, and a name written in Arabic script carries no short vowels: بشار is
  *   bshr), or two tokens run together (VladimirPutin). Jaro-Winkler, which rewards a shared
- *   beginning, paired Omar with Omairi and Vladimir with VladimirPutin: it is not used.
+ *   beginning, paired Omar with Omairi and Vladimir with VladimirPutin: it compares only the
+ *   consonants of a name in Arabic script with a listed name's.
  * - Tokens count by what they say about identity: the listed family name most (it must match),
  *   a given name less, and less again when it is a common given name anywhere (faker's name
  *   lists). Middle names and patronymics on either side cost a point each (guests leave them out
