@@ -230,6 +230,11 @@ function describe(m: Omit<NameMatch, 'explanation'>, person: string, listed: str
 /** The person's name read, for the search that compares it with many listed names in a row. */
 let lastPerson: { name: string; readings: string[][] } | undefined;
 
+/** The ways a person's name is read for matching: its spellings in Latin letters, or, in Arabic script, its consonants' words. */
+export function personReadings(person: string): string[][] {
+  return readPerson(person, ARABIC.test(person));
+}
+
 function readPerson(person: string, bySound: boolean): string[][] {
   if (lastPerson?.name === person) return lastPerson.readings;
   // Arabic script: hamza and ayn are letters, not breaks; the article is written joined (الأسد: l'sd).

@@ -12,7 +12,7 @@ import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats
 import { reservedRange } from '../../providers/ip.js';
 import { NAME_THRESHOLD } from '../../lib/names/match.js';
 import { dismissedEntries } from './dismissed.js';
-import { sanctionsImported, sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
+import { sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
 import { candidates } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
@@ -103,8 +103,9 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
   let sanctions: Snapshot['sanctions'] = null;
   let sanctionsLists: Snapshot['sanctionsLists'];
   let sanctionsDismissed: Snapshot['sanctionsDismissed'];
-  if (name && (await sanctionsImported(deps))) {
-    sanctionsLists = (await listedSanctions(deps)).map(({ source, dataDate }) => ({ source, dataDate }));
+  const lists = name ? await listedSanctions(deps) : [];
+  if (lists.length) {
+    sanctionsLists = lists.map(({ source, dataDate }) => ({ source, dataDate }));
     const found = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
     const dismissed = found.length ? await dismissedEntries(deps, r.account_id, r.guest_first_name, r.guest_last_name) : new Set<string>();
     const hits = found.filter((h) => !dismissed.has(`${h.source}\u0000${h.entryId}`));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
-import { consonants, matchName, NAME_THRESHOLD, type TokenPair } from '../../lib/names/match.js';
-import { nameTokens, nameVariants, phoneticKeys, toLatin } from '../../lib/names/names.js';
+import { consonants, matchName, NAME_THRESHOLD, personReadings, type TokenPair } from '../../lib/names/match.js';
+import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {
@@ -192,11 +192,10 @@ function keysOf(token: string, oneWord: boolean): string[] {
  */
 export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<SanctionsHit[]> {
   const idx = await currentIndex(deps);
-  // Each way the name may be spelled (Korean has several: nameVariants; Arabic script keeps its
-  // hamza and ayn in the word) finds its own candidates.
-  const readings = [...nameVariants(q.name), toLatin(q.name).toLowerCase().replace(/['`]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean)];
+  // Each reading the matcher compares (Korean has several spellings; Arabic script keeps its hamza
+  // and ayn in the word) finds its own candidates.
   const candidates = new Set<number>();
-  for (const tokens of readings) {
+  for (const tokens of personReadings(q.name)) {
     // Each token votes for the names it finds, as much as the key it found them under is rare
     // (log(names / names under the key)): a family name few share counts for more than Pavel or
     // -evich. A name found by two tokens, or by one through a key few names share, is a
