@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -261,4 +262,27 @@ export async function postOversized(port: number, key: string, size: number, chu
     300,
   );
   return text;
+}
+
+/** Every row of every table in the test database, as text (blobs as latin1), to look for a value in. */
+export async function everyRowAsText(deps: Deps): Promise<Map<string, string>> {
+  const tables =
+    deps.dialect.kind === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(deps.db)).rows.map((r) => r.name)
+      : (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+            deps.db,
+          )
+        ).rows.map((r) => r.name);
+  const out = new Map<string, string>();
+  for (const table of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows;
+    out.set(
+      table,
+      rows
+        .map((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v))).join('|'))
+        .join('\n'),
+    );
+  }
+  return out;
 }

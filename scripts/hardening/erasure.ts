@@ -10,11 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey } from '../../src/lib/api-keys.js';
 import { createDeps } from '../../src/runtime.js';
-import { createIsolatedEnv, freePort, startReceiver } from '../../test/harness.js';
+import { createIsolatedEnv, everyRowAsText, freePort, startReceiver } from '../../test/harness.js';
 
 export interface ErasureFigures {
   canary: string;
@@ -131,18 +130,11 @@ async function search(canary: string, env: Record<string, string>, logs: string,
   if (logs.toLowerCase().includes(canary.toLowerCase())) hits.push('service logs');
   const deps = createDeps(loadConfig(env));
   try {
-    const tables =
-      deps.dialect.kind === 'sqlite'
-        ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(deps.db)).rows.map((x) => x.name)
-        : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(deps.db)).rows.map((x) => x.name);
-    for (const table of tables) {
-      const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows;
-      const text = rows.map((row) => Object.values(row).map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v))).join('|')).join('\n');
-      if (text.toLowerCase().includes(canary.toLowerCase())) hits.push(`table ${table}`);
-    }
+    const tables = await everyRowAsText(deps);
+    for (const [table, text] of tables) if (text.toLowerCase().includes(canary.toLowerCase())) hits.push(`table ${table}`);
     if (count && figures) {
       figures.filesSearched = files.length;
-      figures.tablesSearched = tables.length;
+      figures.tablesSearched = tables.size;
     }
   } finally {
     await deps.database.close();

@@ -3,34 +3,11 @@ import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { call, createTestApp, dbKind, eventually, tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestApp, dbKind, everyRowAsText, eventually, tenant, type TestApp } from '../../../test/harness.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { eraseSentCopies, sendGuestMessage } from '../messages/send.js';
 
 const CANARY = 'Qzvxcanary';
-
-/** Every row of every table in the test database, as text (blobs as latin1), to look for a value in. */
-async function everyRowAsText(t: TestApp): Promise<Map<string, string>> {
-  const tables =
-    t.deps.dialect.kind === 'sqlite'
-      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(t.deps.db)).rows.map((r) => r.name)
-      : (
-          await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-            t.deps.db,
-          )
-        ).rows.map((r) => r.name);
-  const out = new Map<string, string>();
-  for (const table of tables) {
-    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.deps.db)).rows;
-    out.set(
-      table,
-      rows
-        .map((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v))).join('|'))
-        .join('\n'),
-    );
-  }
-  return out;
-}
 
 describe(`erasing a reservation (${dbKind})`, () => {
   let t: TestApp;
@@ -64,7 +41,7 @@ describe(`erasing a reservation (${dbKind})`, () => {
       body: { event_source: 'stripe', event_id: 'ch_1', event_type: 'charge', event_status: 'succeeded', billing_name: `${CANARY} Doe`, name_on_card: CANARY },
     });
     assert.equal((await call(t, 'GET', `/v1/reservations?search=${CANARY}`, { key: me.key })).json.total, 1);
-    const before = await everyRowAsText(t);
+    const before = await everyRowAsText(t.deps);
     const holding = [...before].filter(([, text]) => text.toLowerCase().includes(CANARY.toLowerCase())).map(([table]) => table);
     for (const table of ['reservations', 'reservation_notes', 'payment_events', 'idempotency_keys', 'events', 'guest_messages']) {
       assert.ok(holding.includes(table), `the canary is in ${table} before (found in ${holding.join(', ')})`);
@@ -74,7 +51,7 @@ describe(`erasing a reservation (${dbKind})`, () => {
     assert.equal(del.status, 200);
     assert.equal(del.json.message, `reservation ${id} erased`);
 
-    for (const [table, text] of await everyRowAsText(t)) {
+    for (const [table, text] of await everyRowAsText(t.deps)) {
       assert.ok(!text.toLowerCase().includes(CANARY.toLowerCase()), `the canary is gone from ${table}`);
     }
     assert.equal((await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).status, 404);
