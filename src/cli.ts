@@ -32,8 +32,10 @@ Commands:
                          import a breach corpus from CSV (email,name,domain,breach_date)
   data import sex-offenders FILE [--source S] [--json]
                          import registry records from CSV (see docs/lookups.md for the columns)
-  data import sanctions SDN.csv [--aliases ALT.csv] [--addresses ADD.csv] [--comments C.csv] [--source S] [--date D] [--json]
-                         import an OFAC list (legacy CSV: SDN or consolidated) with its aliases and addresses
+  data import sanctions FILE [--format ofac|un|eu|uk] [--aliases ALT.csv] [--addresses ADD.csv] [--comments C.csv] [--source S] [--date D] [--json]
+                         import a sanctions list: OFAC's legacy CSV (SDN or consolidated, with its aliases and
+                         addresses files), the UN consolidated XML, the EU financial sanctions XML or the UK
+                         Sanctions List XML (the format is read from the file unless given)
   data import news FILE.jsonl [--source S] [--json]
                          import a news corpus for adverse media (one JSON article a line: url, title, snippet, published_at)
   data import geoip FILE.mmdb
@@ -205,12 +207,15 @@ async function dataCommand(deps: Deps, args: string[]) {
     case 'sanctions': {
       const { values } = parseArgs({
         args: rest,
-        options: { aliases: { type: 'string' }, addresses: { type: 'string' }, comments: { type: 'string' }, source: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean', default: false } },
+        options: { format: { type: 'string' }, aliases: { type: 'string' }, addresses: { type: 'string' }, comments: { type: 'string' }, source: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean', default: false } },
         strict: true,
       });
+      const { LIST_FORMATS } = await import('./providers/sanctions/formats.js');
+      const format = LIST_FORMATS.find((f) => f === values.format);
+      if (values.format !== undefined && !format) throw new UsageError(`--format must be one of ${LIST_FORMATS.join(', ')}`);
       await prepare(deps);
       const { importSanctions } = await import('./providers/sanctions/import.js');
-      const result = await importSanctions(deps, { primary: file, ...values });
+      const result = await importSanctions(deps, { primary: file, ...values, format });
       report(values.json, result, `names of ${result.entries} entries of ${result.source} (list of ${result.date}), replacing its earlier import`);
       return;
     }
