@@ -1,4 +1,4 @@
-import { runCheck, runCheckr } from '../modules/checks/service.js';
+import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
@@ -16,4 +16,5 @@ export const handlers: JobHandlers = {
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
   'sanctions.rescreen': rescreenOnListChange,
+  'check.rematch': rematchChecksOnListChange,
 };

@@ -61,6 +61,13 @@ export const JOB_KINDS = {
     backoff: exponential(30, 1800),
     timeoutMs: 3_600_000,
   },
+  'check.rematch': {
+    // Queued beside sanctions.rescreen, with the same payload: finished background checks are matched against the changed entries.
+    payload: Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
+    maxAttempts: () => 5,
+    backoff: exponential(30, 1800),
+    timeoutMs: 3_600_000,
+  },
   'message.erase': {
     // Queued by an erasure in its transaction, five seconds ahead: the ids of the messages whose outbox copies go.
     payload: Type.Object({ message_ids: Type.Array(Type.String()) }),

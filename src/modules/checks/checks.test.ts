@@ -298,6 +298,29 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.match(bad.json.error, /status/);
   });
 
+  it('matches finished background checks against a list imported later: a new listed person turns the check REVIEW and tells the webhook', async () => {
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Roman', last_name: 'Abramovich', country: 'RU' } });
+    assert.equal(r.status, 200, r.body);
+    const result = () => call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
+    const first = await eventually(async () => (await result()).json.status === 'FINISHED' && (await result()).json, 'the background check');
+    assert.equal(first.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists').status, 'CLEAR');
+    const pdfBefore = (await t.app.inject({ url: `/v1/background-check/results/${r.json.id}/pdf`, headers: { 'x-api-key': host.key } })).rawPayload;
+
+    await importSanctions(t.deps, { primary: path.join(import.meta.dirname, '../../../test/fixtures/sanctions/uk_sanctions_list_2026-03-02.xml') });
+    const later = await eventually(async () => (await result()).json.risk_status === 'REVIEW' && (await result()).json, 'the check matched again');
+    const sanctions = later.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
+    assert.equal(sanctions.status, 'REVIEW');
+    const item = sanctions.items.find((i: { title: string }) => i.title === 'ABRAMOVICH, Roman Arkadyevich');
+    assert.ok(item, JSON.stringify(sanctions.items));
+    assert.match(item.subtitle, /^UK Sanctions List \(list of 2026-03-02\), entry RUS0276/);
+    assert.match(item.description, /^Named by UK Sanctions List after this check ran \(list of 2026-03-02\)\. 'Roman Abramovich' matched/);
+    assert.ok(item.tags.includes('list update'));
+    const pdfAfter = (await t.app.inject({ url: `/v1/background-check/results/${r.json.id}/pdf`, headers: { 'x-api-key': host.key } })).rawPayload;
+    assert.notDeepEqual(pdfAfter, pdfBefore, 'the PDF is made again');
+    const told = await eventually(async () => receiver.received.find((x) => x.body.includes(r.json.id) && x.headers['webhook-event'] === 'background_check.updated'), 'the webhook');
+    assert.equal(JSON.parse(told.body).risk_status, 'REVIEW');
+  });
+
   it('erases checks of both kinds past the retention days and keeps the newer ones', async () => {
     const older = await t.deps.db.selectFrom('background_checks').select('id').execute();
     assert.ok(older.length >= 3);

@@ -10,7 +10,7 @@ import { DAY_MS, iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import { checkrProgress, inviteCandidate, type CheckrProgress } from '../../providers/criminal/checkr.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
-import { sanctionsImported, searchSanctions } from '../../providers/sanctions/index.js';
+import { sanctionsImported, searchSanctions, type SanctionsHit } from '../../providers/sanctions/index.js';
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
@@ -175,6 +175,18 @@ export function openPdf(deps: Deps, row: Row): Buffer {
   return deps.secrets.openBytes(Buffer.from(row.pdf_enc), `check:${row.id}:pdf`);
 }
 
+const SANCTIONS = 'Sanctions and watchlists';
+
+/** A listed person the sanctions section reports; `later` says the list named them after the check ran. */
+function sanctionsItem(h: SanctionsHit, later?: string): ReportItem {
+  return {
+    title: h.primaryName,
+    subtitle: `${h.source} (list of ${h.dataDate}), entry ${h.entryId}${h.programs.length ? `, programs ${h.programs.join(', ')}` : ''}`,
+    description: `${later ? `${later} ` : ''}${h.explanation}.${h.birthYears.length ? ` Listed years of birth: ${h.birthYears.join(', ')}.` : ''}`,
+    tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`, ...(later ? ['list update'] : [])],
+  };
+}
+
 /** The sections of a background check: sanctions, the registry, adverse media, criminal records; each says when it could not run. */
 async function backgroundSections(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section[]> {
   const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
@@ -189,16 +201,11 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
       ...(watchman ? await watchmanSearch({ deps, accountId }, watchman, query) : []),
     ];
     sections.push({
-      name: 'Sanctions and watchlists',
+      name: SANCTIONS,
       status: hits.length ? 'REVIEW' : 'CLEAR',
-      items: hits.map((h) => ({
-        title: h.primaryName,
-        subtitle: `${h.source} (list of ${h.dataDate}), entry ${h.entryId}${h.programs.length ? `, programs ${h.programs.join(', ')}` : ''}`,
-        description: `${h.explanation}.${h.birthYears.length ? ` Listed years of birth: ${h.birthYears.join(', ')}.` : ''}`,
-        tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`],
-      })),
+      items: hits.map((h) => sanctionsItem(h)),
     });
-  } else sections.push({ name: 'Sanctions and watchlists', status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL.', tags: ['not configured'] }] });
+  } else sections.push({ name: SANCTIONS, status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL.', tags: ['not configured'] }] });
 
   if (await hasRegistry(deps)) {
     // Candidates share the last name, as a name or inside an alias; the first name and the rest
@@ -345,13 +352,14 @@ async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise
 const scheduleCheckrPoll = (db: Deps['db'], deps: Deps, checkId: string) =>
   enqueue(db, deps, 'check.checkr', { check_id: checkId, poll: true }, { runAt: new Date(deps.clock().getTime() + CHECKR_POLL_MS), uniqueKey: `checkr-poll:${checkId}` });
 
+const subjectLine = (s: CheckSubject) => `${[s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ')}${s.yearOfBirth ? `, born ${s.yearOfBirth}` : ''}${s.country ? `, ${s.country}` : ''}`;
+
 /** Risk, PDF and the FINISHED state of a background check whose sections are all done. */
 async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
   const now = iso(deps.clock());
   const risk = sections.some((x) => x.status === 'REVIEW') ? 'REVIEW' : 'CLEARED';
   const view = { ...backgroundView(deps, { ...row, status: 'FINISHED', risk_status: risk, stop_date: now }), report_items: sections };
-  const subjectLine = `${[subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ')}${subject.yearOfBirth ? `, born ${subject.yearOfBirth}` : ''}${subject.country ? `, ${subject.country}` : ''}`;
-  const pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine), `check:${row.id}:pdf`);
+  const pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine(subject)), `check:${row.id}:pdf`);
   await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
 }
 
@@ -414,6 +422,55 @@ async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void>
     const body = row.type === 'adverse_media' ? adverseMediaView(deps, done) : backgroundView(deps, done);
     const type = `${row.type === 'adverse_media' ? 'adverse_media' : 'background_check'}.${String(change.status).toLowerCase()}`;
     await emitWebhook(tx, deps, 'background_check_webhook_url', { accountId: row.account_id, type, subjectId: row.id, body });
+  });
+}
+
+const REMATCH_PAGE = 200;
+
+/**
+ * The `check.rematch` job, queued by a sanctions import beside `sanctions.rescreen`: every
+ * finished background check is matched against the entries the import added or changed (all of
+ * a list imported for the first time). A listed person the check did not report joins its
+ * sanctions section, marked as named by the list after the check ran; the check turns REVIEW,
+ * its PDF is made again, and the account's webhook hears `background_check.updated`.
+ */
+export async function rematchChecksOnListChange(payload: unknown, { deps, signal }: JobContext): Promise<void> {
+  const { source, entry_ids } = payload as { source: string; entry_ids: string[] | null };
+  const only = { source, entryIds: entry_ids ? new Set(entry_ids) : null };
+  for (let after = ''; ; ) {
+    if (signal.aborted) throw new Error('stopped before every background check was matched');
+    const page = await deps.db.selectFrom('background_checks').selectAll().where('type', '=', 'globalcheck').where('status', '=', 'FINISHED').where('id', '>', after).orderBy('id').limit(REMATCH_PAGE).execute();
+    for (const row of page) {
+      const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+      const name = [subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ');
+      const hits = await searchSanctions(deps, { name, yearOfBirth: subject.yearOfBirth, country: subject.country || null, individualsOnly: true, only });
+      if (hits.length === 0) continue;
+      const sections = backgroundView(deps, row).report_items;
+      let section = sections.find((x) => x.name === SANCTIONS);
+      if (!section) sections.unshift((section = { name: SANCTIONS, status: 'CLEAR', items: [] }));
+      const known = (h: SanctionsHit) => section.items.some((i) => i.subtitle?.startsWith(`${h.source} (list of `) && i.subtitle.includes(`, entry ${h.entryId}`));
+      const added = hits.filter((h) => !known(h));
+      if (added.length === 0) continue;
+      const later = `Named by ${source} after this check ran (list of ${added[0]?.dataDate}).`;
+      section.items.push(...added.map((h) => sanctionsItem(h, later)));
+      section.status = 'REVIEW';
+      await updateBackground(deps, row, subject, sections);
+    }
+    if (page.length < REMATCH_PAGE) return;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+/** A finished background check's report changed after the fact: new sections, REVIEW, a new PDF, and the webhook told. */
+async function updateBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
+  const change: Partial<Row> = { result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)), risk_status: 'REVIEW' };
+  const view = { ...backgroundView(deps, { ...row, ...change }), report_items: sections };
+  change.pdf_enc = deps.secrets.sealBytes(await renderReport(view, subjectLine(subject)), `check:${row.id}:pdf`);
+  await withTx(deps.db, async (tx) => {
+    const updated = await tx.updateTable('background_checks').set(change).where('id', '=', row.id).where('result_enc', '=', row.result_enc).executeTakeFirst();
+    // Changed meanwhile (deleted, or matched by another run of this job): that run reports it.
+    if (Number(updated.numUpdatedRows) === 0) return;
+    await emitWebhook(tx, deps, 'background_check_webhook_url', { accountId: row.account_id, type: 'background_check.updated', subjectId: row.id, body: view });
   });
 }
 

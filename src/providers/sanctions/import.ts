@@ -61,9 +61,13 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   await withTx(deps.db, async (tx) => {
     await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
     for (let i = 0; i < rows.length; i += 500) await tx.insertInto('sanctions_names').values(rows.slice(i, i + 500)).execute();
-    // Stays that have not ended are matched against what changed, in the background (in this
-    // transaction, so a crash right after the import still re-screens).
-    if (changed.length) await enqueue(tx, deps, 'sanctions.rescreen', { source, entry_ids: changed.length === after.size && before.size === 0 ? null : changed });
+    // Stays that have not ended and finished background checks are matched against what changed,
+    // in the background (queued in this transaction, so a crash right after the import still re-screens).
+    if (changed.length) {
+      const payload = { source, entry_ids: changed.length === after.size && before.size === 0 ? null : changed };
+      await enqueue(tx, deps, 'sanctions.rescreen', payload);
+      await enqueue(tx, deps, 'check.rematch', payload);
+    }
   });
   // Every process sees the new lists from its next search (searchSanctions reads their version).
   forgetSanctionsIndex(deps);
