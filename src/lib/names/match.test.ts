@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchName, NAME_THRESHOLD } from './match.js';
+import { matchName, NAME_THRESHOLD, SAME_PERSON } from './match.js';
 
 const hit = (person: string, listed: string) => {
   const m = matchName(person, listed);
@@ -44,5 +44,17 @@ describe('the name matcher', () => {
     miss('Vladimir Petrov', 'PUTIN, Vladimir Vladimirovich');
     miss('Maria Santos', 'SANTOS PEREZ, Jose Maria');
     miss('Fradkov', 'FRADKOV, Mikhail Efimovich');
+  });
+
+  it('pairs an initial or a short form only for little, below a hit and above the line of one person\'s own documents', () => {
+    for (const [person, written] of [['John Smith', 'J SMITH'], ['Alex Petrov', 'PETROV, Alexander'], ['Chris Evans', 'EVANS, Christopher John']] as const) {
+      const m = miss(person, written);
+      assert.ok(m.score >= SAME_PERSON, `${person} ~ ${written}: ${m.explanation}`);
+      assert.match(m.explanation, /\((initial|short form)\)/);
+    }
+    // A spouse's passport: the same family name, another given name.
+    for (const [person, written] of [['Ivan Petrov', 'PETROVA, Anna'], ['Lisa Wong', 'WANG, Li'], ['Anna Schmidt', 'SMITH, Jonathan']] as const) {
+      assert.ok(matchName(person, written).score < SAME_PERSON, `${person} ~ ${written}`);
+    }
   });
 });

@@ -11,7 +11,8 @@ import { nameVariants, toLatin } from './names.js';
  *   same, one slip apart (a name of five letters or more with one letter dropped, added, swapped
  *   or replaced; two for eight letters or more), the same consonants (spellings of one name
  *   differ in their vowels, and a name written in Arabic script carries no short vowels: بشار is
- *   bshr), or two tokens run together (VladimirPutin). Jaro-Winkler, which rewards a shared
+ *   bshr), two tokens run together (VladimirPutin), or, for less, a short form (Alex for
+ *   Alexander) or an initial (J for John). Jaro-Winkler, which rewards a shared
  *   beginning, paired Omar with Omairi and Vladimir with VladimirPutin: it compares only the
  *   consonants of a name in Arabic script with a listed name's.
  * - Tokens count by what they say about identity: the listed family name most (it must match),
@@ -28,12 +29,19 @@ import { nameVariants, toLatin } from './names.js';
 /** The score from which a listed name counts as a possible match (the labelled set's figures: bench/results/matching.json). */
 export const NAME_THRESHOLD = 0.9;
 
+/**
+ * The score from which two names one person gave (the booking, the passport, the card) are
+ * taken for the same person: a left-out middle name, an initial (J SMITH) or a short form (Alex
+ * for Alexander) pass; another given name with the same family name (a spouse's passport) does not.
+ */
+export const SAME_PERSON = 0.8;
+
 export interface TokenPair {
   listed: string;
   /** The person's token(s) it paired with, or null. */
   person: string | null;
   role: 'family' | 'given' | 'middle' | 'patronymic' | 'particle';
-  how: 'same' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'missing';
+  how: 'same' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'initial' | 'short form' | 'missing';
   similarity: number;
   weight: number;
 }
@@ -150,6 +158,19 @@ function tokenSimilarity(person: string, listed: string, bySound: boolean): { si
   return null;
 }
 
+/**
+ * Tokens that pair only when nothing else paired them (a name run together starts with its
+ * given name too): an initial (J for John, as cards and some documents write given names) and a
+ * short form that begins the full name (Alex, Alexander; Chris, Christopher). They say little:
+ * with the family name the same, the score stays below a hit and above SAME_PERSON.
+ */
+function looseSimilarity(person: string, listed: string): { similarity: number; how: TokenPair['how'] } | null {
+  const shorter = Math.min(person.length, listed.length);
+  if (shorter === 1 && person[0] === listed[0]) return { similarity: 0.5, how: 'initial' };
+  if (shorter >= 3 && (listed.startsWith(person) || person.startsWith(listed))) return { similarity: 0.6, how: 'short form' };
+  return null;
+}
+
 const ARABIC = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 
 /** The best pairing of a person's tokens with one reading of a listed name. */
@@ -200,6 +221,15 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
           used.add(y.j);
         }
       }
+    }
+  }
+  for (const gap of pairs.filter((x) => x.how === 'missing')) {
+    const found = free()
+      .map(({ p, j }) => ({ j, p, s: looseSimilarity(p, gap.listed) }))
+      .find((x) => x.s);
+    if (found?.s) {
+      Object.assign(gap, { person: found.p, how: found.s.how, similarity: found.s.similarity });
+      used.add(found.j);
     }
   }
   const extra = person.filter((p, j) => !used.has(j) && !PARTICLES.has(p));

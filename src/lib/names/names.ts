@@ -1,5 +1,4 @@
 import anyAscii from 'any-ascii';
-import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
 import doubleMetaphone from 'talisman/phonetics/double-metaphone.js';
 
 /** Scripts written a syllable a character, where a name's characters are its romanised syllables. */
@@ -91,17 +90,6 @@ export function nameTokens(name: string): string[] {
 /** Transliterated, case, accents and punctuation removed; tokens sorted, so "SANTOS, Maria" equals "maria santos". */
 export function normaliseName(name: string): string {
   return nameTokens(name).sort().join(' ');
-}
-
-/** Jaro-Winkler similarity of two names after normalisation, 0..1; for Korean, the best of its spellings. */
-export function nameSimilarity(a: string, b: string): number {
-  let best = 0;
-  for (const x of nameVariants(a)) {
-    for (const y of nameVariants(b)) {
-      if (x.length && y.length) best = Math.max(best, jaroWinkler([...x].sort().join(' '), [...y].sort().join(' ')));
-    }
-  }
-  return best;
 }
 
 /** Phonetic keys of a token (Double Metaphone, both codes), for finding candidates that sound alike. */

@@ -46,6 +46,10 @@ describe('checks', () => {
     assert.equal(identificationDocument(snapshot({ identification: { ...ok, expiry_date: '2026-12-21' } })).status, 'FAIL');
     assert.equal(identificationDocument(snapshot({ identification: { ...ok, birth_date: '2009-01-01' } })).status, 'FAIL');
     assert.equal(identificationDocument(snapshot({ identification: { ...ok, first_name: 'Paulo', last_name: 'Ferreira' } })).status, 'REVIEW');
+    assert.equal(identificationDocument(snapshot({ identification: { ...ok, first_name: 'Inês Maria', middle_name: 'Sousa' } })).status, 'PASS', 'the names the booking leaves out');
+    const spouse = identificationDocument(snapshot({ identification: { ...ok, first_name: 'Rui' } }));
+    assert.equal(spouse.status, 'REVIEW', 'the same family name with another given name is someone else');
+    assert.equal(spouse.value, 'Name on the document (Rui Costa) does not match the guest (Ines Costa)');
     assert.equal(identificationDocument(snapshot()).status, 'INCOMPLETE');
     const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { riskTolerance: 'balanced', minimumAge: 25, disabledChecks: [], nameMatchThreshold: 0.9 } });
     assert.match(identificationDocument(adult21).value, /Guest is 22, under the minimum age of 25/);
@@ -71,6 +75,8 @@ describe('checks', () => {
     assert.equal(paymentVerification(snapshot({ payments: [{ ...base, card_country: 'PT', billing_country_code: 'PT', name_on_card: 'INES COSTA' }] })).status, 'PASS');
     assert.equal(paymentVerification(snapshot({ payments: [{ ...base, card_country: 'BR', billing_country_code: 'PT' }] })).status, 'REVIEW');
     assert.equal(paymentVerification(snapshot({ payments: [{ ...base, name_on_card: 'RUI SANTOS' }] })).status, 'REVIEW');
+    assert.equal(paymentVerification(snapshot({ payments: [{ ...base, card_country: 'PT', billing_country_code: 'PT', name_on_card: 'I COSTA' }] })).status, 'PASS', 'an initial as cards write it');
+    assert.equal(paymentVerification(snapshot({ payments: [{ ...base, name_on_card: 'RUI COSTA' }] })).status, 'REVIEW', "a relative's card");
     assert.equal(paymentVerification(snapshot({ payments: [{ ...base, three_d_secure: 'failed' }] })).status, 'FAIL');
   });
 

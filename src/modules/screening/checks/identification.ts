@@ -1,6 +1,6 @@
 import { parse as parseMrz } from 'mrz';
 import { normaliseDocument } from '../../blocklist/service.js';
-import { nameSimilarity } from '../../../lib/names/names.js';
+import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
 
 function ageOn(birth: string, day: string): number {
@@ -84,11 +84,14 @@ export const identificationDocument: Check = (s) => {
   const guestName = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
   const docName = [id.first_name, id.middle_name, id.last_name].filter(Boolean).join(' ');
   if (docName && guestName) {
-    const sim = Math.max(nameSimilarity(docName, guestName), nameSimilarity([id.first_name, id.last_name].filter(Boolean).join(' '), guestName));
-    if (sim < 0.85) {
+    // The document's name read as a list writes it (family name first), so the matcher knows
+    // which part must agree and which may be left out of the booking (middle names).
+    const given = [id.first_name, id.middle_name].filter(Boolean).join(' ');
+    const m = matchName(guestName, id.last_name && given ? `${id.last_name}, ${given}` : docName);
+    if (m.score < SAME_PERSON) {
       findings.push({
         code: 'id.name_mismatch',
-        text: `Name on the document (${docName}) does not match the guest (${guestName}); similarity ${sim.toFixed(2)}`,
+        text: `Name on the document (${docName}) does not match the guest (${guestName})`,
         weight: 25,
         recommendation: 'Confirm who is staying: the document belongs to someone else.',
       });

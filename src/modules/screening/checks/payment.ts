@@ -1,4 +1,4 @@
-import { nameSimilarity } from '../../../lib/names/names.js';
+import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
 
 /** What the payment events say: failures, 3-D Secure, country mismatches, whose card it is. */
@@ -42,8 +42,8 @@ export const paymentVerification: Check = (s) => {
   const guest = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
   const named = events.find((e) => e.name_on_card);
   if (named?.name_on_card && guest) {
-    const sim = nameSimilarity(named.name_on_card, guest);
-    if (sim < 0.8) {
+    // Cards write a name as embossed (JOHN A SMITH, J SMITH): the last word is the family name.
+    if (matchName(guest, named.name_on_card).score < SAME_PERSON) {
       findings.push({
         code: 'payment.name_mismatch',
         text: `Name on card (${named.name_on_card}) differs from the guest (${guest})`,
