@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchName, NAME_THRESHOLD, SAME_PERSON } from './match.js';
+import { matchName, mentions, NAME_THRESHOLD, SAME_PERSON } from './match.js';
+import { nameTokens } from './names.js';
 
 const hit = (person: string, listed: string) => {
   const m = matchName(person, listed);
@@ -56,5 +57,13 @@ describe('the name matcher', () => {
     for (const [person, written] of [['Ivan Petrov', 'PETROVA, Anna'], ['Lisa Wong', 'WANG, Li'], ['Anna Schmidt', 'SMITH, Jonathan']] as const) {
       assert.ok(matchName(person, written).score < SAME_PERSON, `${person} ~ ${written}`);
     }
+  });
+
+  it('finds a person named in running text however it writes the name, and not a relative or a passer-by', () => {
+    const named = (person: string, text: string) => mentions(person, nameTokens(text)).map((m) => nameTokens(text).slice(m.start, m.end + 1).join(' '));
+    assert.deepEqual(named('Vladimir Putin', 'Talks with Vladimir Vladimirovich Putin ended; Putin, Vladimir left.'), ['vladimir vladimirovich putin', 'putin vladimir']);
+    assert.deepEqual(named('Evgeny Prigozhin', 'Yevgeniy Prigozhin was seen'), ['yevgeniy prigozhin']);
+    assert.deepEqual(named('John Smith', 'John met Anna Smith at the station'), []);
+    assert.deepEqual(named('Dana Whitlock', 'the fraud team worked with Whitlock Ltd'), []);
   });
 });

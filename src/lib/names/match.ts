@@ -291,3 +291,42 @@ export function matchName(person: string, listed: string): NameMatch {
   const score = Math.round(best.score * 1000) / 1000;
   return { score, pairs: best.pairs, extra: best.extra, explanation: describe({ ...best, score }, person, listed, spelled) };
 }
+
+/** Tokens apart at most in one mention of a name in running text ("Vladimir Vladimirovich Putin"). */
+const MENTION_TOKENS = 4;
+/** What may stand inside a mention of a name without being one of the person's: a particle, an initial, a patronymic. */
+const inside = (t: string) => PARTICLES.has(t) || t.length === 1 || PATRONYMIC.test(t);
+
+/**
+ * Where running text (an article's folded tokens, nameTokens) names the person: each stretch of
+ * up to four tokens that begins and ends with a token pairing with one of the person's, with
+ * nothing between but those, particles, initials and patronymics, that pairs with two of the
+ * person's names at least, and that matchName scores at the threshold, as the text writes it (Putin, Vladimir; Vladimir
+ * Vladimirovich Putin; Yevgeny for Evgeny). Overlapping stretches keep the best.
+ */
+export function mentions(person: string, tokens: string[], threshold = NAME_THRESHOLD): { start: number; end: number; match: NameMatch }[] {
+  const own = new Set(personReadings(person).flat());
+  const near = tokens.map((t) => [...own].some((p) => tokenSimilarity(p, t, false) !== null));
+  const wanted = Math.min(...personReadings(person).map((r) => r.filter((t) => !PARTICLES.has(t)).length));
+  const found: { start: number; end: number; match: NameMatch }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (!near[i]) continue;
+    let best: { start: number; end: number; match: NameMatch } | null = null;
+    for (let j = i; j < Math.min(tokens.length, i + MENTION_TOKENS); j++) {
+      // Between the ends, only what may stand inside a name: 'John met Anna Smith' is not John Smith.
+      if (j > i && !near[j - 1] && !inside(tokens[j - 1] as string)) break;
+      if (!near[j]) continue;
+      const match = matchName(person, tokens.slice(i, j + 1).join(' '));
+      // Two of the person's names at least (a surname alone in a text is anyone of that family).
+      const used = match.pairs.reduce((n, p) => n + (p.how === 'missing' || !p.person ? 0 : p.person.split(' ').length), 0);
+      if (used < Math.min(2, wanted)) continue;
+      if (match.score >= threshold && (!best || match.score > best.match.score)) best = { start: i, end: j, match };
+    }
+    if (!best) continue;
+    const last = found[found.length - 1];
+    if (last && best.start <= last.end) {
+      if (best.match.score > last.match.score) found[found.length - 1] = best;
+    } else found.push(best);
+  }
+  return found;
+}

@@ -27,6 +27,9 @@ const NEWS = [
   { url: 'https://news.example/a3', title: 'Court fines company', snippet: 'A spokesperson, not named, said the fraud team worked with Whitlock Ltd.', published_at: '2023-01-01T00:00:00Z' },
   // Pak Chol Su (박철수) is the Korean stand-in name, as John Doe is in English; spelled the older way.
   { url: 'https://news.example/a4', title: 'Pak Chol Su charged over holiday rental fraud', snippet: 'Prosecutors say Pak Chol Su took deposits for flats he did not own.', published_at: '2025-05-20T08:00:00Z' },
+  // The press writing a name family name first with a middle initial, and one about a relative.
+  { url: 'https://news.example/a5', title: 'Tenants take Okafor, Chidi E. to court over unpaid deposits', snippet: 'The landlord denies the claims.', published_at: '2025-06-01T08:00:00Z' },
+  { url: 'https://news.example/a6', title: 'Ngozi Okafor opens a bakery', snippet: 'Chidi, her cousin, helped with the shopfront.', published_at: '2025-06-02T08:00:00Z' },
   'not json',
 ].map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
 
@@ -70,8 +73,8 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.deepEqual(JSON.parse(maduro.countries), ['VE']);
     assert.deepEqual(JSON.parse(maduro.programs), ['VENEZUELA', 'IRAN-CON-ARMS-EO']);
     const n = await importNews(t.deps, file('news.jsonl', NEWS.join('\n')), { source: 'synthetic news' });
-    assert.equal(n.imported, 4);
-    assert.deepEqual(n.rejected, [{ line: 5, problem: 'not a JSON object' }]);
+    assert.equal(n.imported, 6);
+    assert.deepEqual(n.rejected, [{ line: 7, problem: 'not a JSON object' }]);
   });
 
   it('answers an adverse-media search PENDING, then reports the articles by risk category with the evidence, and tells the webhook', async () => {
@@ -143,6 +146,18 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     }, 'the adverse-media report');
     assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a4']);
     assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
+  });
+
+  it('finds news that writes the name its own way (family name first, an initial), and not news about a relative', async () => {
+    const r = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Chidi&last_name=Okafor&country=ng', { key: host.key });
+    assert.equal(r.status, 200, r.body);
+    const report = await eventually(async () => {
+      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the adverse-media report');
+    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a5']);
+    assert.match(report.findings[0].summary, /names the person as 'okafor chidi/);
+    assert.deepEqual(report.riskCategories, ['Conflicts or Litigation']);
   });
 
   it('finds a listed person whose name is given in another script', async () => {

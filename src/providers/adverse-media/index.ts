@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { newsPhraseMatch } from '../../db/dialect.js';
+import { personReadings } from '../../lib/names/match.js';
 import { nameTokens, nameVariants } from '../../lib/names/names.js';
 import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
@@ -53,9 +54,17 @@ function nameForms(s: MediaSubject): string[][] {
   return forms.filter((f) => f.length >= 2 && !seen.has(f.join(' ')) && seen.add(f.join(' '))).slice(0, 8);
 }
 
-async function corpusArticles(deps: Deps, forms: string[][]): Promise<Article[]> {
+/** The family name in each spelling the matcher reads it (a Korean surname has several). */
+function familyForms(s: MediaSubject): string[][] {
+  const seen = new Set<string>();
+  return personReadings(s.lastName).filter((f) => f.length > 0 && !seen.has(f.join(' ')) && seen.add(f.join(' '))).slice(0, 4);
+}
+
+async function corpusArticles(deps: Deps, forms: string[][], family: string[][]): Promise<Article[]> {
   const out: Article[] = [];
-  for (const form of forms) {
+  // The name's forms as phrases, then the family name alone: the matcher (categorise) then finds
+  // the person in what the text writes (Putin, Vladimir; Vladimir Vladimirovich Putin).
+  for (const form of [...forms, ...family]) {
     const rows = await deps.db
       .selectFrom('news_articles')
       .select(['url', 'title', 'snippet', 'published_at', 'image', 'domain', 'source', 'imported_at'])
@@ -156,22 +165,25 @@ export async function searchAdverseMedia(
   const gdelt = opts.offline ? undefined : ctx.deps.config.lookups.vendors.gdelt;
   const newsapi = opts.offline ? undefined : ctx.deps.config.lookups.vendors.newsapi;
   const articles = [
-    ...(await corpusArticles(ctx.deps, forms)),
+    ...(await corpusArticles(ctx.deps, forms, familyForms(s))),
     ...(gdelt ? await gdeltArticles(ctx, gdelt.url, forms) : []),
     ...(newsapi ? await newsapiArticles(ctx, newsapi.secrets.API_KEY ?? '', newsapi.url, forms) : []),
   ];
   const seen = new Set<string>();
   const findings: MediaFinding[] = [];
+  const person = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
+  const own = new Set(forms.map((f) => f.join(' ')));
   for (const a of articles) {
     if (seen.has(a.link)) continue;
     seen.add(a.link);
-    const c = categorise(`${a.title}. ${a.snippet}`, forms);
+    const c = categorise(`${a.title}. ${a.snippet}`, person);
     if (!c.mentioned) continue;
+    const namedAs = c.namedAs.filter((n) => !own.has(n));
     const place = s.city && nameTokens(`${a.title} ${a.snippet}`).join(' ').includes(nameTokens(s.city).join(' ')) ? `; mentions ${s.city}` : '';
     findings.push({
       title: a.title,
       snippet: a.snippet,
-      summary: `${c.evidence.length ? c.evidence.join('; ') : 'mentions the name with no risk term near it'}${place}${a.publishedAt ? `; published ${a.publishedAt.slice(0, 10)}` : ''}${a.domain ? ` by ${a.domain}` : ''}`,
+      summary: `${c.evidence.length ? c.evidence.join('; ') : 'mentions the name with no risk term near it'}${namedAs.length ? `; names the person as ${namedAs.map((n) => `'${n}'`).join(', ')}` : ''}${place}${a.publishedAt ? `; published ${a.publishedAt.slice(0, 10)}` : ''}${a.domain ? ` by ${a.domain}` : ''}`,
       displayLink: a.domain,
       link: a.link,
       image: a.image,

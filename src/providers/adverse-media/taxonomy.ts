@@ -1,3 +1,4 @@
+import { mentions } from '../../lib/names/match.js';
 import { nameTokens } from '../../lib/names/names.js';
 
 /** The spec's risk categories, in the order reports list them. */
@@ -46,20 +47,18 @@ export interface Categorised {
   evidence: string[];
   /** Whether the name itself occurs (the search may have matched elsewhere). */
   mentioned: boolean;
+  /** How the text writes the name, folded, each way once. */
+  namedAs: string[];
 }
 
-/** Where the name's tokens occur in a row, as start positions. */
-function occurrences(tokens: string[], name: string[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + name.length <= tokens.length; i++) if (name.every((n, j) => tokens[i + j] === n)) out.push(i);
-  return out;
-}
-
-/** The risk categories of an article about a person: terms of the taxonomy near the person's name. */
-export function categorise(text: string, names: string[][]): Categorised {
+/**
+ * The risk categories of an article about a person: terms of the taxonomy near the places the
+ * text names the person, found by the name matcher (mentions), however the text writes the name.
+ */
+export function categorise(text: string, person: string): Categorised {
   const tokens = nameTokens(text);
-  const spans = names.flatMap((n) => occurrences(tokens, n).map((start) => ({ start, end: start + n.length - 1 })));
-  if (spans.length === 0) return { categories: [], evidence: [], mentioned: false };
+  const spans = mentions(person, tokens);
+  if (spans.length === 0) return { categories: [], evidence: [], mentioned: false, namedAs: [] };
   const found = new Map<RiskCategory, string>();
   for (let i = 0; i < tokens.length; i++) {
     for (const term of TERMS) {
@@ -74,5 +73,6 @@ export function categorise(text: string, names: string[][]): Categorised {
     }
   }
   const categories = RISK_CATEGORIES.filter((c) => found.has(c));
-  return { categories: categories.length ? categories : ['Other News'], evidence: [...found.values()], mentioned: true };
+  const namedAs = [...new Set(spans.map((x) => tokens.slice(x.start, x.end + 1).join(' ')))];
+  return { categories: categories.length ? categories : ['Other News'], evidence: [...found.values()], mentioned: true, namedAs };
 }
