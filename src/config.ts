@@ -2,6 +2,7 @@ import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typeb
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
+import { outboundUrlProblem } from './lib/urls.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -94,6 +95,8 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SQLITE_READERS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$' })),
   GUESTSCREEN_CHECK_RETENTION_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
+  GUESTSCREEN_SANCTIONS_REFRESH_URLS: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SANCTIONS_REFRESH_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -156,6 +159,8 @@ export interface Config {
   sqliteReaders: number;
   /** Background checks and adverse-media reports are erased this many days after submission (0: kept until deleted). */
   checkRetentionDays: number;
+  /** Sanctions lists the worker downloads and imports every `everyHours` (providers/sanctions/refresh.ts). */
+  sanctionsRefresh: { urls: string[]; everyHours: number } | undefined;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -231,6 +236,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   else if (headersTimeoutSeconds > requestTimeoutSeconds) {
     problems.push(`GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: must not be more than GUESTSCREEN_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
+  const refreshUrls = (e.GUESTSCREEN_SANCTIONS_REFRESH_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  for (const u of refreshUrls) {
+    const problem = outboundUrlProblem(u);
+    if (problem) problems.push(`GUESTSCREEN_SANCTIONS_REFRESH_URLS: '${u}' ${problem}`);
+  }
+  const refreshHours = e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS === undefined ? 24 : Number(e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS);
+  // The worker's timer holds at most 2^31 ms (24.8 days).
+  if (!(refreshHours > 0 && refreshHours <= 576)) problems.push('GUESTSCREEN_SANCTIONS_REFRESH_HOURS: must be more than 0 and at most 576 (24 days)');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const host = e.HOST ?? '0.0.0.0';
@@ -268,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? defaultReaders() : Number(e.GUESTSCREEN_SQLITE_READERS),
     checkRetentionDays: e.GUESTSCREEN_CHECK_RETENTION_DAYS === undefined ? 0 : Number(e.GUESTSCREEN_CHECK_RETENTION_DAYS),
+    sanctionsRefresh: refreshUrls.length ? { urls: refreshUrls, everyHours: refreshHours } : undefined,
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,

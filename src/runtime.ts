@@ -11,6 +11,7 @@ import { KeyCache } from './http/key-cache.js';
 import { handlers } from './jobs/handlers.js';
 import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
+import { enqueue } from './jobs/queue.js';
 import { purgeExpiredChecks } from './modules/checks/service.js';
 
 export function createDeps(config: Config): Deps {
@@ -61,6 +62,10 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'besi
     concurrency,
     chores: [
       ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
+      // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
+      ...(deps.config.sanctionsRefresh
+        ? [{ name: 'sanctions refresh', everyMs: deps.config.sanctionsRefresh.everyHours * 3_600_000, firstAfterMs: 60_000, run: async () => void (await enqueue(deps.db, deps, 'sanctions.refresh', {}, { uniqueKey: 'sanctions-refresh' })) }]
+        : []),
       // SQLite's full-text index, merged in short steps (compactSearchIndex in db/dialect.ts): a
       // few seconds after the start, so not in the way of it, then hourly.
       ...(deps.dialect.kind === 'sqlite'

@@ -4,6 +4,7 @@ import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { runScreening } from '../modules/screening/run.js';
+import { refreshSanctionsLists } from '../providers/sanctions/refresh.js';
 import type { JobHandlers } from './worker.js';
 
 /** What runs each job kind of the catalog in kinds.ts. */
@@ -17,4 +18,5 @@ export const handlers: JobHandlers = {
   'search.purge': purgeSearchIndex,
   'sanctions.rescreen': rescreenOnListChange,
   'check.rematch': rematchChecksOnListChange,
+  'sanctions.refresh': async (_payload, { deps }) => void (await refreshSanctionsLists(deps)),
 };

@@ -68,6 +68,13 @@ export const JOB_KINDS = {
     backoff: exponential(30, 1800),
     timeoutMs: 3_600_000,
   },
+  'sanctions.refresh': {
+    // Queued by the worker's chore every GUESTSCREEN_SANCTIONS_REFRESH_HOURS; one waits at a time (unique key).
+    payload: Type.Object({}),
+    maxAttempts: () => 5,
+    backoff: exponential(300, 7200),
+    timeoutMs: 1_800_000,
+  },
   'message.erase': {
     // Queued by an erasure in its transaction, five seconds ahead: the ids of the messages whose outbox copies go.
     payload: Type.Object({ message_ids: Type.Array(Type.String()) }),

@@ -133,7 +133,7 @@ describe(`job queue (${dbKind})`, () => {
 
   it('runs its upkeep at start and on its timer, survives a failed round, and stops it with the worker', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop };
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, {
       pollMs: 20,
@@ -152,7 +152,7 @@ describe(`job queue (${dbKind})`, () => {
 
   it('runs upkeep given a first delay only after it, then on its timer, and none if stopped before', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop };
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'later', everyMs: 30, firstAfterMs: 80, run: async () => void rounds++ }] });
     worker.start();
@@ -172,7 +172,7 @@ describe(`job queue (${dbKind})`, () => {
 
   it('waits for a round of upkeep under way before its stop resolves', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop };
+    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
     let finished = false;
     const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'slow', everyMs: 60_000, run: async () => { await new Promise((r) => setTimeout(r, 100)); finished = true; } }] });
     worker.start();
@@ -204,6 +204,7 @@ describe(`job queue (${dbKind})`, () => {
       'message.erase': async () => undefined,
       'sanctions.rescreen': async () => undefined,
       'check.rematch': async () => undefined,
+      'sanctions.refresh': async () => undefined,
     };
     for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
     // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.
@@ -236,7 +237,7 @@ describe(`job queue (${dbKind})`, () => {
         started.push((payload as { message_id: string }).message_id);
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined, 'check.checkr': async () => undefined, 'search.purge': async () => undefined, 'message.erase': async () => undefined, 'sanctions.rescreen': async () => undefined, 'check.rematch': async () => undefined };
+    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined, 'check.checkr': async () => undefined, 'search.purge': async () => undefined, 'message.erase': async () => undefined, 'sanctions.rescreen': async () => undefined, 'check.rematch': async () => undefined, 'sanctions.refresh': async () => undefined };
     try {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -293,6 +294,7 @@ describe(`job queue (${dbKind})`, () => {
       'message.erase': async () => undefined,
       'sanctions.rescreen': async () => undefined,
       'check.rematch': async () => undefined,
+      'sanctions.refresh': async () => undefined,
     };
     try {
       for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });
