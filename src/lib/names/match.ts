@@ -301,8 +301,9 @@ const inside = (t: string) => PARTICLES.has(t) || t.length === 1 || PATRONYMIC.t
  * Where running text (an article's folded tokens, nameTokens) names the person: each stretch of
  * up to four tokens that begins and ends with a token pairing with one of the person's, with
  * nothing between but those, particles, initials and patronymics, that pairs with two of the
- * person's names at least, and that matchName scores at the threshold, as the text writes it (Putin, Vladimir; Vladimir
- * Vladimirovich Putin; Yevgeny for Evgeny). Overlapping stretches keep the best.
+ * person's names at least, and that matchName scores at the threshold, however the text writes
+ * the name (Putin, Vladimir; Vladimir Vladimirovich Putin; Yevgeny for Evgeny). Overlapping
+ * stretches keep the best.
  */
 export function mentions(person: string, tokens: string[], threshold = NAME_THRESHOLD): { start: number; end: number; match: NameMatch }[] {
   const own = new Set(personReadings(person).flat());

@@ -3,6 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import countries from 'i18n-iso-countries';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 
 /** One listed person, organisation, vessel or aircraft, as every list format reads into. */
 export interface ListEntry {
@@ -280,5 +281,5 @@ export async function readOfac(files: OfacFiles): Promise<ListFile> {
     for await (const [id, , , alias] of ofacRows(files.aliases)) found.get(id ?? '')?.aliases.push(alias ?? '');
   }
   const entries = [...found].map(([id, e]) => finish({ id, ...e, countries: [...e.countries, ...remarkCountries(e.remarks)], birthYears: birthYears(e.remarks) }));
-  return { source: /cons/i.test(files.primary) ? 'OFAC Consolidated (non-SDN)' : 'OFAC SDN', date: null, entries, rejected };
+  return { source: /cons/i.test(basename(files.primary)) ? 'OFAC Consolidated (non-SDN)' : 'OFAC SDN', date: null, entries, rejected };
 }
