@@ -29,6 +29,15 @@ describe('the name matcher', () => {
     hit('قاسم سليماني', 'SOLEIMANI, Qasem');
     hit('حسن نصر الله', 'NASRALLAH, Hasan');
     hit('محمد جواد ظریف', 'ZARIF, Mohammad Javad');
+    // Arabic writes kh and q apart: Farrokh is not Farooq.
+    miss('فرخ محمد', 'FAROOQ, Muhammad');
+  });
+
+  it('reads Hebrew by its consonants (k, kh and c one letter), Greek, and Japanese kana as Hepburn writes it', () => {
+    hit('משה כהן', 'COHEN, Moshe');
+    hit('Γιώργος Παπαδόπουλος', 'PAPADOPOULOS, Georgios');
+    hit('ヤマダ タロウ', 'YAMADA, Taro');
+    hit('さとう ゆうこ', 'SATO, Yuko');
   });
 
   it('takes a slip in a long name, names run together and spellings that differ in their vowels', () => {

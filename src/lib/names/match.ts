@@ -106,15 +106,16 @@ const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] *
 
 /**
  * A token's consonants, as Arabic script writes a name: no vowels (nor w or y, which write long
- * vowels; nor v, with `arabic`: جواد is jwd, Javad), one letter for kh, sh and zh, q and gh as k,
+ * vowels; nor v, with `arabic`: جواد is jwd, Javad), one letter for kh (with `arabic`, the same
+ * as k and c, as Hebrew writes them), sh and zh, q and gh as k,
  * dh as z (ظ, ذ: Zarif, Qadhafi), doubled letters once, a final h dropped (ة: Haniyeh, هنية).
  */
-export function consonants(token: string, arabic = false): string {
-  const key = arabic ? `${token}\u0001` : token;
+export function consonants(token: string, script: Script = false): string {
+  const key = script ? `${token}\u0001${script}` : token;
   let found = CONSONANTS.get(key);
   if (found === undefined) {
     if (CONSONANTS.size >= READ_LIMIT) CONSONANTS.clear();
-    found = consonantsOf(token, arabic);
+    found = consonantsOf(token, script);
     CONSONANTS.set(key, found);
   }
   return found;
@@ -123,9 +124,14 @@ export function consonants(token: string, arabic = false): string {
 /** Tokens' consonants as worked out: the same tokens come back in every search. */
 const CONSONANTS = new Map<string, string>();
 
-function consonantsOf(token: string, arabic: boolean): string {
-  return token
-    .replace(/kh/g, 'x')
+/** A script without short vowels a name is compared in by its consonants; false for Latin letters. */
+export type Script = false | 'arabic' | 'hebrew';
+
+function consonantsOf(token: string, script: Script): string {
+  const arabic = script !== false;
+  // Hebrew writes one letter (כ) for k and kh, which lists spell k, kh or c (כהן: COHEN, KOHEN);
+  // Arabic writes kh (خ) and k (ك) apart (Farrokh is not Farooq).
+  return (script === 'hebrew' ? token.replace(/c(?!h)/g, 'k').replace(/kh/g, 'k') : token.replace(/kh/g, 'x'))
     .replace(/sh/g, '$')
     .replace(/gh|q/g, 'k')
     .replace(/zh/g, 'j')
@@ -137,14 +143,14 @@ function consonantsOf(token: string, arabic: boolean): string {
 }
 
 /** How alike two tokens are, and why; null when not alike enough to pair. */
-function tokenSimilarity(person: string, listed: string, bySound: boolean): { similarity: number; how: TokenPair['how'] } | null {
+function tokenSimilarity(person: string, listed: string, bySound: Script): { similarity: number; how: TokenPair['how'] } | null {
   if (person === listed) return { similarity: 1, how: 'same' };
   if (bySound) {
-    const a = consonants(person.replace(/^l(?=..)/, ''), true);
-    const b = consonants(listed, true);
+    const a = consonants(person.replace(/^l(?=..)/, ''), bySound);
+    const b = consonants(listed, bySound);
     if (a && a === b) return { similarity: 0.95, how: 'same consonants' };
     if (a.length >= 3 && b.length >= 3 && jaroWinkler(a, b) >= 0.9) return { similarity: 0.9, how: 'same consonants' };
-    if (consonants(person, true) === b && b) return { similarity: 0.95, how: 'same consonants' };
+    if (consonants(person, bySound) === b && b) return { similarity: 0.95, how: 'same consonants' };
   }
   const shorter = Math.min(person.length, listed.length);
   // Damerau-Levenshtein is at least the difference in length: skip it when that is already over two.
@@ -171,10 +177,13 @@ function looseSimilarity(person: string, listed: string): { similarity: number; 
   return null;
 }
 
-const ARABIC = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+const ARABIC = /\p{Script=Arabic}/u;
+const HEBREW = /\p{Script=Hebrew}/u;
+/** The script a name is compared in by its consonants, if it is written in one. */
+export const scriptOf = (name: string): Script => (ARABIC.test(name) ? 'arabic' : HEBREW.test(name) ? 'hebrew' : false);
 
 /** The best pairing of a person's tokens with one reading of a listed name. */
-function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: boolean) {
+function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script) {
   const used = new Set<number>();
   const pairs: TokenPair[] = [];
   // The listed family name first, then given, middle and the rest, each taking its closest free token.
@@ -262,10 +271,10 @@ let lastPerson: { name: string; readings: string[][] } | undefined;
 
 /** The ways a person's name is read for matching: its spellings in Latin letters, or, in Arabic script, its consonants' words. */
 export function personReadings(person: string): string[][] {
-  return readPerson(person, ARABIC.test(person));
+  return readPerson(person, scriptOf(person));
 }
 
-function readPerson(person: string, bySound: boolean): string[][] {
+function readPerson(person: string, bySound: Script): string[][] {
   if (lastPerson?.name === person) return lastPerson.readings;
   // Arabic script: hamza and ayn are letters, not breaks; the article is written joined (الأسد: l'sd).
   const readings = bySound ? [toLatin(person).toLowerCase().replace(/['`]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean)] : nameVariants(person);
@@ -275,7 +284,7 @@ function readPerson(person: string, bySound: boolean): string[][] {
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
 export function matchName(person: string, listed: string): NameMatch {
-  const bySound = ARABIC.test(person);
+  const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);
   let best: (Omit<NameMatch, 'explanation'> & { spelled: string }) | null = null;
   for (const p of readings) {

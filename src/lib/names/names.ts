@@ -15,14 +15,35 @@ const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}]/u;
 export function toLatin(name: string, korean?: (syllable: string, at: number) => string): string {
   if (/^[\x00-\x7f]*$/.test(name)) return name;
   let out = '';
+  let kana = '';
   let at = 0;
   for (const ch of name.normalize('NFC')) {
+    if (KANA.test(ch)) {
+      kana += ch;
+      at++;
+      continue;
+    }
+    if (kana) out += hepburn(kana);
+    kana = '';
     if (ch.charCodeAt(0) < 0x80) out += ch;
     else if (korean && HANGUL.test(ch)) out += ` ${korean(ch, at)} `;
     else out += SYLLABIC.test(ch) ? ` ${anyAscii(ch)} ` : anyAscii(ch);
     at++;
   }
-  return out;
+  return kana ? out + hepburn(kana) : out;
+}
+
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+
+/**
+ * Japanese written in kana, as passports and lists write it (Hepburn without its marks): a long
+ * vowel once (タロウ, たろう and ターロー are all TARO; ユウコ is YUKO), a word of kana at a time.
+ */
+function hepburn(kana: string): string {
+  return anyAscii(kana)
+    .replace(/([aiueo])\1+/g, '$1')
+    .replace(/ou/g, 'o')
+    .replace(/-/g, '');
 }
 
 const HANGUL = /\p{Script=Hangul}/u;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
-import { consonants, matchName, NAME_THRESHOLD, personReadings, type TokenPair } from '../../lib/names/match.js';
+import { consonants, matchName, NAME_THRESHOLD, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
@@ -167,7 +167,10 @@ export async function sanctionsImported(deps: Deps): Promise<boolean> {
  * changes its sound, rarely both of its ends).
  */
 function indexKeys(token: string): string[] {
-  const keys = [...phoneticKeys(token), `c:${consonants(token)}`, `c:${consonants(token, true)}`];
+  const keys = [...phoneticKeys(token), `c:${consonants(token)}`, `c:${consonants(token, 'arabic')}`];
+  // As Hebrew script reads it (k, kh and c one letter), where that differs: COHEN under khn.
+  const hebrew = consonants(token, 'hebrew');
+  if (hebrew !== consonants(token, 'arabic')) keys.push(`h:${hebrew}`);
   if (token.length >= 5) keys.push(`p:${token.slice(0, 4)}`, `s:${token.slice(-4)}`);
   return keys;
 }
@@ -176,8 +179,9 @@ function indexKeys(token: string): string[] {
  * The index keys a token of the person's name looks under: a listed token's, the consonants
  * without an Arabic article, and, for a name given as one word (VladimirPutin), its halves'.
  */
-function keysOf(token: string, oneWord: boolean): string[] {
-  const keys = [...indexKeys(token), `c:${consonants(token.replace(/^l(?=..)/, ''), true)}`];
+function keysOf(token: string, oneWord: boolean, script: Script): string[] {
+  const keys = [...indexKeys(token), `c:${consonants(token.replace(/^l(?=..)/, ''), 'arabic')}`];
+  if (script === 'hebrew') keys.push(`h:${consonants(token, 'hebrew')}`);
   if (oneWord && token.length >= 6) {
     for (let at = 3; at <= token.length - 3; at++) keys.push(...phoneticKeys(token.slice(0, at)), ...phoneticKeys(token.slice(at)));
   }
@@ -195,6 +199,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
   // Each reading the matcher compares (Korean has several spellings; Arabic script keeps its hamza
   // and ayn in the word) finds its own candidates.
   const candidates = new Set<number>();
+  const script = scriptOf(q.name);
   for (const tokens of personReadings(q.name)) {
     // Each token votes for the names it finds, as much as the key it found them under is rare
     // (log(names / names under the key)): a family name few share counts for more than Pavel or
@@ -205,7 +210,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
     const joined = tokens.slice(1).map((t, i) => `${tokens[i]}${t}`);
     for (const t of new Set([...tokens, ...joined])) {
       const seen = new Map<number, { weight: number; rare: boolean }>();
-      for (const k of keysOf(t, tokens.length === 1)) {
+      for (const k of keysOf(t, tokens.length === 1, script)) {
         const found = idx.byKey.get(k);
         if (!found) continue;
         const weight = Math.log(idx.names.length / found.length);
