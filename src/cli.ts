@@ -296,7 +296,7 @@ async function demoCommand(deps: Deps, args: string[]) {
     out(JSON.stringify(result, null, 2));
     return;
   }
-  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s); \`guestscreen start\` screens them (some guests are on the sanctions lists, three on the first account's blocklist)`);
   out(`reseller ${result.reseller.id}: ${result.reseller.api_key}`);
   for (const a of result.accounts) out(`account ${a.id} (${a.name}, ${a.reservations} reservations): ${a.api_key}`);
   const first = result.accounts[0];

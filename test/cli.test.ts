@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/queue.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
-import { createDeps } from '../src/runtime.js';
+import { createDeps, startWorker } from '../src/runtime.js';
 import { createIsolatedEnv, dbKind, freePort, openApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -83,6 +83,24 @@ describe(`guestscreen command (${dbKind})`, () => {
     } finally {
       await app.close();
     }
+    // The worker screens them like reservations made through the API: some guests are listed
+    // people (the shipped OFAC lists), three are on the account's blocklist.
+    const deps = createDeps(loadConfig(env));
+    const worker = startWorker(deps, 'dedicated');
+    try {
+      const started = Date.now();
+      while ((await deps.db.selectFrom('screening_runs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n < 127) {
+        assert.ok(Date.now() - started < 60_000, 'every demo reservation screened within a minute');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await worker.stop();
+    }
+    const runs = await deps.db.selectFrom('screening_runs').select(['checks']).where('account_id', '=', out.accounts[0].id).execute();
+    const status = (check: string) => runs.map((r) => (JSON.parse(r.checks) as Record<string, { status: string }>)[check]?.status);
+    assert.ok(status('sanctions').filter((x) => x === 'REVIEW' || x === 'FAIL').length >= 3, `listed guests flagged: ${status('sanctions').join(',')}`);
+    assert.equal(status('blacklist').filter((x) => x !== 'PASS').length, 3, 'the blocklisted guests');
+    await deps.database.close();
   });
 
   it('lists failed jobs and puts one back in line', async () => {

@@ -15,9 +15,9 @@ export type JobRow = Selectable<JobsTable>;
 const JITTER = 0.2;
 
 export interface EnqueueOptions {
-  runAt?: Date;
+  runAt?: Date | undefined;
   /** At most one waiting (available) job per key; a second enqueue while one waits joins it. */
-  uniqueKey?: string;
+  uniqueKey?: string | undefined;
 }
 
 function jobRow<K extends JobKind>(env: { config: Config; clock: Clock }, kind: K, payload: JobPayload<K>, opts: EnqueueOptions) {
@@ -64,16 +64,17 @@ export async function enqueue<K extends JobKind>(
   return null;
 }
 
-/** Adds several jobs of one kind in one statement (one round trip), none with a unique key. */
+/** Adds several jobs of one kind in one statement (one round trip); with unique keys (each its own), as enqueue does. */
 export async function enqueueAll<K extends JobKind>(
   db: Db,
   env: { config: Config; clock: Clock },
   kind: K,
-  jobs: { payload: JobPayload<K>; runAt?: Date }[],
+  jobs: { payload: JobPayload<K>; runAt?: Date; uniqueKey?: string }[],
 ): Promise<string[]> {
   if (jobs.length === 0) return [];
-  const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt }));
-  await insertRows(db, 'jobs', rows);
+  const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt, uniqueKey: j.uniqueKey }));
+  if (jobs.some((j) => j.uniqueKey !== undefined)) await insertRows(db, 'jobs', rows, { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update: ['payload', 'updated_at'] } });
+  else await insertRows(db, 'jobs', rows);
   return rows.map((r) => r.id);
 }
 

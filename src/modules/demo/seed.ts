@@ -11,6 +11,9 @@ import type { ReservationRow } from '../reservations/repo.js';
 import { buildReservation, creationNote } from '../reservations/service.js';
 import type { CreateInput } from '../reservations/schemas.js';
 import { EVENT_TYPES } from '../reservations/payments.js';
+import { enqueueAll } from '../../jobs/queue.js';
+import { listedPeople } from '../../providers/sanctions/index.js';
+import { buildEntry, insertEntries } from '../blocklist/service.js';
 
 // Guests come from many countries; each faker locale gives names, cities and phone formats of its own.
 const LOCALES: { faker: Faker; country: string; currency: string; tz: string }[] = [
@@ -60,6 +63,14 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
   const reseller = await createAccount(deps, deps.db, { parent: root, name: 'Demo Reseller', email: 'demo-reseller@example.com', isReseller: true }, null);
   const result: DemoResult = { reseller: { id: reseller.account.id, api_key: reseller.apiKey }, accounts: [], reservations: 0, payment_events: 0 };
   const today = deps.clock();
+  // Some guests of the first account are people on the installed sanctions lists, and its first
+  // guests are on its blocklist, so the demo shows every verdict, not only green ones.
+  const listed = (await listedPeople(deps, 40)).map((n) => {
+    const [family = '', given = ''] = n.split(', ');
+    const title = (w: string) => w.toLowerCase().replace(/(^|[\s-])\p{L}/gu, (c) => c.toUpperCase());
+    return { first: title(given.split(' ')[0] ?? ''), last: title(family) };
+  });
+  const BLOCKLISTED = ['chargeback after the stay', 'party against the house rules, neighbours complained', 'damage not paid'];
 
   for (let a = 0; a < opts.accounts; a++) {
     const company = `${fakerEN_US.location.city()} ${pick(['Stays', 'Rentals', 'Holiday Homes', 'Hosts'])}`;
@@ -83,8 +94,9 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
         const n = made + i;
         const loc = pick(LOCALES);
         const f = loc.faker;
-        const first = f.person.firstName();
-        const last = f.person.lastName();
+        const person = a === 0 && listed.length && n % 25 === 7 ? listed[(n / 25) % listed.length | 0] : undefined;
+        const first = person?.first ?? f.person.firstName();
+        const last = person?.last ?? f.person.lastName();
         const listing = pick(listings);
         const start = new Date(today.getTime() + fakerEN_US.number.int({ min: -400, max: 300 }) * 86_400_000);
         const nights = fakerEN_US.number.int({ min: 1, max: 14 });
@@ -148,10 +160,20 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
           }
         }
       }
+      const blocklist =
+        a === 0 && made === 0
+          ? rows.slice(0, BLOCKLISTED.length).flatMap((r, i) => {
+              const built = buildEntry(account.id, { email: r.guest_email ?? undefined, reason: BLOCKLISTED[i] as string }, iso(today));
+              return built.entry ? [built.entry] : [];
+            })
+          : [];
       await withTx(deps.db, async (tx) => {
+        await insertEntries(tx, blocklist);
         await tx.insertInto('reservations').values(rows).execute();
         await tx.insertInto('reservation_notes').values(rows.map(creationNote)).execute();
         for (let i = 0; i < events.length; i += BATCH) await tx.insertInto('payment_events').values(events.slice(i, i + BATCH)).execute();
+        // Screened like any reservation made through the API, by the worker of `guestscreen start`.
+        await enqueueAll(tx, deps, 'screening.run', rows.map((r) => ({ payload: { reservation_id: r.id, trigger: 'created' as const }, uniqueKey: `screen:${r.id}` })));
       });
       made += batch;
       result.payment_events += events.length;

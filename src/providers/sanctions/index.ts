@@ -156,6 +156,12 @@ export async function sanctionsLists(deps: Deps): Promise<{ source: string; data
   return (await currentIndex(deps)).lists;
 }
 
+/** Listed people (individuals' primary names, "FAMILY, Given"), up to `n`, in list order: for the demo's guests. */
+export async function listedPeople(deps: Deps, n: number): Promise<string[]> {
+  const rows = await deps.db.selectFrom('sanctions_names').select('primary_name').where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(n * 4).execute();
+  return [...new Set(rows.map((r) => r.primary_name))].slice(0, n);
+}
+
 /** Whether any sanctions list has been imported. */
 export async function sanctionsImported(deps: Deps): Promise<boolean> {
   return (await currentIndex(deps)).names.length > 0;
