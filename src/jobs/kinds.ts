@@ -13,6 +13,9 @@ export interface JobPolicy<S extends TSchema> {
 
 const exponential = (base: number, cap: number) => (attempt: number) => Math.min(cap, base * 2 ** (attempt - 1));
 
+/** What a sanctions import changed: the entries it added or changed (null: the whole list, a first import). */
+const LIST_CHANGE = Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) });
+
 /**
  * Every job kind, one entry each: what its payload is and how it is retried. Handlers live in
  * handlers.ts, so this catalog stays free of the modules that enqueue jobs.
@@ -54,16 +57,15 @@ export const JOB_KINDS = {
     timeoutMs: 300_000,
   },
   'sanctions.rescreen': {
-    // Queued by a sanctions import in its transaction: the entries it added or changed (null: the
-    // whole list, a first import), against which stays that have not ended are matched.
-    payload: Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
+    // Queued by a sanctions import in its transaction: stays that have not ended are matched against what changed.
+    payload: LIST_CHANGE,
     maxAttempts: () => 5,
     backoff: exponential(30, 1800),
     timeoutMs: 3_600_000,
   },
   'check.rematch': {
-    // Queued beside sanctions.rescreen, with the same payload: finished background checks are matched against the changed entries.
-    payload: Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) }),
+    // Queued beside sanctions.rescreen, with the same payload: finished background checks are matched against what changed.
+    payload: LIST_CHANGE,
     maxAttempts: () => 5,
     backoff: exponential(30, 1800),
     timeoutMs: 3_600_000,

@@ -315,9 +315,10 @@ const inside = (t: string) => PARTICLES.has(t) || t.length === 1 || PATRONYMIC.t
  * stretches keep the best.
  */
 export function mentions(person: string, tokens: string[], threshold = NAME_THRESHOLD): { start: number; end: number; match: NameMatch }[] {
-  const own = new Set(personReadings(person).flat());
-  const near = tokens.map((t) => [...own].some((p) => tokenSimilarity(p, t, false) !== null));
-  const wanted = Math.min(...personReadings(person).map((r) => r.filter((t) => !PARTICLES.has(t)).length));
+  const readings = personReadings(person);
+  const own = [...new Set(readings.flat())];
+  const near = tokens.map((t) => own.some((p) => tokenSimilarity(p, t, false) !== null));
+  const wanted = Math.min(...readings.map((r) => r.filter((t) => !PARTICLES.has(t)).length));
   const found: { start: number; end: number; match: NameMatch }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!near[i]) continue;

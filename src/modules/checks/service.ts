@@ -7,10 +7,10 @@ import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
 import { DAY_MS, iso } from '../../lib/time.js';
-import { assertAdverseMediaSource, searchAdverseMedia, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
+import { assertAdverseMediaSource, searchAdverseMedia, subjectName, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import { checkrProgress, inviteCandidate, type CheckrProgress } from '../../providers/criminal/checkr.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
-import { sanctionsImported, searchSanctions, type SanctionsHit } from '../../providers/sanctions/index.js';
+import { changedEntries, sanctionsImported, searchSanctions, type SanctionsHit } from '../../providers/sanctions/index.js';
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
@@ -187,14 +187,17 @@ function sanctionsItem(h: SanctionsHit, later?: string): ReportItem {
   };
 }
 
+/** What the sanctions lists are asked about the person: their name, year of birth and country. */
+const sanctionsQuery = (s: CheckSubject) => ({ name: subjectName(s), yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true });
+
 /** The sections of a background check: sanctions, the registry, adverse media, criminal records; each says when it could not run. */
 async function backgroundSections(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section[]> {
-  const fullName = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
+  const fullName = subjectName(s);
   const sections: BackgroundResults['report_items'] = [];
 
   const { yente, watchman } = deps.config.lookups.vendors;
   if (yente || watchman || (await sanctionsImported(deps))) {
-    const query = { name: fullName, yearOfBirth: s.yearOfBirth, country: s.country || null, individualsOnly: true };
+    const query = sanctionsQuery(s);
     const hits = [
       ...((await sanctionsImported(deps)) ? await searchSanctions(deps, query) : []),
       ...(yente ? await yenteMatch({ deps, accountId }, yente, query) : []),
@@ -352,7 +355,7 @@ async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise
 const scheduleCheckrPoll = (db: Deps['db'], deps: Deps, checkId: string) =>
   enqueue(db, deps, 'check.checkr', { check_id: checkId, poll: true }, { runAt: new Date(deps.clock().getTime() + CHECKR_POLL_MS), uniqueKey: `checkr-poll:${checkId}` });
 
-const subjectLine = (s: CheckSubject) => `${[s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ')}${s.yearOfBirth ? `, born ${s.yearOfBirth}` : ''}${s.country ? `, ${s.country}` : ''}`;
+const subjectLine = (s: CheckSubject) => `${subjectName(s)}${s.yearOfBirth ? `, born ${s.yearOfBirth}` : ''}${s.country ? `, ${s.country}` : ''}`;
 
 /** Risk, PDF and the FINISHED state of a background check whose sections are all done. */
 async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
@@ -435,15 +438,13 @@ const REMATCH_PAGE = 200;
  * its PDF is made again, and the account's webhook hears `background_check.updated`.
  */
 export async function rematchChecksOnListChange(payload: unknown, { deps, signal }: JobContext): Promise<void> {
-  const { source, entry_ids } = payload as { source: string; entry_ids: string[] | null };
-  const only = { source, entryIds: entry_ids ? new Set(entry_ids) : null };
+  const only = changedEntries(payload);
   for (let after = ''; ; ) {
     if (signal.aborted) throw new Error('stopped before every background check was matched');
     const page = await deps.db.selectFrom('background_checks').selectAll().where('type', '=', 'globalcheck').where('status', '=', 'FINISHED').where('id', '>', after).orderBy('id').limit(REMATCH_PAGE).execute();
     for (const row of page) {
       const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
-      const name = [subject.firstName, subject.middleName, subject.lastName].filter(Boolean).join(' ');
-      const hits = await searchSanctions(deps, { name, yearOfBirth: subject.yearOfBirth, country: subject.country || null, individualsOnly: true, only });
+      const hits = await searchSanctions(deps, { ...sanctionsQuery(subject), only });
       if (hits.length === 0) continue;
       const sections = backgroundView(deps, row).report_items;
       let section = sections.find((x) => x.name === SANCTIONS);
@@ -451,7 +452,7 @@ export async function rematchChecksOnListChange(payload: unknown, { deps, signal
       const known = (h: SanctionsHit) => section.items.some((i) => i.subtitle?.startsWith(`${h.source} (list of `) && i.subtitle.includes(`, entry ${h.entryId}`));
       const added = hits.filter((h) => !known(h));
       if (added.length === 0) continue;
-      const later = `Named by ${source} after this check ran (list of ${added[0]?.dataDate}).`;
+      const later = `Named by ${only.source} after this check ran (list of ${added[0]?.dataDate}).`;
       section.items.push(...added.map((h) => sanctionsItem(h, later)));
       section.status = 'REVIEW';
       await updateBackground(deps, row, subject, sections);

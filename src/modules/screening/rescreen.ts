@@ -1,6 +1,6 @@
 import type { JobContext } from '../../jobs/worker.js';
 import { iso } from '../../lib/time.js';
-import { searchSanctions } from '../../providers/sanctions/index.js';
+import { changedEntries, searchSanctions } from '../../providers/sanctions/index.js';
 import { staysNotEnded } from '../reservations/repo.js';
 import { requestScreening, screeningSettings } from './run.js';
 
@@ -13,8 +13,7 @@ const PAGE = 500;
  * decision and fires the webhooks its new verdict calls for.
  */
 export async function rescreenOnListChange(payload: unknown, { deps, signal }: JobContext): Promise<void> {
-  const { source, entry_ids } = payload as { source: string; entry_ids: string[] | null };
-  const only = { source, entryIds: entry_ids ? new Set(entry_ids) : null };
+  const only = changedEntries(payload);
   const thresholds = new Map<string, number>();
   const today = iso(deps.clock()).slice(0, 10);
   for (let after = ''; ; ) {

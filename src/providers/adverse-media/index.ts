@@ -15,6 +15,9 @@ export interface MediaSubject {
   state?: string | null | undefined;
 }
 
+/** The person's name as given, first, middle and last. */
+export const subjectName = (s: MediaSubject) => [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
+
 /** An article about the person, sorted into the spec's risk categories with the evidence. */
 export interface MediaFinding {
   title: string;
@@ -171,7 +174,7 @@ export async function searchAdverseMedia(
   ];
   const seen = new Set<string>();
   const findings: MediaFinding[] = [];
-  const person = [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ');
+  const person = subjectName(s);
   const own = new Set(forms.map((f) => f.join(' ')));
   for (const a of articles) {
     if (seen.has(a.link)) continue;

@@ -151,6 +151,12 @@ export function forgetSanctionsIndex(deps: Deps): void {
   indexes.delete(deps.db);
 }
 
+/** A list-change job's payload (what an import changed) as the `only` of a search. */
+export const changedEntries = (payload: unknown): NonNullable<SanctionsQuery['only']> => {
+  const { source, entry_ids } = payload as { source: string; entry_ids: string[] | null };
+  return { source, entryIds: entry_ids ? new Set(entry_ids) : null };
+};
+
 /** The imported lists: each source with its data date and how many names (aliases included) it holds. */
 export async function sanctionsLists(deps: Deps): Promise<{ source: string; dataDate: string; names: number }[]> {
   return (await currentIndex(deps)).lists;

@@ -39,10 +39,10 @@ export async function refreshSanctionsLists(deps: Deps): Promise<{ url: string; 
   const dir = await mkdtemp(path.join(deps.config.dataDir, 'lists-'));
   try {
     for (const url of urls) {
-      const name = new URL(url).pathname.split('/').pop() || 'list';
-      const files: SanctionsFiles = { primary: path.join(dir, name) };
+      const { pathname } = new URL(url);
+      const files: SanctionsFiles = { primary: path.join(dir, pathname.split('/').pop() || 'list') };
       await download(deps, url, files.primary, false);
-      const companions = OFAC_COMPANIONS.find(([re]) => re.test(new URL(url).pathname))?.[1];
+      const companions = OFAC_COMPANIONS.find(([re]) => re.test(pathname))?.[1];
       for (const [kind, sibling] of Object.entries(companions ?? {}) as [keyof typeof OFAC_COMPANIONS[0][1], string][]) {
         const file = path.join(dir, sibling);
         if (await download(deps, new URL(sibling, url).toString(), file, true)) files[kind] = file;
