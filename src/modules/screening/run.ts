@@ -108,10 +108,10 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     sanctionsLists = lists.map(({ source, dataDate }) => ({ source, dataDate }));
     const found = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
     const dismissed = found.length ? await dismissedEntries(deps, r.account_id, r.guest_first_name, r.guest_last_name) : new Set<string>();
-    const hits = found.filter((h) => !dismissed.has(`${h.source}\u0000${h.entryId}`));
-    if (hits.length < found.length) {
-      sanctionsDismissed = found.filter((h) => dismissed.has(`${h.source}\u0000${h.entryId}`)).map((h) => ({ source: h.source, entryId: h.entryId, primaryName: h.primaryName }));
-    }
+    const isDismissed = (h: (typeof found)[number]) => dismissed.has(`${h.source}\u0000${h.entryId}`);
+    const hits = found.filter((h) => !isDismissed(h));
+    const gone = found.filter(isDismissed);
+    if (gone.length) sanctionsDismissed = gone.map((h) => ({ source: h.source, entryId: h.entryId, primaryName: h.primaryName }));
     sanctions = hits.map((h) => ({
       source: h.source,
       entryId: h.entryId,
