@@ -29,6 +29,7 @@ import { screeningSettingsRoutes } from './modules/screening/settings-routes.js'
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { ScreeningEvent } from './modules/reservations/routes.js';
 import { portalPages } from './web/portal.js';
 import { signupPages } from './web/signup.js';
 
@@ -99,6 +100,24 @@ function loggedUrl(request: FastifyRequest): string {
     });
   return `${path}?${query.join('&')}`;
 }
+
+/** The screening events this service sends, signed per the Standard Webhooks spec (docs/decisions.md). */
+const screeningWebhooks = Object.fromEntries(
+  [
+    ['screening.changed', "Sent to the account's screening_webhook_url when a reservation's verification status or manual decision changes."],
+    ['screening.finished', 'Sent to the callback URL a request gave (`callback=`) when the screening run it asked for has finished.'],
+  ].map(([name, description]) => [
+    name,
+    {
+      post: {
+        summary: name,
+        description: `${description} Headers: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256).`,
+        requestBody: { required: true, content: { 'application/json': { schema: ScreeningEvent } } },
+        responses: { '2XX': { description: 'Received; any other answer is retried on the delivery schedule (410 turns the URL off)' } },
+      },
+    },
+  ]),
+);
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
   // Request ids: req_ and 32 hex digits, 64 random bits drawn once per process and then a counter.
@@ -182,6 +201,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       servers: [{ url: deps.config.publicUrl }],
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
       security: [{ ApiKey: [] }],
+      webhooks: screeningWebhooks,
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

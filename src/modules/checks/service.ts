@@ -15,6 +15,7 @@ import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
 import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
+import { dateInWords, listInWords, say, type HostMessage } from '../../lib/host-messages.js';
 import { renderReport } from './pdf.js';
 
 export interface CheckSubject extends MediaSubject {
@@ -175,14 +176,26 @@ export function openPdf(deps: Deps, row: Row): Buffer {
   return deps.secrets.openBytes(Buffer.from(row.pdf_enc), `check:${row.id}:pdf`);
 }
 
-const SANCTIONS = 'Sanctions and watchlists';
+const SANCTIONS = say('report.section.sanctions');
+const REGISTRY = say('report.section.registry');
+const MEDIA = say('report.section.media');
 
-/** A listed person the sanctions section reports; `later` says the list named them after the check ran. */
-function sanctionsItem(h: SanctionsHit, later?: string): ReportItem {
+/** A section that could not run: what it means for the host in the report, what the operator can do in the log. */
+function notRun(deps: Deps, name: string, title: HostMessage, operator: string, tags: string[] = ['not searched']): Section {
+  if (operator) deps.log?.info({ section: name }, `background check: ${name} not searched; ${operator}`);
+  return { name, status: 'NOT_RUN', items: [{ title: say(title), description: say('report.not_installed.help'), tags }] };
+}
+
+/** A listed person the sanctions section reports, the evidence in words; `later` says the list named them after the check ran. */
+function sanctionsItem(h: SanctionsHit, searched: CheckSubject, later?: string): ReportItem {
+  const name = subjectName(searched);
+  const born = h.birthYears.length
+    ? ` ${say('report.sanctions.born', { count: h.birthYears.length, years: listInWords(h.birthYears.map(String)), given: searched.yearOfBirth ?? 'none' })}`
+    : '';
   return {
     title: h.primaryName,
-    subtitle: `${h.source} (list of ${h.dataDate}), entry ${h.entryId}${h.programs.length ? `, programs ${h.programs.join(', ')}` : ''}`,
-    description: `${later ? `${later} ` : ''}${h.explanation}.${h.birthYears.length ? ` Listed years of birth: ${h.birthYears.join(', ')}.` : ''}`,
+    subtitle: `${say('report.sanctions.hit', { source: h.source, date: dateInWords(h.dataDate), entry: h.entryId })}${h.programs.length ? `; ${h.programs.join(', ')}` : ''}`,
+    description: `${later ? `${later} ` : ''}${say('report.sanctions.compared', { searched: name, how: say(h.score >= 0.97 ? 'report.sanctions.how.exact' : 'report.sanctions.how.close'), listed: h.listedName })}${born}`,
     tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`, ...(later ? ['list update'] : [])],
   };
 }
@@ -206,9 +219,9 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     sections.push({
       name: SANCTIONS,
       status: hits.length ? 'REVIEW' : 'CLEAR',
-      items: hits.map((h) => sanctionsItem(h)),
+      items: hits.map((h) => sanctionsItem(h, s)),
     });
-  } else sections.push({ name: SANCTIONS, status: 'NOT_RUN', items: [{ title: 'No sanctions list imported', description: 'Import one with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL.', tags: ['not configured'] }] });
+  } else sections.push(notRun(deps, SANCTIONS, 'report.not_installed.sanctions', 'import a list with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL'));
 
   if (await hasRegistry(deps)) {
     // Candidates share the last name, as a name or inside an alias; the first name and the rest
@@ -229,17 +242,22 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
       })
       .filter((x) => x.best && x.best.score >= NAME_THRESHOLD);
     sections.push({
-      name: 'Sex-offender registries',
+      name: REGISTRY,
       status: hits.length ? 'REVIEW' : 'CLEAR',
-      items: hits.map(({ r, best }) => ({
+      items: hits.map(({ r }) => ({
         title: `${r.first_name} ${r.last_name}`,
-        subtitle: `${r.source}: ${[r.city, r.county, r.state].filter(Boolean).join(', ')}, born ${r.dob}`,
-        description: `${best?.explanation}${s.yearOfBirth ? `; year of birth ${s.yearOfBirth} equal` : ''}.\nCharges: ${(JSON.parse(r.charges) as string[]).join('; ') || 'not listed'}`,
+        subtitle: say('report.registry.hit', { source: r.source, place: [r.city, r.county, r.state].filter(Boolean).join(', '), born: dateInWords(r.dob) }),
+        description: say('report.registry.compared', {
+          searched: fullName,
+          listed: `${r.first_name} ${r.last_name}`,
+          year: s.yearOfBirth ?? 'none',
+          charges: (JSON.parse(r.charges) as string[]).join('; ') || '-',
+        }),
         tags: ['sex offender registry', r.state],
         ...(r.image_url ? { images: [r.image_url] } : {}),
       })),
     });
-  } else sections.push({ name: 'Sex-offender registries', status: 'NOT_RUN', items: [{ title: 'No registry records imported', description: 'Import them with `guestscreen data import sex-offenders`.', tags: ['not configured'] }] });
+  } else sections.push(notRun(deps, REGISTRY, 'report.not_installed.registry', 'import records with `guestscreen data import sex-offenders`'));
 
   const media = await assertAdverseMediaSource(deps).then(
     () => true,
@@ -249,23 +267,23 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     const r = await searchAdverseMedia({ deps, accountId }, s);
     const risky = r.findings.filter((f) => !(f.riskCategories.length === 1 && f.riskCategories[0] === 'Other News'));
     sections.push({
-      name: 'Adverse media',
+      name: MEDIA,
       status: risky.length ? 'REVIEW' : 'CLEAR',
       items: r.findings.map((f) => ({
         title: f.title,
-        subtitle: [f.displayLink, f.publishedAt?.slice(0, 10)].filter(Boolean).join(', '),
-        description: `${f.summary}\n${f.link}`,
+        subtitle: [f.displayLink, f.publishedAt ? dateInWords(f.publishedAt) : null].filter(Boolean).join(', '),
+        description: `${f.topics.length ? say('report.media.about', { topics: listInWords(f.topics.map((t) => t.topic)), words: f.topics.map((t) => t.words).join('”, “') }) : say('report.media.mention')}\n${f.link}`,
         tags: f.riskCategories,
         ...(f.image ? { images: [f.image] } : {}),
       })),
     });
-  } else sections.push({ name: 'Adverse media', status: 'NOT_RUN', items: [{ title: 'No news source', description: 'Import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY.', tags: ['not configured'] }] });
+  } else sections.push(notRun(deps, MEDIA, 'report.not_installed.media', 'import a news corpus with `guestscreen data import news`, or set GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY'));
 
   sections.push(await criminalSection(deps, accountId, checkId, s));
   return sections;
 }
 
-const CRIMINAL = 'Criminal records';
+const CRIMINAL = say('report.section.criminal');
 /** How often a check waiting on Checkr looks again (its webhook, when it reaches the service, is sooner), and for how long. */
 const CHECKR_POLL_MS = 15 * 60_000;
 const CHECKR_GIVE_UP_MS = 30 * 86_400_000;
@@ -278,10 +296,10 @@ const CHECKR_GIVE_UP_MS = 30 * 86_400_000;
 async function criminalSection(deps: Deps, accountId: string, checkId: string, s: CheckSubject): Promise<Section> {
   const checkr = deps.config.lookups.vendors.checkr;
   if (!checkr) {
-    return { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No criminal-records provider configured', description: 'Court and criminal records need a consumer-reporting agency; set GUESTSCREEN_CHECKR_API_KEY and GUESTSCREEN_CHECKR_PACKAGE for Checkr.', tags: ['not configured'] }] };
+    return notRun(deps, CRIMINAL, 'report.not_installed.criminal', 'set GUESTSCREEN_CHECKR_API_KEY and GUESTSCREEN_CHECKR_PACKAGE to search criminal records through Checkr');
   }
   if (!s.email) {
-    return { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No e-mail to invite', description: "Checkr invites the person by e-mail to consent and give what its report needs; this check was submitted without the person's e-mail.", tags: ['checkr', 'not run'] }] };
+    return notRun(deps, CRIMINAL, 'report.checkr.no_email', '', ['checkr', 'not searched']);
   }
   // A retried job finds the order its earlier attempt made.
   const known = await deps.db.selectFrom('checkr_orders').select('candidate_id').where('check_id', '=', checkId).executeTakeFirst();
@@ -289,27 +307,23 @@ async function criminalSection(deps: Deps, accountId: string, checkId: string, s
     const order = await inviteCandidate({ deps, accountId }, checkr, checkId, { firstName: s.firstName, middleName: s.middleName, lastName: s.lastName, email: s.email, country: s.country || null, state: s.state, city: s.city });
     await deps.db.insertInto('checkr_orders').values({ check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) }).execute();
   }
-  return { name: CRIMINAL, status: 'PENDING', items: [{ title: 'Checkr invitation sent', description: `Checkr e-mailed ${s.email} an invitation to its hosted flow; this section is filled in when the person has completed it and Checkr's report is complete.`, tags: ['checkr', 'pending'] }] };
+  return { name: CRIMINAL, status: 'PENDING', items: [{ title: say('report.checkr.invited', { email: s.email }), tags: ['checkr', 'pending'] }] };
 }
 
 /** The criminal-records section of a report Checkr has finished with, one way or another. */
 function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Section {
   if (p.state !== 'complete') {
     return p.state === 'expired'
-      ? { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'Checkr invitation expired', description: "The person did not complete Checkr's invitation before it expired; no report was made.", tags: ['checkr', 'expired'] }] }
-      : { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: p.reportId ? `Checkr report ${p.reportId} canceled` : 'Checkr report canceled', description: 'Checkr canceled the report before completing it.', tags: ['checkr', 'canceled'] }] };
+      ? { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: say('report.checkr.expired'), tags: ['checkr', 'expired'] }] }
+      : { name: CRIMINAL, status: 'NOT_RUN', items: [{ title: say('report.checkr.canceled'), ...(p.reportId ? { subtitle: p.reportId } : {}), tags: ['checkr', 'canceled'] }] };
   }
   return {
     name: CRIMINAL,
     status: p.result === 'clear' ? 'CLEAR' : 'REVIEW',
     items: [
       {
-        title: `Checkr report ${p.reportId}: ${p.result}`,
-        subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${p.completedAt}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null].filter(Boolean).join(', '),
-        description:
-          p.result === 'clear'
-            ? 'Checkr found no records to consider.'
-            : "Checkr found records to consider: read the report in Checkr's dashboard before deciding; the FCRA's adverse-action steps apply to a decision based on it.",
+        title: say(p.result === 'clear' ? 'report.checkr.clear' : 'report.checkr.consider', { report: p.reportId ?? '-' }),
+        subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${dateInWords(p.completedAt, true)}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null].filter(Boolean).join(', '),
         tags: ['checkr', p.result],
       },
     ],
@@ -381,7 +395,8 @@ export async function runCheckr(payload: unknown, { deps, job }: JobContext): Pr
   const settle = (section: Section) => finishBackground(deps, row, subject, sections.map((x) => (x.name === CRIMINAL ? section : x)));
   const checkr = deps.config.lookups.vendors.checkr;
   if (!order || !checkr) {
-    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'Checkr is no longer configured', description: 'The report was ordered from Checkr, which this service can no longer reach; read it in Checkr\'s dashboard.', tags: ['checkr', 'not configured'] }] });
+    if (!checkr) deps.log?.warn({ check: check_id }, 'background check ordered from Checkr, which is no longer configured (GUESTSCREEN_CHECKR_API_KEY)');
+    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: say('report.checkr.gone'), tags: ['checkr', 'not searched'] }] });
     return;
   }
   let progress: CheckrProgress;
@@ -402,7 +417,7 @@ export async function runCheckr(payload: unknown, { deps, job }: JobContext): Pr
   }
   if (!poll) return;
   if (deps.clock().getTime() - Date.parse(row.start_date) > CHECKR_GIVE_UP_MS) {
-    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: 'No Checkr report within 30 days', description: `Checkr's ${progress.detail}: no report was complete 30 days after the check was submitted.`, tags: ['checkr', 'timed out'] }] });
+    await settle({ name: CRIMINAL, status: 'NOT_RUN', items: [{ title: say('report.checkr.timed_out'), tags: ['checkr', 'timed out'] }] });
     return;
   }
   await scheduleCheckrPoll(deps.db, deps, check_id);
@@ -452,8 +467,8 @@ export async function rematchChecksOnListChange(payload: unknown, { deps, signal
       const known = (h: SanctionsHit) => section.items.some((i) => i.subtitle?.startsWith(`${h.source} (list of `) && i.subtitle.includes(`, entry ${h.entryId}`));
       const added = hits.filter((h) => !known(h));
       if (added.length === 0) continue;
-      const later = `Named by ${only.source} after this check ran (list of ${added[0]?.dataDate}).`;
-      section.items.push(...added.map((h) => sanctionsItem(h, later)));
+      const later = say('report.sanctions.later', { source: only.source, date: dateInWords(added[0]?.dataDate ?? '') });
+      section.items.push(...added.map((h) => sanctionsItem(h, subject, later)));
       section.status = 'REVIEW';
       await updateBackground(deps, row, subject, sections);
     }

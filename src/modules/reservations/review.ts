@@ -5,7 +5,8 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { storedVerdict } from '../screening/run.js';
-import { CHECK_NAMES } from '../screening/types.js';
+import { CHECK_NAMES, type CheckResult, type Strength } from '../screening/types.js';
+import { say } from '../../lib/host-messages.js';
 import { resolveScreens } from '../settings/resolve.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
@@ -23,8 +24,8 @@ export function compositeStatus(r: ReservationRow): string {
 
 function reason(r: ReservationRow): string {
   const verdict = storedVerdict(r);
-  const screening = verdict ? verdict.reason : 'not screened yet: screening is queued';
-  if (r.supervised) return `manually ${r.supervised === 'approve' ? 'approved' : 'declined'}; screening: ${screening}`;
+  const screening = verdict ? verdict.reason : say('verdict.reason.unscreened');
+  if (r.supervised) return say('verdict.reason.manual', { decision: r.supervised, screening });
   return screening;
 }
 
@@ -39,14 +40,24 @@ export function statusView(r: ReservationRow) {
   };
 }
 
-type Detail = { status: string; value?: string; help?: string; findings?: string[] };
+type Detail = { status: string; value?: string; help?: string; strength?: Strength; findings?: string[] };
 
-/** A check's public face: house_rules shows only its status, as the spec has it. */
-function publicDetail(name: string, d: { status: string; value: string; help: string; findings: { text: string }[] }): Detail {
+/** A check's public face: house_rules shows only its status, as the spec has it; beyond the spec, the strength of its evidence. */
+function publicDetail(name: string, d: CheckResult): Detail {
   if (name === 'house_rules') return { status: d.status };
-  const out: Detail = { status: d.status, value: d.value, help: d.help };
+  const out: Detail = { status: d.status, value: d.value, help: d.help, ...(d.strength ? { strength: d.strength } : {}) };
   if (name === 'fraud_detection' || name === 'adverse_media') out.findings = d.findings.map((f) => f.text);
   return out;
+}
+
+/** The colour, risks and recommendations a host sees: the manual decision's colour once there is one. */
+function outlook(r: ReservationRow) {
+  const verdict = storedVerdict(r);
+  return {
+    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : (verdict?.risk_color ?? 'yellow'),
+    top_risks: verdict?.top_risks ?? [],
+    top_recommendations: verdict ? verdict.top_recommendations : r.supervised ? [] : [say('verdict.pending_recommendation')],
+  };
 }
 
 /** The latest verdict; before the first run finishes, every check is INCOMPLETE and says why. */
@@ -57,8 +68,8 @@ export function summaryView(r: ReservationRow, portal: { status: string; lastScr
       ? { status: 'INCOMPLETE' }
       : {
           status: 'INCOMPLETE',
-          value: 'not screened yet',
-          help: 'Screening is queued; this check runs with it.',
+          value: say('check.pending.value'),
+          help: say('check.pending.help'),
           ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
         };
   return {
@@ -67,9 +78,7 @@ export function summaryView(r: ReservationRow, portal: { status: string; lastScr
     verification_composite_status: compositeStatus(r),
     verification_status: r.verification_status,
     verification_status_reason: reason(r),
-    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : (verdict?.risk_color ?? 'yellow'),
-    top_risks: verdict?.top_risks ?? [],
-    top_recommendations: verdict ? verdict.top_recommendations : r.supervised ? [] : ['Wait for screening to finish, or decide manually.'],
+    ...outlook(r),
     details: Object.fromEntries(CHECKS.map((c) => [c, verdict ? publicDetail(c, verdict.details[c]) : pendingDetail(c)])),
     supervised_status: r.supervised,
   };
@@ -91,8 +100,13 @@ export async function setManualDecision(deps: Deps, author: AccountRow, r: Reser
   return updated;
 }
 
-/** The screening event body of DESIGN.md section 6, sent when the verdict or the manual decision changes. */
-export async function screeningEventBody(db: Db, r: ReservationRow) {
+/**
+ * The screening event body of DESIGN.md section 6, sent when the verdict or the manual decision
+ * changes, and to a run's callback. Beyond the hosted original's fields, it carries what a
+ * receiver acts on without calling back: the risk colour, the top risks and recommendations, and
+ * the reservation's URL (ScreeningEvent in the OpenAPI's webhooks).
+ */
+export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) {
   const s = statusView(r);
   const notes = await repo.listNotes(db, r.id);
   return {
@@ -103,11 +117,13 @@ export async function screeningEventBody(db: Db, r: ReservationRow) {
     business_rules: s.business_rules,
     notes: notes.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at })),
     supervised: s.supervised,
+    ...outlook(r),
+    url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
   };
 }
 
 export async function emitScreeningEvent(tx: Db, deps: Deps, r: ReservationRow): Promise<void> {
-  const body = await screeningEventBody(tx, r);
+  const body = await screeningEventBody(tx, deps, r);
   await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body });
 }
 

@@ -9,6 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { decisionsView, DecisionList } from '../screening/decisions.js';
+import { STRENGTHS } from '../screening/types.js';
 import { dismissSanctionsHit } from '../screening/dismissals.js';
 import { requestScreening, waitForScreening } from '../screening/run.js';
 import type { ReservationRow } from './repo.js';
@@ -65,8 +66,27 @@ const Check = Type.Object({
   status: Type.String(),
   value: Type.Optional(Type.String()),
   help: Type.Optional(Type.String()),
+  strength: Type.Optional(StringEnum(STRENGTHS, { description: 'Beyond the spec: the strength of the evidence the check found (docs/verdicts.md); absent when it found nothing' })),
   findings: Type.Optional(Type.Array(Type.String())),
 });
+
+/** The body of `screening.changed` webhooks and `screening.finished` callbacks (review.ts, screeningEventBody). */
+export const ScreeningEvent = Type.Object(
+  {
+    id: Type.String({ description: 'the reservation' }),
+    status: StringEnum(['pending', 'verified', 'review', 'declined'] as const, { description: 'the composite status: the manual decision when there is one, else the verdict' }),
+    guestportal_completed: Type.Boolean(),
+    reason: Type.String({ description: 'the verdict in a sentence' }),
+    business_rules: Type.Array(Type.String(), { description: 'the business rules that fired' }),
+    notes: Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() })),
+    supervised: Nullable(StringEnum(['approve', 'decline'] as const)),
+    risk_color: StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: 'beyond the hosted original' }),
+    top_risks: Type.Array(Type.String(), { description: 'beyond the hosted original: what was found, strongest first' }),
+    top_recommendations: Type.Array(Type.String(), { description: 'beyond the hosted original: what to do' }),
+    url: Type.String({ description: 'beyond the hosted original: the reservation in this API' }),
+  },
+  { title: 'ScreeningEvent' },
+);
 
 const SummaryResponse = Type.Object(
   {

@@ -13,7 +13,15 @@ export const DecisionList = Type.Array(
       score: Type.Number(),
       risk_color: Type.String(),
       reason: Type.String(),
-      trace: Type.Array(Type.Object({ risk: Type.String(), check: Type.String(), code: Type.String(), weight: Type.Number() })),
+      trace: Type.Array(
+        Type.Object({
+          risk: Type.String(),
+          check: Type.String(),
+          code: Type.String(),
+          strength: Type.Optional(Type.String({ description: "the finding's strength (context, weak, moderate, strong, decisive), or rule for a business rule; records of engine version 1 have a weight instead" })),
+          weight: Type.Optional(Type.Number()),
+        }),
+      ),
     }),
     checks: Type.Record(
       Type.String(),
@@ -21,7 +29,10 @@ export const DecisionList = Type.Array(
         status: Type.String(),
         value: Type.String(),
         help: Type.String(),
-        findings: Type.Array(Type.Object({ code: Type.String(), text: Type.String(), weight: Type.Number(), recommendation: Type.Optional(Type.String()) })),
+        strength: Type.Optional(Type.String({ description: 'the strongest finding of the check (docs/verdicts.md)' })),
+        findings: Type.Array(
+          Type.Object({ code: Type.String(), text: Type.String(), strength: Type.Optional(Type.String()), weight: Type.Optional(Type.Number()), recommendation: Type.Optional(Type.String()) }),
+        ),
       }),
     ),
     rules_fired: Type.Array(Type.String()),

@@ -6,9 +6,11 @@ import { houseRules, unavailable } from './checks/other.js';
 import { paymentVerification } from './checks/payment.js';
 import { adverseMedia, sanctions } from './checks/watchlists.js';
 import { evaluateRules, ruleContext } from '../rules/context.js';
-import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot } from './types.js';
+import { say, listInWords } from '../../lib/host-messages.js';
+import { rank } from './checks/outcome.js';
+import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot, type Strength } from './types.js';
 
-export const ENGINE_VERSION = '1';
+export const ENGINE_VERSION = '2';
 
 /** Each check by its details key. general_risk is derived from the others by the verdict. */
 const CHECKS: Record<Exclude<CheckName, 'general_risk'>, Check> = {
@@ -17,34 +19,52 @@ const CHECKS: Record<Exclude<CheckName, 'general_risk'>, Check> = {
   payment_verification: paymentVerification,
   blacklist,
   house_rules: houseRules,
-  background_check: unavailable('a background check'),
-  credit_check: unavailable('a credit check'),
+  background_check: unavailable('background_check'),
+  credit_check: unavailable('credit_check'),
   adverse_media: adverseMedia,
-  social_verification: unavailable('social verification'),
+  social_verification: unavailable('social_verification'),
   sanctions,
 };
 
-/** Risk score at which the verdict becomes review, and declined, per risk tolerance. */
+/**
+ * The evidence level at which a verdict becomes review, and declined, per risk tolerance
+ * (docs/verdicts.md). Levels run from 0 (nothing) to 4 (decisive); see evidenceLevel.
+ */
 export const THRESHOLDS: Record<RiskTolerance, { review: number; decline: number }> = {
-  low: { review: 15, decline: 50 },
-  balanced: { review: 25, decline: 70 },
-  high: { review: 40, decline: 90 },
+  low: { review: 1, decline: 3 },
+  balanced: { review: 2, decline: 4 },
+  high: { review: 3, decline: 4 },
 };
 
 export type VerificationStatus = 'pending' | 'verified' | 'review' | 'declined';
 
 export interface Verdict {
   status: VerificationStatus;
+  /** The evidence level as 0 to 100 (level × 25), for rules and sorting. */
   score: number;
   risk_color: 'green' | 'yellow' | 'orange' | 'red';
   reason: string;
   top_risks: string[];
   top_recommendations: string[];
   /** Where each top risk came from: a check's finding, or a business rule. */
-  trace: { risk: string; check: CheckName | 'business_rules'; code: string; weight: number }[];
+  trace: { risk: string; check: CheckName | 'business_rules'; code: string; strength: Strength | 'rule' }[];
   details: Record<CheckName, CheckResult>;
   rules_fired: string[];
   rule_errors: { name: string; error: string }[];
+}
+
+/**
+ * How strongly the findings speak against the guest, 0 to 4: the strongest finding's rank,
+ * one higher when another check independently found something nearly as strong (at least one
+ * rank below, and at least weak). Independent signals corroborate; several of one check do not.
+ */
+export function evidenceLevel(found: { f: Finding; check: CheckName }[]): number {
+  const top = found[0];
+  if (!top) return 0;
+  const level = rank(top.f.strength);
+  if (level >= 4) return 4;
+  const corroborated = found.some((x) => x.check !== top.check && rank(x.f.strength) >= Math.max(1, level - 1));
+  return Math.min(4, level + (corroborated ? 1 : 0));
 }
 
 export function inputsDigest(s: Snapshot): string {
@@ -57,67 +77,71 @@ export function screen(s: Snapshot): Verdict {
   for (const name of CHECK_NAMES) {
     if (name === 'general_risk') continue;
     details[name] = s.settings.disabledChecks.includes(name)
-      ? { status: 'DISABLED', value: 'turned off for this account', help: 'Enable it in the screening settings to use it.', findings: [] }
+      ? { status: 'DISABLED', value: say('check.disabled.value'), help: say('check.disabled.help'), findings: [] }
       : CHECKS[name](s);
   }
 
-  const weighed: { f: Finding; check: CheckName }[] = [];
+  const found: { f: Finding; check: CheckName }[] = [];
   for (const name of CHECK_NAMES) {
-    for (const f of details[name]?.findings ?? []) if (f.weight > 0) weighed.push({ f, check: name });
+    for (const f of details[name]?.findings ?? []) if (f.strength !== 'context') found.push({ f, check: name });
   }
-  weighed.sort((a, b) => b.f.weight - a.f.weight || a.f.code.localeCompare(b.f.code));
-  const score = weighed.reduce((n, w) => n + w.f.weight, 0);
+  found.sort((a, b) => rank(b.f.strength) - rank(a.f.strength) || CHECK_NAMES.indexOf(a.check) - CHECK_NAMES.indexOf(b.check));
+  const level = evidenceLevel(found);
+  const score = level * 25;
   const t = THRESHOLDS[s.settings.riskTolerance];
-  const failed = CHECK_NAMES.some((n) => details[n]?.status === 'FAIL');
-  const flagged = failed || CHECK_NAMES.some((n) => details[n]?.status === 'REVIEW');
 
-  let status: VerificationStatus = score >= t.decline ? 'declined' : score >= t.review || failed ? 'review' : 'verified';
+  let status: VerificationStatus = level >= t.decline ? 'declined' : level >= t.review ? 'review' : 'verified';
+  let risk_color: Verdict['risk_color'] = status === 'declined' ? 'red' : status === 'review' ? 'orange' : level > 0 ? 'yellow' : 'green';
   const waiting = !s.skipGuestPortal && !s.guestPortalCompleted;
-  let risk_color: Verdict['risk_color'] = score >= t.decline ? 'red' : score >= t.review || failed ? 'orange' : flagged ? 'yellow' : 'green';
-  const top = weighed.slice(0, 5);
-  const trace: Verdict['trace'] = top.map((w) => ({ risk: w.f.text, check: w.check, code: w.f.code, weight: w.f.weight }));
+  const top = found.slice(0, 5);
+  const risks = top.map((w) => w.f.text).join('; ');
+  const trace: Verdict['trace'] = top.map((w) => ({ risk: w.f.text, check: w.check, code: w.f.code, strength: w.f.strength }));
   let reason =
-    status === 'verified'
-      ? 'no risk found in the checks that could run'
-      : `${status === 'declined' ? 'high' : 'elevated'} risk (score ${score}): ${top.map((w) => w.f.text).join('; ')}`;
+    status === 'declined'
+      ? say('verdict.reason.declined', { risks })
+      : status === 'review'
+        ? say('verdict.reason.review', { risks })
+        : top.length
+          ? say('verdict.reason.verified_noted', { risks })
+          : say('verdict.reason.verified');
 
   // The account's business rules have the last word: decline beats approve beats review.
   const { fired, errors } = evaluateRules(s.rules, ruleContext(s, details, { score, color: risk_color, status }));
-  const ruleRisks = fired.filter((r) => r.action !== 'approve').map((r) => `Business rule '${r.name}' fired (${r.action})`);
-  const byAction = (a: string) => fired.filter((r) => r.action === a).map((r) => r.name);
-  if (byAction('decline').length) {
+  const ruleRisk = (r: (typeof fired)[number]) => say('verdict.rule_fired', { name: r.name, action: r.action });
+  const ruleRisks = fired.filter((r) => r.action !== 'approve').map(ruleRisk);
+  const byAction = (a: string) => listInWords(fired.filter((r) => r.action === a).map((r) => `“${r.name}”`));
+  if (byAction('decline')) {
     status = 'declined';
     risk_color = 'red';
-    reason = `declined by business rule ${byAction('decline').map((n) => `'${n}'`).join(', ')}`;
-  } else if (byAction('approve').length) {
+    reason = say('verdict.reason.rule_declined', { rules: byAction('decline') });
+  } else if (byAction('approve')) {
     status = 'verified';
-    reason = `approved by business rule ${byAction('approve').map((n) => `'${n}'`).join(', ')}${weighed.length ? ` despite: ${top.map((w) => w.f.text).join('; ')}` : ''}`;
-  } else if (byAction('review').length && status === 'verified') {
+    reason = top.length ? say('verdict.reason.rule_approved_despite', { rules: byAction('approve'), risks }) : say('verdict.reason.rule_approved', { rules: byAction('approve') });
+  } else if (byAction('review') && status === 'verified') {
     status = 'review';
     if (risk_color === 'green' || risk_color === 'yellow') risk_color = 'orange';
-    reason = `sent to review by business rule ${byAction('review').map((n) => `'${n}'`).join(', ')}`;
+    reason = say('verdict.reason.rule_review', { rules: byAction('review') });
   }
-  for (const r of fired.filter((x) => x.action !== 'approve')) {
-    trace.unshift({ risk: `Business rule '${r.name}' fired (${r.action})`, check: 'business_rules', code: r.name, weight: 0 });
-  }
+  for (const r of fired.filter((x) => x.action !== 'approve')) trace.unshift({ risk: ruleRisk(r), check: 'business_rules', code: r.name, strength: 'rule' });
   if (waiting && status !== 'declined') {
     status = 'pending';
-    reason = `waiting for the guest portal${weighed.length ? `; so far: ${top.map((w) => w.f.text).join('; ')}` : ''}`;
+    reason = top.length ? say('verdict.reason.waiting_so_far', { risks }) : say('verdict.reason.waiting');
   }
   const topRisks = [...ruleRisks, ...top.map((w) => w.f.text)].slice(0, 5);
 
   details.general_risk = {
     status: status === 'declined' ? 'FAIL' : status === 'review' ? 'REVIEW' : status === 'pending' ? 'INCOMPLETE' : 'PASS',
-    value: `${risk_color === 'green' ? 'low' : risk_color === 'yellow' ? 'slight' : risk_color === 'orange' ? 'elevated' : 'high'} risk (score ${score}, ${s.settings.riskTolerance} tolerance)`,
+    value: say('verdict.value', { level: risk_color, tolerance: s.settings.riskTolerance }),
     help:
       status === 'declined'
-        ? 'Decline the booking or verify the guest thoroughly before arrival.'
+        ? say('verdict.help.declined')
         : status === 'review'
-          ? 'Review the risks listed before accepting the guest.'
+          ? say('verdict.help.review')
           : status === 'pending'
-            ? 'The verdict is final once the guest completes the portal.'
-            : 'No action needed.',
+            ? say('verdict.help.pending')
+            : say('check.no_action'),
     findings: [],
+    ...(found[0] ? { strength: found[0].f.strength } : {}),
   };
 
   return {

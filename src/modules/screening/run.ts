@@ -12,8 +12,8 @@ import { embeddedThreats, threatFeedsImported } from '../../providers/ip-threats
 import { reservedRange } from '../../providers/ip.js';
 import { NAME_THRESHOLD } from '../../lib/names/match.js';
 import { dismissedEntries } from './dismissed.js';
-import { sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
-import { candidates } from '../blocklist/service.js';
+import { entryIdentifiers, sanctionsLists as listedSanctions, searchSanctions } from '../../providers/sanctions/index.js';
+import { candidates, normaliseDocument } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
 import type { PaymentEvent } from '../reservations/payments.js';
@@ -112,20 +112,28 @@ async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identi
     const hits = found.filter((h) => !isDismissed(h));
     const gone = found.filter(isDismissed);
     if (gone.length) sanctionsDismissed = gone.map((h) => ({ source: h.source, entryId: h.entryId, primaryName: h.primaryName }));
-    sanctions = hits.map((h) => ({
-      source: h.source,
-      entryId: h.entryId,
-      listedName: h.listedName,
-      primaryName: h.primaryName,
-      score: h.score,
-      birthYearListed: year !== null && h.birthYears.includes(year),
-      explanation: h.explanation,
-    }));
+    const known = hits.length ? await entryIdentifiers(deps, hits) : new Map();
+    const doc = id.document_number ? normaliseDocument(id.document_number) : null;
+    sanctions = hits.map((h) => {
+      const listed = known.get(`${h.source}\u0000${h.entryId}`) ?? { birthDates: [], documents: [] };
+      const compare = (given: unknown, values: readonly unknown[]) => (given === null || values.length === 0 ? 'unknown' : values.includes(given) ? 'same' : 'other');
+      return {
+        source: h.source,
+        entryId: h.entryId,
+        listedName: h.listedName,
+        primaryName: h.primaryName,
+        score: h.score,
+        birthDate: compare(id.birth_date ?? null, listed.birthDates),
+        birthYear: compare(year, h.birthYears),
+        document: doc !== null && listed.documents.some((d: string) => normaliseDocument(d) === doc) ? 'same' : 'unknown',
+        explanation: h.explanation,
+      } as const;
+    });
   }
   let adverseMedia: Snapshot['adverseMedia'] = null;
   if (first && last && (await newsCorpusImported(deps))) {
     const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationality ?? '' }, { offline: true });
-    adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, summary: f.summary }));
+    adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, topics: f.topics, summary: f.summary }));
   }
   return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), ...(sanctionsDismissed ? { sanctionsDismissed } : {}), adverseMedia };
 }
@@ -227,7 +235,7 @@ export async function runScreening(payload: unknown, { deps }: JobContext): Prom
     const updated = { ...r, verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started };
     if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) await emitScreeningEvent(tx, deps, updated);
     if (r.callback_url) {
-      await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, updated) });
+      await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated) });
     }
   });
 }

@@ -18,11 +18,18 @@ export const CHECK_NAMES = [
 export type CheckName = (typeof CHECK_NAMES)[number];
 export type CheckStatus = 'PASS' | 'REVIEW' | 'FAIL' | 'INCOMPLETE' | 'DISABLED';
 
-/** One thing a check noticed. `weight` feeds the risk score; 0 is recorded but harmless. */
+/**
+ * How much a finding says on its own about the guest (docs/verdicts.md): `decisive` declines at
+ * any risk tolerance, `context` is recorded and never moves the verdict.
+ */
+export const STRENGTHS = ['context', 'weak', 'moderate', 'strong', 'decisive'] as const;
+export type Strength = (typeof STRENGTHS)[number];
+
+/** One thing a check noticed, in a host's words, with how much it weighs. */
 export interface Finding {
   code: string;
   text: string;
-  weight: number;
+  strength: Strength;
   recommendation?: string;
 }
 
@@ -31,6 +38,8 @@ export interface CheckResult {
   value: string;
   help: string;
   findings: Finding[];
+  /** The strongest of the findings; absent when the check found nothing or could not run. */
+  strength?: Strength;
 }
 
 export type RiskTolerance = 'low' | 'balanced' | 'high';
@@ -70,13 +79,26 @@ export interface Snapshot {
   /** Blocklist entries that could match: same e-mail, phone or document, and every named entry. */
   blocklist: { id: string; name: string | null; email: string | null; phone: string | null; document_number: string | null; reason: string }[];
   /** Possible matches of the guest on the imported sanctions lists; null when none is imported. */
-  sanctions?: { source: string; entryId: string; listedName: string; primaryName: string; score: number; birthYearListed: boolean; explanation: string }[] | null;
+  sanctions?:
+    | {
+        source: string;
+        entryId: string;
+        listedName: string;
+        primaryName: string;
+        score: number;
+        /** What the list says of the person beside the name, against the guest's document: the same, another, or not listed. */
+        birthDate: 'same' | 'other' | 'unknown';
+        birthYear: 'same' | 'other' | 'unknown';
+        document: 'same' | 'unknown';
+        explanation: string;
+      }[]
+    | null;
   /** The sanctions lists the guest was matched against, with their dates (named in the check's answer and so in each decision record). */
   sanctionsLists?: { source: string; dataDate: string }[];
   /** Possible matches the host dismissed as a different person (left out of `sanctions`). */
   sanctionsDismissed?: { source: string; entryId: string; primaryName: string }[];
   /** Articles of the imported news corpus naming the guest; null when none is imported. */
-  adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; summary: string }[] | null;
+  adverseMedia?: { title: string; link: string; publishedAt: string | null; riskCategories: string[]; topics: { topic: string; words: string }[]; summary: string }[] | null;
   /** The country of each public address the payments came from (DB-IP's country database). */
   ipCountries?: { ip: string; country: string | null }[];
   /** Imported threat feeds listing an address the payments came from; null when no feed is imported. */

@@ -3,7 +3,7 @@ import { newsPhraseMatch } from '../../db/dialect.js';
 import { personReadings } from '../../lib/names/match.js';
 import { nameTokens, nameVariants } from '../../lib/names/names.js';
 import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
-import { categorise, RISK_CATEGORIES, type RiskCategory } from './taxonomy.js';
+import { categorise, RISK_CATEGORIES, type RiskCategory, type Topic } from './taxonomy.js';
 
 export interface MediaSubject {
   firstName: string;
@@ -28,6 +28,8 @@ export interface MediaFinding {
   image: string | null;
   publishedAt: string | null;
   riskCategories: RiskCategory[];
+  /** The topics of wrongdoing found near the name, with the words that matched. */
+  topics: { topic: Topic; words: string }[];
   source: Source;
 }
 
@@ -192,6 +194,7 @@ export async function searchAdverseMedia(
       image: a.image,
       publishedAt: a.publishedAt,
       riskCategories: c.categories,
+      topics: c.topics,
       source: a.source,
     });
   }

@@ -237,6 +237,27 @@ export function birthYears(remarks: string | null): number[] {
   return [...found].sort();
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * Full dates of birth (YYYY-MM-DD) and identity-document numbers in an entry's remarks: OFAC
+ * writes "DOB 02 Jan 1968; alt. DOB 03 Feb 1969" and "Passport 100034 (Russia); National ID No.
+ * 12345"; the other readers write "DOB 1968-01-02". What a listed person shares with a guest
+ * beyond the name, when both sides give it, is what makes a match certain.
+ */
+export function identifiers(remarks: string | null): { birthDates: string[]; documents: string[] } {
+  const text = remarks ?? '';
+  const dates = new Set<string>();
+  for (const m of text.matchAll(/DOB (\d{1,2}) ([A-Za-z]{3})[a-z]* (\d{4})/g)) {
+    const month = MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1;
+    if (month > 0) dates.add(`${m[3]}-${String(month).padStart(2, '0')}-${(m[1] ?? '').padStart(2, '0')}`);
+  }
+  for (const m of text.matchAll(/DOB (\d{4}-\d{2}-\d{2})/g)) dates.add(m[1]!);
+  const documents = new Set<string>();
+  for (const m of text.matchAll(/(?:Passport|National ID No\.|Identification Number|Personal ID Card|Cedula No\.|Identity Card No\.)\s+([A-Z0-9][A-Z0-9 -]{3,}?[A-Z0-9])(?=\s*\(|;|\.|,|$)/gi)) documents.add(m[1]!);
+  return { birthDates: [...dates].sort(), documents: [...documents] };
+}
+
 /** Countries named as nationality or citizenship in OFAC remarks. */
 function remarkCountries(remarks: string | null): (string | null)[] {
   return [...(remarks ?? '').matchAll(/(?:nationality|citizen) ([A-Z][A-Za-z ,.'-]+?)(?:;|\.|$)/g)].map((m) => countryCode(m[1]));

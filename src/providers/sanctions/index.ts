@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { consonants, matchName, NAME_THRESHOLD, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
+import { identifiers } from './formats.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {
@@ -166,6 +167,17 @@ export async function sanctionsLists(deps: Deps): Promise<{ source: string; data
 export async function listedPeople(deps: Deps, n: number): Promise<string[]> {
   const rows = await deps.db.selectFrom('sanctions_names').select('primary_name').where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(n * 4).execute();
   return [...new Set(rows.map((r) => r.primary_name))].slice(0, n);
+}
+
+/** Each hit's full dates of birth and document numbers, from its entry's remarks, by `source\u0000entry id`. */
+export async function entryIdentifiers(deps: Deps, hits: readonly { source: string; entryId: string }[]): Promise<Map<string, { birthDates: string[]; documents: string[] }>> {
+  const out = new Map<string, { birthDates: string[]; documents: string[] }>();
+  for (const source of new Set(hits.map((h) => h.source))) {
+    const ids = [...new Set(hits.filter((h) => h.source === source).map((h) => h.entryId))];
+    const rows = await deps.db.selectFrom('sanctions_names').select(['entry_id', 'remarks']).where('source', '=', source).where('entry_id', 'in', ids).where('is_alias', '=', deps.dialect.kind === 'sqlite' ? 0 : false).execute();
+    for (const r of rows) out.set(`${source}\u0000${r.entry_id}`, identifiers(r.remarks));
+  }
+  return out;
 }
 
 /** Whether any sanctions list has been imported. */

@@ -1,10 +1,13 @@
 import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
+import { listInWords, say } from '../../../lib/host-messages.js';
 import { matchName } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
+import { outcome } from './outcome.js';
 
 /**
- * The account's blocklist: an exact e-mail, phone or document number is a match; a name is a
- * possible match when the name matcher finds it (src/lib/names/match.ts), since namesakes exist.
+ * The account's blocklist. The same e-mail or document number is decisive; the same phone is
+ * strong (numbers are reassigned); a name is a possible match when the name matcher finds it
+ * (src/lib/names/match.ts), moderate, since namesakes exist.
  */
 export const blacklist: Check = (s) => {
   const g = s.reservation.guest;
@@ -15,33 +18,25 @@ export const blacklist: Check = (s) => {
   const findings: Finding[] = [];
   for (const e of s.blocklist) {
     const exact = [
-      e.email && e.email === email ? 'e-mail' : null,
-      e.phone && e.phone === phone ? 'phone' : null,
-      e.document_number && e.document_number === doc ? 'document number' : null,
-    ].filter(Boolean);
+      e.email && e.email === email ? say('blocklist.field.email') : null,
+      e.document_number && e.document_number === doc ? say('blocklist.field.document') : null,
+    ].filter((x): x is string => Boolean(x));
     if (exact.length) {
       findings.push({
         code: `blocklist.exact:${e.id}`,
-        text: `Guest's ${exact.join(' and ')} match${exact.length === 1 ? 'es' : ''} blocklist entry ${e.id} (${e.reason})`,
-        weight: 100,
-        recommendation: 'Decline: this guest is on your blocklist.',
+        text: say('blocklist.exact', { fields: listInWords(exact), count: exact.length, reason: e.reason }),
+        strength: 'decisive',
+        recommendation: say('blocklist.exact.do'),
       });
       continue;
     }
-    if (e.name && name) {
-      const m = matchName(name, e.name);
-      if (m.score >= s.settings.nameMatchThreshold) {
-        findings.push({
-          code: `blocklist.name:${e.id}`,
-          text: `Guest's name is close to blocklist entry ${e.id} "${e.name}" (${e.reason}): ${m.explanation}`,
-          weight: 30,
-          recommendation: 'Check whether this is the blocked person or a namesake.',
-        });
-      }
+    if (e.phone && e.phone === phone) {
+      findings.push({ code: `blocklist.phone:${e.id}`, text: say('blocklist.phone', { reason: e.reason }), strength: 'strong', recommendation: say('blocklist.phone.do') });
+      continue;
+    }
+    if (e.name && name && matchName(name, e.name).score >= s.settings.nameMatchThreshold) {
+      findings.push({ code: `blocklist.name:${e.id}`, text: say('blocklist.name', { name: e.name, reason: e.reason }), strength: 'moderate', recommendation: say('blocklist.name.do') });
     }
   }
-  findings.sort((a, b) => b.weight - a.weight || a.code.localeCompare(b.code));
-  if (findings.length === 0) return { status: 'PASS', value: 'not on the blocklist', help: 'No action needed.', findings };
-  const exact = findings.some((f) => f.weight >= 100);
-  return { status: exact ? 'FAIL' : 'REVIEW', value: findings[0]!.text, help: findings[0]!.recommendation!, findings };
+  return outcome(findings, { value: say('blocklist.none.value') });
 };

@@ -1,7 +1,9 @@
 import { parse as parseMrz } from 'mrz';
 import { normaliseDocument } from '../../blocklist/service.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
+import { dateInWords, listInWords, say, type HostMessage } from '../../../lib/host-messages.js';
 import type { Check, Finding } from '../types.js';
+import { outcome } from './outcome.js';
 
 function ageOn(birth: string, day: string): number {
   const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
@@ -9,75 +11,80 @@ function ageOn(birth: string, day: string): number {
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
 }
 
-/** The check digits of a machine-readable zone (ICAO 9303), via the mrz package. */
-function readMrz(text: string): { unreadable: string } | { badDigits: string[]; documentNumber: string | null } {
+type MrzField = 'documentNumber' | 'birthDate' | 'expirationDate' | 'personalNumber' | 'composite';
+
+/**
+ * The check digits of a machine-readable zone (ICAO 9303), via the mrz package. Its errors are
+ * for programmers; what they mean for the document is said in words (unreadable).
+ */
+function readMrz(text: string): { unreadable: HostMessage } | { badDigits: MrzField[]; documentNumber: string | null } {
   const lines = text.toUpperCase().split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   try {
     const result = parseMrz(lines);
     return {
-      badDigits: result.details.filter((d) => !d.valid && /check digit/i.test(d.label)).map((d) => d.label),
+      badDigits: result.details.filter((d) => !d.valid && /CheckDigit$/.test(String(d.field))).map((d) => String(d.field).replace(/CheckDigit$/, '') as MrzField),
       documentNumber: result.fields.documentNumber ?? null,
     };
   } catch (err) {
-    return { unreadable: (err as Error).message };
+    const message = (err as Error).message;
+    return { unreadable: /alphanumeric/i.test(message) ? 'id.mrz_problem.characters' : /length|characters/i.test(message) ? 'id.mrz_problem.length' : 'id.mrz_problem.format' };
   }
 }
 
-/** The guest's identity document: present, valid through the stay, old enough, and theirs. */
+/**
+ * The guest's identity document: present, valid through the stay, old enough, and theirs. Under
+ * the account's minimum age is decisive (the host's own rule); an expiry before check-out and
+ * check digits that do not add up are strong; the rest is moderate.
+ */
 export const identificationDocument: Check = (s) => {
   const id = s.identification;
   if (!id.document_number && !id.birth_date && !id.expiry_date) {
     return {
       status: 'INCOMPLETE',
-      value: 'no identity document yet',
-      help: 'The guest has not provided an identity document; ask for one through the guest portal.',
+      value: say('id.missing.value'),
+      help: say('id.missing.help'),
       findings: [],
     };
   }
   const findings: Finding[] = [];
   const today = s.now.slice(0, 10);
   const until = s.reservation.check_out_date ?? today;
-  let fail = false;
   if (id.expiry_date && id.expiry_date < until) {
-    fail = true;
     findings.push({
       code: 'id.expires_before_checkout',
-      text: `Identity document expires ${id.expiry_date}, before check-out (${until})`,
-      weight: 40,
-      recommendation: 'Ask the guest for a document valid through the stay.',
+      text: say('id.expires_before_checkout', { expiry: dateInWords(id.expiry_date), checkout: dateInWords(until) }),
+      strength: 'strong',
+      recommendation: say('id.expires_before_checkout.do'),
     });
   }
   if (id.birth_date) {
     const age = ageOn(id.birth_date, s.reservation.check_in_date ?? today);
     if (age < s.settings.minimumAge) {
-      fail = true;
       findings.push({
         code: 'id.under_minimum_age',
-        text: `Guest is ${age}, under the minimum age of ${s.settings.minimumAge}`,
-        weight: 70,
-        recommendation: 'Decline or ask for an adult to book; the guest is under your minimum age.',
+        text: say('id.under_minimum_age', { age, minimum: s.settings.minimumAge }),
+        strength: 'decisive',
+        recommendation: say('id.under_minimum_age.do'),
       });
     }
   }
   if (id.mrz) {
     const mrz = readMrz(id.mrz);
     if ('unreadable' in mrz) {
-      fail = true;
-      findings.push({ code: 'id.mrz_unreadable', text: `The MRZ cannot be read: ${mrz.unreadable}`, weight: 45, recommendation: 'Ask for a clear photo of the document.' });
+      findings.push({ code: 'id.mrz_unreadable', text: say('id.mrz_unreadable', { problem: say(mrz.unreadable) }), strength: 'moderate', recommendation: say('id.mrz_unreadable.do') });
     } else if (mrz.badDigits.length) {
-      fail = true;
       findings.push({
         code: 'id.mrz_check_digits',
-        text: `MRZ check digits do not match: ${mrz.badDigits.join(', ')}`,
-        weight: 45,
-        recommendation: 'The document may be forged or mistyped: verify it in person.',
+        text: say('id.mrz_check_digits', { fields: listInWords(mrz.badDigits.map((f) => say(`id.mrz_field.${f}`))) }),
+        strength: 'strong',
+        recommendation: say('id.mrz_check_digits.do'),
       });
     } else if (mrz.documentNumber && id.document_number && normaliseDocument(mrz.documentNumber) !== normaliseDocument(id.document_number)) {
       findings.push({
         code: 'id.mrz_number_mismatch',
-        text: `Document number ${id.document_number} differs from the MRZ (${mrz.documentNumber})`,
-        weight: 25,
-        recommendation: 'Confirm the document number with the guest.',
+        text: say('id.mrz_number_mismatch', { given: id.document_number, printed: mrz.documentNumber }),
+        strength: 'moderate',
+        recommendation: say('id.mrz_number_mismatch.do'),
       });
     }
   }
@@ -91,19 +98,11 @@ export const identificationDocument: Check = (s) => {
     if (m.score < SAME_PERSON) {
       findings.push({
         code: 'id.name_mismatch',
-        text: `Name on the document (${docName}) does not match the guest (${guestName})`,
-        weight: 25,
-        recommendation: 'Confirm who is staying: the document belongs to someone else.',
+        text: say('id.name_mismatch', { document: docName, guest: guestName }),
+        strength: 'moderate',
+        recommendation: say('id.name_mismatch.do'),
       });
     }
   }
-  if (findings.length === 0) {
-    return { status: 'PASS', value: 'document valid through the stay', help: 'No action needed.', findings };
-  }
-  return {
-    status: fail ? 'FAIL' : 'REVIEW',
-    value: findings[0]!.text,
-    help: findings[0]!.recommendation ?? 'Review the identity document.',
-    findings,
-  };
+  return outcome(findings, { value: say('id.ok.value') }, { help: say('id.help.review') });
 };

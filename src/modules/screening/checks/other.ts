@@ -1,17 +1,13 @@
-import type { Check } from '../types.js';
+import { say } from '../../../lib/host-messages.js';
+import type { Check, CheckName } from '../types.js';
 
 /** House rules are accepted in the guest portal; until the portal records it, this is open. */
 export const houseRules: Check = (s) =>
   s.guestPortalCompleted
-    ? { status: 'PASS', value: 'house rules accepted', help: 'No action needed.', findings: [] }
-    : { status: 'INCOMPLETE', value: 'house rules not accepted yet', help: 'The guest accepts the house rules in the guest portal.', findings: [] };
+    ? { status: 'PASS', value: say('house_rules.accepted.value'), help: say('check.no_action'), findings: [] }
+    : { status: 'INCOMPLETE', value: say('house_rules.open.value'), help: say('house_rules.open.help'), findings: [] };
 
-/** A check whose data source this service does not have yet: said plainly, never guessed. */
+/** A check a screening has no data source for: said plainly, never guessed. */
 export const unavailable =
-  (what: string): Check =>
-  () => ({
-    status: 'INCOMPLETE',
-    value: `${what} not run: no data source configured yet`,
-    help: `This service does not run ${what} yet; it does not count for or against the guest.`,
-    findings: [],
-  });
+  (what: Extract<CheckName, 'background_check' | 'credit_check' | 'social_verification'>): Check =>
+  () => ({ status: 'INCOMPLETE', value: say('unavailable.value', { what }), help: say('unavailable.help', { what }), findings: [] });

@@ -1,29 +1,46 @@
+import { say } from '../../../lib/host-messages.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import type { Check, Finding } from '../types.js';
+import { outcome } from './outcome.js';
 
-/** What the payment events say: failures, 3-D Secure, country mismatches, whose card it is. */
+/**
+ * What the payment events say: failures, 3-D Secure, country mismatches, whose card it is.
+ * Later evidence of a kind supersedes earlier: the newest 3-D Secure outcome is the one that
+ * counts, and failed attempts followed by a successful one are context, not a risk.
+ */
 export const paymentVerification: Check = (s) => {
-  const events = s.payments;
+  const events = [...s.payments].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
   if (events.length === 0) {
-    return { status: 'INCOMPLETE', value: 'no payment events yet', help: 'Send payment events to include the payment in the screening.', findings: [] };
+    return { status: 'INCOMPLETE', value: say('payment.none.value'), help: say('payment.none.help'), findings: [] };
   }
   const findings: Finding[] = [];
+
+  const lastSuccess = events.findLastIndex((e) => e.event_status === 'succeeded' && e.event_type !== 'refund' && e.event_type !== 'void');
   const failures = events.filter((e) => e.event_status === 'failed');
-  if (failures.length >= 2) {
-    findings.push({ code: 'payment.repeated_failures', text: `${failures.length} failed payment attempts`, weight: 25, recommendation: 'Several failed payments: confirm the card with the guest.' });
-  } else if (failures.length === 1) {
-    findings.push({ code: 'payment.failure', text: `A payment attempt failed: ${failures[0]!.processor_message ?? failures[0]!.event_type}`, weight: 10 });
+  const open = events.slice(lastSuccess + 1).filter((e) => e.event_status === 'failed');
+  if (open.length >= 2) {
+    findings.push({ code: 'payment.repeated_failures', text: say('payment.repeated_failures', { count: open.length }), strength: 'moderate', recommendation: say('payment.repeated_failures.do') });
+  } else if (open.length === 1) {
+    findings.push({ code: 'payment.failure', text: say('payment.failure', { message: open[0]!.processor_message ?? open[0]!.event_type }), strength: 'weak' });
+  } else if (failures.length) {
+    findings.push({ code: 'payment.failure_recovered', text: say('payment.failure_recovered', { count: failures.length }), strength: 'context' });
   }
-  if (events.some((e) => e.three_d_secure === 'failed')) {
-    findings.push({ code: 'payment.3ds_failed', text: '3-D Secure authentication failed', weight: 40, recommendation: 'The card holder failed 3-D Secure: do not accept this card.' });
+
+  const secured = events.filter((e) => e.three_d_secure && e.three_d_secure !== 'not_supported' && e.three_d_secure !== 'not_attempted');
+  const latest = secured.at(-1);
+  if (latest?.three_d_secure === 'failed') {
+    findings.push({ code: 'payment.3ds_failed', text: say('payment.3ds_failed'), strength: 'strong', recommendation: say('payment.3ds_failed.do') });
+  } else if (latest && secured.some((e) => e.three_d_secure === 'failed')) {
+    findings.push({ code: 'payment.3ds_recovered', text: say('payment.3ds_recovered'), strength: 'context' });
   }
-  const mismatch = events.find((e) => e.card_country && e.billing_country_code && e.card_country !== e.billing_country_code);
+
+  const mismatch = events.findLast((e) => e.card_country && e.billing_country_code && e.card_country !== e.billing_country_code);
   if (mismatch) {
     findings.push({
       code: 'payment.country_mismatch',
-      text: `Card issued in ${mismatch.card_country} but billing country is ${mismatch.billing_country_code}`,
-      weight: 15,
-      recommendation: 'Ask why the card and billing countries differ.',
+      text: say('payment.country_mismatch', { card: mismatch.card_country!, billing: mismatch.billing_country_code! }),
+      strength: 'weak',
+      recommendation: say('payment.country_mismatch.do'),
     });
   }
   for (const e of events) {
@@ -32,31 +49,23 @@ export const paymentVerification: Check = (s) => {
     if (at?.country && known.length && !known.includes(at.country)) {
       findings.push({
         code: 'payment.ip_country_mismatch',
-        text: `Payment made from ${at.ip} in ${at.country}; card issued in ${e.card_country ?? 'an unknown country'}, billing country ${e.billing_country_code ?? 'unknown'}`,
-        weight: 10,
-        recommendation: 'The payer was elsewhere than the card: confirm the booking with the guest.',
+        text: say('payment.ip_country_mismatch', { at: at.country, card: e.card_country ?? '?', billing: e.billing_country_code ?? '?' }),
+        strength: 'weak',
+        recommendation: say('payment.ip_country_mismatch.do'),
       });
       break;
     }
   }
   const guest = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
-  const named = events.find((e) => e.name_on_card);
-  if (named?.name_on_card && guest) {
-    // Cards write a name as embossed (JOHN A SMITH, J SMITH): the last word is the family name.
-    if (matchName(guest, named.name_on_card).score < SAME_PERSON) {
-      findings.push({
-        code: 'payment.name_mismatch',
-        text: `Name on card (${named.name_on_card}) differs from the guest (${guest})`,
-        weight: 15,
-        recommendation: 'Someone else\'s card: confirm the card holder knows about the booking.',
-      });
-    }
+  const named = events.findLast((e) => e.name_on_card);
+  // Cards write a name as embossed (JOHN A SMITH, J SMITH): the last word is the family name.
+  if (named?.name_on_card && guest && matchName(guest, named.name_on_card).score < SAME_PERSON) {
+    findings.push({
+      code: 'payment.name_mismatch',
+      text: say('payment.name_mismatch', { card: named.name_on_card, guest }),
+      strength: 'weak',
+      recommendation: say('payment.name_mismatch.do'),
+    });
   }
-  const score = findings.reduce((n, f) => n + f.weight, 0);
-  return {
-    status: score >= 40 ? 'FAIL' : score > 10 ? 'REVIEW' : 'PASS',
-    value: findings.length ? findings[0]!.text : 'payments look normal',
-    help: findings.find((f) => f.recommendation)?.recommendation ?? 'No action needed.',
-    findings,
-  };
+  return outcome(findings, { value: say('payment.ok.value') }, { help: say('payment.help.review') });
 };

@@ -1,56 +1,67 @@
-import type { Check, Finding } from '../types.js';
+import { dateInWords, listInWords, say } from '../../../lib/host-messages.js';
+import type { Check, Finding, Snapshot } from '../types.js';
+import { outcome } from './outcome.js';
 
-/** Weight of a possible sanctions match, and of one that also has the guest's year of birth. */
-const POSSIBLE = 45;
-const STRONG = 70;
+/** The matcher's score from which a listed name is the guest's name as written, not only close to it. */
+const SAME_NAME = 0.97;
 
-/** The guest's name against the imported sanctions lists, with the reason for every match. */
+type Hit = NonNullable<Snapshot['sanctions']>[number];
+
+/**
+ * One possible match, weighed by what besides the name agrees (docs/verdicts.md): the name with
+ * the date of birth or the document number is decisive; with the year of birth, strong; the name
+ * alone, moderate; a list that gives another date of birth makes it weak (a namesake, most likely).
+ */
+function sanctionsFinding(h: Hit): Finding {
+  const listed = `“${h.primaryName}”`;
+  const at = { listed, source: h.source };
+  const exact = h.score >= SAME_NAME;
+  const confirmedBy = h.document === 'same' ? 'document' : h.birthDate === 'same' ? 'birth' : null;
+  if (confirmedBy && exact) return { code: 'sanctions.confirmed', text: say('sanctions.confirmed', { ...at, confirmedBy }), strength: 'decisive', recommendation: say('sanctions.confirmed.do') };
+  if (confirmedBy) return { code: 'sanctions.close_confirmed', text: say('sanctions.close_confirmed', { ...at, confirmedBy }), strength: 'strong', recommendation: say('sanctions.year.do') };
+  if (h.birthDate === 'other') return { code: 'sanctions.born_otherwise', text: say('sanctions.born_otherwise', at), strength: 'weak', recommendation: say('sanctions.born_otherwise.do') };
+  if (exact && h.birthYear === 'same') return { code: 'sanctions.year', text: say('sanctions.year', at), strength: 'strong', recommendation: say('sanctions.year.do') };
+  return { code: 'sanctions.possible_match', text: say(exact ? 'sanctions.name' : 'sanctions.name_close', at), strength: 'moderate', recommendation: say('sanctions.name.do') };
+}
+
+/** The guest's name against the installed sanctions lists, each match weighed by what else agrees. */
 export const sanctions: Check = (s) => {
   if (s.sanctions === null || s.sanctions === undefined) {
-    return { status: 'INCOMPLETE', value: 'no sanctions list imported', help: 'Import one with `guestscreen data import sanctions`; until then this check does not count.', findings: [] };
+    return { status: 'INCOMPLETE', value: say('sanctions.none_installed.value'), help: say('sanctions.none_installed.help'), findings: [] };
   }
-  const lists = s.sanctionsLists?.length ? s.sanctionsLists.map((l) => `${l.source} of ${l.dataDate}`).join(' and ') : 'the imported sanctions lists';
-  const dismissed = s.sanctionsDismissed?.length
-    ? `; ${s.sanctionsDismissed.map((d) => `'${d.primaryName}'`).join(', ')} dismissed by the host as a different person`
-    : '';
-  if (s.sanctions.length === 0) return { status: 'PASS', value: `no match on ${lists}${dismissed}`, help: 'No action needed.', findings: [] };
-  const findings: Finding[] = s.sanctions.slice(0, 3).map((h) => {
-    const strong = h.score >= 0.97 && h.birthYearListed;
-    return {
-      code: strong ? 'sanctions.strong_match' : 'sanctions.possible_match',
-      text: `Guest's name matches '${h.primaryName}' on ${h.source} (entry ${h.entryId}, score ${h.score.toFixed(2)}${strong ? ', year of birth listed too' : ''})`,
-      weight: strong ? STRONG : POSSIBLE,
-      recommendation: "Compare the guest's identity document with the listed entry before accepting: a shared name is not proof.",
-    };
-  });
-  const strong = findings.some((f) => f.code === 'sanctions.strong_match');
-  return {
-    status: strong ? 'FAIL' : 'REVIEW',
-    value: `${s.sanctions.length} possible match${s.sanctions.length > 1 ? 'es' : ''} on ${lists}${dismissed}`,
-    help: findings[0]?.recommendation ?? '',
-    findings,
-  };
+  const lists = listInWords(s.sanctionsLists?.length ? s.sanctionsLists.map((l) => say('sanctions.list', { source: l.source, date: dateInWords(l.dataDate) })) : []);
+  const names = listInWords((s.sanctionsDismissed ?? []).map((d) => `“${d.primaryName}”`));
+  const clear = names ? say('sanctions.clear_dismissed.value', { lists, names }) : say('sanctions.clear.value', { lists });
+  const findings = s.sanctions.slice(0, 3).map(sanctionsFinding);
+  return outcome(findings, { value: clear }, { value: say('sanctions.found.value', { count: s.sanctions.length, lists }) });
 };
 
-/** Articles of the imported news corpus naming the guest near a risk term. */
+/**
+ * Articles of the installed news corpus naming the guest. An article naming the guest near words
+ * of a topic of wrongdoing (the taxonomy: sanctions, corruption, money laundering, terrorism,
+ * fraud, violence, and the rest) is moderate evidence, since it may be about a namesake; a
+ * mention alone is context.
+ */
 export const adverseMedia: Check = (s) => {
   if (s.adverseMedia === null || s.adverseMedia === undefined) {
-    return { status: 'INCOMPLETE', value: 'no news corpus imported', help: 'Import one with `guestscreen data import news`, or run an adverse-media search; until then this check does not count.', findings: [] };
+    return { status: 'INCOMPLETE', value: say('media.none_installed.value'), help: say('media.none_installed.help'), findings: [] };
   }
-  const risky = s.adverseMedia.filter((a) => a.riskCategories.some((c) => c !== 'Other News'));
-  const findings: Finding[] = s.adverseMedia.slice(0, 5).map((a) => {
-    const categories = a.riskCategories.filter((c) => c !== 'Other News');
-    return {
-      code: categories.length ? 'adverse_media.risk' : 'adverse_media.mention',
-      text: categories.length
-        ? `News names the guest near ${categories.join(' and ').toLowerCase()} terms: "${a.title}"${a.publishedAt ? ` (${a.publishedAt.slice(0, 10)})` : ''}`
-        : `News names the guest with no risk term near: "${a.title}"`,
-      weight: categories.length ? Math.min(40, 20 * categories.length) : 0,
-      ...(categories.length ? { recommendation: 'Read the article and make sure it is about this guest before deciding.' } : {}),
-    };
-  });
-  if (risky.length === 0) {
-    return { status: 'PASS', value: s.adverseMedia.length ? `${s.adverseMedia.length} article(s) name the guest, none near a risk term` : 'no article names the guest', help: 'No action needed.', findings };
-  }
-  return { status: 'REVIEW', value: `${risky.length} article${risky.length > 1 ? 's' : ''} with risk terms near the guest's name`, help: 'Read the articles listed and make sure they are about this guest.', findings };
+  const articles = s.adverseMedia;
+  const findings: Finding[] = articles.slice(0, 5).map((a) =>
+    a.topics.length
+      ? {
+          code: 'adverse_media.risk',
+          text: say('media.risk', { topics: listInWords(a.topics.map((t) => t.topic)), words: a.topics.map((t) => t.words).join('”, “'), title: a.title, date: a.publishedAt ? dateInWords(a.publishedAt) : 'none' }),
+          strength: 'moderate',
+          recommendation: say('media.risk.help'),
+        }
+      : { code: 'adverse_media.mention', text: say('media.mention', { title: a.title }), strength: 'context' },
+  );
+  const risky = articles.filter((a) => a.topics.length);
+  const topics = [...new Set(risky.flatMap((a) => a.topics.map((t) => t.topic)))];
+  return outcome(
+    findings,
+    { value: articles.length ? say('media.mentions.value', { count: articles.length }) : say('media.clear.value') },
+    { value: say('media.risk.value', { count: risky.length, topics: listInWords(topics) }), help: say('media.risk.help') },
+  );
 };

@@ -1,0 +1,205 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+
+/**
+ * Every sentence a host reads about a guest: the checks' `value` and `help`, their findings
+ * (which become `top_risks`), the recommendations, the verdict's reason and the background-check
+ * report. One place, in ICU message format, so they read alike and a test can hold them to the
+ * rule that they speak to a host: what was found and what to do, never a command, a setting,
+ * a library or an algorithm. What an operator must configure goes to the logs, the readiness
+ * endpoint and docs/; see docs/verdicts.md for how the findings combine.
+ */
+export const HOST_MESSAGES = {
+  // Any check
+  'check.disabled.value': 'Turned off for this account',
+  'check.disabled.help': 'Turn it on in the screening settings to use it.',
+  'check.pending.value': 'Not screened yet',
+  'check.pending.help': 'Screening is on its way; this check runs with it.',
+  'check.no_action': 'No action needed.',
+
+  // Verdict
+  'verdict.value': '{level, select, green {Low risk} yellow {Slight risk} orange {Elevated risk} other {High risk}} ({tolerance, select, low {low} high {high} other {balanced}} risk tolerance)',
+  'verdict.help.declined': 'Decline the booking, or verify the guest thoroughly before arrival.',
+  'verdict.help.review': 'Look at the risks listed before accepting the guest.',
+  'verdict.help.pending': 'The verdict is final once the guest completes the guest portal.',
+  'verdict.reason.verified': 'No risk found in the checks that could run',
+  'verdict.reason.verified_noted': 'Accepted; noted: {risks}',
+  'verdict.reason.review': 'Needs a look: {risks}',
+  'verdict.reason.declined': 'High risk: {risks}',
+  'verdict.reason.rule_declined': 'Declined by your rule {rules}',
+  'verdict.reason.rule_approved': 'Approved by your rule {rules}',
+  'verdict.reason.rule_approved_despite': 'Approved by your rule {rules} despite: {risks}',
+  'verdict.reason.rule_review': 'Sent to review by your rule {rules}',
+  'verdict.reason.waiting': 'Waiting for the guest to complete the guest portal',
+  'verdict.reason.waiting_so_far': 'Waiting for the guest to complete the guest portal; so far: {risks}',
+  'verdict.reason.unscreened': 'Not screened yet: screening is on its way',
+  'verdict.reason.manual': 'Manually {decision, select, approve {approved} other {declined}}; screening: {screening}',
+  'verdict.rule_fired': "Your rule “{name}” fired ({action, select, decline {decline} review {review} other {approve}})",
+  'verdict.pending_recommendation': 'Wait for screening to finish, or decide yourself.',
+
+  // Identity document
+  'id.missing.value': 'No identity document yet',
+  'id.missing.help': 'The guest has not provided an identity document yet; the guest portal asks for one.',
+  'id.ok.value': 'Document valid through the stay',
+  'id.expires_before_checkout': 'Identity document expires on {expiry}, before check-out on {checkout}',
+  'id.expires_before_checkout.do': 'Ask the guest for a document valid through the stay.',
+  'id.under_minimum_age': 'Guest is {age}, under your minimum age of {minimum}',
+  'id.under_minimum_age.do': 'Decline, or ask an adult to make the booking.',
+  'id.mrz_unreadable': 'The machine-readable lines of the document cannot be read ({problem})',
+  'id.mrz_unreadable.do': 'Ask the guest for a clear, complete photo of the document.',
+  'id.mrz_problem.length': 'they are not the length a passport or ID card has',
+  'id.mrz_problem.characters': 'they hold characters a document never prints there',
+  'id.mrz_problem.format': 'they match no passport or ID card layout',
+  'id.mrz_check_digits': 'The check digits of the document do not add up ({fields}): the document may be forged or mistyped',
+  'id.mrz_check_digits.do': 'Verify the document in person before the guest arrives.',
+  'id.mrz_field.documentNumber': 'document number',
+  'id.mrz_field.birthDate': 'date of birth',
+  'id.mrz_field.expirationDate': 'expiry date',
+  'id.mrz_field.personalNumber': 'personal number',
+  'id.mrz_field.composite': 'the whole line',
+  'id.mrz_number_mismatch': 'Document number {given} differs from the one printed in the machine-readable lines ({printed})',
+  'id.mrz_number_mismatch.do': 'Confirm the document number with the guest.',
+  'id.name_mismatch': 'Name on the document ({document}) does not match the guest ({guest})',
+  'id.name_mismatch.do': 'Confirm who is staying: the document may belong to someone else.',
+  'id.help.review': 'Look at the identity document before accepting the guest.',
+
+  // Fraud signals
+  'fraud.no_contact.value': 'No e-mail or phone to check',
+  'fraud.no_contact.help': "Collect the guest's contact details.",
+  'fraud.none.value': 'No fraud signals',
+  'fraud.some.value': '{count, plural, one {# fraud signal} other {# fraud signals}}',
+  'fraud.help.review': 'Look at the signals listed.',
+  'fraud.disposable_email': 'E-mail uses a throwaway address ({domain})',
+  'fraud.disposable_email.do': 'Ask the guest for a permanent e-mail address.',
+  'fraud.free_webmail': 'E-mail is a free webmail address ({domain}); normal for guests',
+  'fraud.invalid_phone': 'Phone number {phone} is not a number that can be called',
+  'fraud.invalid_phone.do': 'Call or text the guest to confirm a working number.',
+  'fraud.phone_type': 'Phone number is {type, select, voip {an internet (VoIP) line} premium_rate {a premium-rate line} other {a shared-cost line}}',
+  'fraud.last_minute': 'Booked less than a day before check-in',
+  'fraud.last_minute.do': 'Last-minute bookings carry more risk: verify the guest before arrival.',
+  'fraud.long_stay': "{nights} nights, far longer than your usual {usual}",
+  'fraud.expensive': "Total price {price} is over four times your usual booking ({usual})",
+  'fraud.velocity': 'The same e-mail or phone made {count, plural, one {# other reservation} other {# other reservations}} in the last 24 hours',
+  'fraud.velocity.do': 'Several bookings from one contact in a day: check they are genuine.',
+  'fraud.ip_threat': 'A payment came from an address on a public list of anonymising services and abusive hosts',
+  'fraud.ip_threat.do': 'The payment came through an anonymising service or a known abusive host: confirm the booking with the guest directly.',
+
+  // Payment
+  'payment.none.value': 'No payment yet',
+  'payment.none.help': 'The payment is part of the screening once it is made.',
+  'payment.ok.value': 'Payments look normal',
+  'payment.repeated_failures': '{count} failed payment attempts',
+  'payment.repeated_failures.do': 'Several failed payments: confirm the card with the guest.',
+  'payment.failure': 'A payment attempt failed ({message})',
+  'payment.failure_recovered': '{count, plural, one {A payment attempt failed} other {# payment attempts failed}} before a later one succeeded',
+  'payment.3ds_failed': 'The card holder failed the bank’s identity check (3-D Secure)',
+  'payment.3ds_failed.do': 'Do not accept this card: ask the guest to pay with a card they can verify.',
+  'payment.3ds_recovered': 'A first bank identity check (3-D Secure) failed; a later one succeeded',
+  'payment.country_mismatch': 'Card issued in {card} but billing country is {billing}',
+  'payment.country_mismatch.do': 'Ask why the card and billing countries differ.',
+  'payment.ip_country_mismatch': 'Payment made from {at}; card issued in {card}, billing country {billing}',
+  'payment.ip_country_mismatch.do': 'The payer was somewhere other than the card’s country: confirm the booking with the guest.',
+  'payment.name_mismatch': 'Name on card ({card}) differs from the guest ({guest})',
+  'payment.name_mismatch.do': 'Someone else’s card: confirm the card holder knows about the booking.',
+  'payment.help.review': 'Look at the payment signals listed.',
+
+  // Blocklist
+  'blocklist.none.value': 'Not on your blocklist',
+  'blocklist.exact': "Guest's {fields} {count, plural, one {matches} other {match}} your blocklist entry ({reason})",
+  'blocklist.exact.do': 'Decline: this guest is on your blocklist.',
+  'blocklist.phone': "Guest's phone number matches your blocklist entry ({reason}); phone numbers change hands",
+  'blocklist.phone.do': 'Check whether this is the blocked person before accepting.',
+  'blocklist.name': "Guest's name is close to your blocklist entry “{name}” ({reason})",
+  'blocklist.name.do': 'Check whether this is the blocked person or someone with the same name.',
+  'blocklist.field.email': 'e-mail',
+  'blocklist.field.phone': 'phone',
+  'blocklist.field.document': 'document number',
+
+  // Sanctions
+  'sanctions.none_installed.value': 'Not checked: no sanctions list is installed',
+  'sanctions.none_installed.help': 'This check does not count for or against the guest until a sanctions list is installed.',
+  'sanctions.clear.value': 'No match on {lists}',
+  'sanctions.clear_dismissed.value': 'No match on {lists}; {names} set aside by you as a different person',
+  'sanctions.found.value': '{count, plural, one {# match} other {# matches}} on {lists}',
+  'sanctions.list': '{source} of {date}',
+  'sanctions.confirmed': "Guest's name and {confirmedBy, select, document {document number} other {date of birth}} match {listed} on {source}",
+  'sanctions.confirmed.do': 'Decline: the guest is on a sanctions list. Do not take payment; ask your legal adviser before any contact.',
+  'sanctions.close_confirmed': "Guest's name is close to {listed} on {source}, and the {confirmedBy, select, document {document number} other {date of birth}} matches",
+  'sanctions.year': "Guest's name and year of birth match {listed} on {source}",
+  'sanctions.year.do': "Compare the guest's identity document with the listed entry; decline if they are the same person.",
+  'sanctions.name': "Guest's name matches {listed} on {source}",
+  'sanctions.name_close': "Guest's name is close to {listed} on {source}",
+  'sanctions.name.do': "Compare the guest's identity document with the listed entry before accepting: a shared name is not proof.",
+  'sanctions.born_otherwise': "Guest's name matches {listed} on {source}, but the list gives another date of birth",
+  'sanctions.born_otherwise.do': 'Most likely someone with the same name; keep the document on file.',
+
+  // Adverse media
+  'media.none_installed.value': 'Not checked: no news source is installed',
+  'media.none_installed.help': 'This check does not count for or against the guest until a news source is installed.',
+  'media.clear.value': 'No article names the guest',
+  'media.mentions.value': '{count, plural, one {# article names} other {# articles name}} the guest, none about wrongdoing',
+  'media.risk.value': '{count, plural, one {# article names} other {# articles name}} the guest near words of {topics}',
+  'media.risk.help': 'Read the articles listed and make sure they are about this guest before deciding.',
+  'media.risk': 'News names the guest near words of {topics} (“{words}”): “{title}”{date, select, none {} other { ({date})}}',
+  'media.mention': 'News names the guest with nothing about wrongdoing: “{title}”',
+
+  // Checks this service has no source for in a screening
+  'house_rules.accepted.value': 'House rules accepted',
+  'house_rules.open.value': 'House rules not accepted yet',
+  'house_rules.open.help': 'The guest accepts the house rules in the guest portal.',
+  'unavailable.value': 'Not checked: {what, select, background_check {no criminal-records source is connected} credit_check {no credit bureau is connected} other {no social-network source is connected}}',
+  'unavailable.help': 'This check does not count for or against the guest.{what, select, background_check { You can order a background check for this guest separately.} other {}}',
+
+  // Background-check report
+  'report.section.sanctions': 'Sanctions and watchlists',
+  'report.section.registry': 'Sex-offender registries',
+  'report.section.media': 'Adverse media',
+  'report.section.criminal': 'Criminal records',
+  'report.not_installed.sanctions': 'Not searched: no sanctions list is installed',
+  'report.not_installed.registry': 'Not searched: no registry records are installed',
+  'report.not_installed.media': 'Not searched: no news source is installed',
+  'report.not_installed.criminal': 'Not searched: no criminal-records provider is connected',
+  'report.not_installed.help': 'This section does not count for or against the person.',
+  'report.checkr.no_email': 'Not searched: the check was ordered without the person’s e-mail, which the criminal-records provider needs to ask for their consent',
+  'report.checkr.invited': 'The person was e-mailed at {email} to give their consent; this section is filled in once they have and the report is complete',
+  'report.checkr.expired': 'Not searched: the person did not give their consent before the invitation expired',
+  'report.checkr.canceled': 'Not searched: the criminal-records provider canceled the report',
+  'report.checkr.gone': 'The report was ordered from a criminal-records provider this service no longer reaches; read it in the provider’s own dashboard',
+  'report.checkr.timed_out': 'Not searched: no report was complete 30 days after the check was ordered',
+  'report.checkr.clear': 'The criminal-records provider found no records to consider (report {report})',
+  'report.checkr.consider': 'The criminal-records provider found records to consider (report {report}): read the report in the provider’s dashboard before deciding; a decision based on it must follow the adverse-action steps of the FCRA',
+  'report.sanctions.hit': 'Listed on {source} (list of {date}), entry {entry}',
+  'report.sanctions.compared': 'The name searched, {searched}, {how} the listed name {listed}.',
+  'report.sanctions.how.exact': 'is the same as',
+  'report.sanctions.how.close': 'is close to',
+  'report.sanctions.born': 'The list gives {count, plural, one {the year of birth} other {the years of birth}} {years}{given, select, none {} other {; the year searched was {given}}}.',
+  'report.sanctions.later': 'Named by {source} after this check ran (list of {date}).',
+  'report.registry.hit': '{source}: {place}, born {born}',
+  'report.registry.compared': 'The name searched, {searched}, is close to the registered name {listed}{year, select, none {} other {; the year of birth {year} is the same}}. Charges: {charges}.',
+  'report.media.about': 'Names the person near words of {topics} (“{words}”).',
+  'report.media.mention': 'Names the person, with nothing about wrongdoing.',
+} as const;
+
+export type HostMessage = keyof typeof HOST_MESSAGES;
+
+const compiled = new Map<HostMessage, IntlMessageFormat>();
+
+/** A message of the catalogue with its values filled in. */
+export function say(key: HostMessage, values: Record<string, string | number> = {}): string {
+  let m = compiled.get(key);
+  if (!m) compiled.set(key, (m = new IntlMessageFormat(HOST_MESSAGES[key], 'en')));
+  return String(m.format(values));
+}
+
+/** A list in words: "a", "a and b", "a, b and c". */
+export function listInWords(items: readonly string[]): string {
+  return new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(items);
+}
+
+/** A date as a host reads it: 2 January 1968 (a full timestamp also gets its time, UTC). */
+export function dateInWords(isoDate: string, withTime = false): string {
+  const d = new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate);
+  if (Number.isNaN(d.getTime())) return isoDate;
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  if (!withTime || isoDate.length === 10) return day;
+  return `${day}, ${new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(d)} UTC`;
+}
