@@ -69,6 +69,8 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
       out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
       out(`Public URL: ${deps.config.publicUrl}`);
       out(`API reference: ${deps.config.publicUrl}/docs`);
+      const { dataSources } = await import('./modules/system/sources.js');
+      for (const source of await dataSources(deps)) if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
       closeWithGrace({ delay: 15_000 }, async ({ err }) => {
         if (err) app.log.error({ err }, 'shutting down after an error');

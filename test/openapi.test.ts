@@ -39,6 +39,8 @@ describe(`OpenAPI document and API reference (${dbKind})`, () => {
 
   it('answers health and readiness checks without a key', async () => {
     assert.deepEqual((await call(t, 'GET', '/healthz')).json, { status: 'ok' });
-    assert.deepEqual((await call(t, 'GET', '/readyz')).json, { status: 'ready' });
+    const ready = (await call(t, 'GET', '/readyz')).json;
+    assert.equal(ready.status, 'ready');
+    assert.deepEqual(ready.sources.map((x: { name: string }) => x.name), ['sanctions lists', 'news', 'IP threat feeds', 'criminal records']);
   });
 });

@@ -80,7 +80,7 @@ export const HOST_MESSAGES = {
   'fraud.expensive': "Total price {price} is over four times your usual booking ({usual})",
   'fraud.velocity': 'The same e-mail or phone made {count, plural, one {# other reservation} other {# other reservations}} in the last 24 hours',
   'fraud.velocity.do': 'Several bookings from one contact in a day: check they are genuine.',
-  'fraud.ip_threat': 'A payment came from an address on a public list of anonymising services and abusive hosts',
+  'fraud.ip_threat': 'A payment came from {ip}, an address on a public list of anonymising services and abusive hosts',
   'fraud.ip_threat.do': 'The payment came through an anonymising service or a known abusive host: confirm the booking with the guest directly.',
 
   // Payment
@@ -96,7 +96,7 @@ export const HOST_MESSAGES = {
   'payment.3ds_recovered': 'A first bank identity check (3-D Secure) failed; a later one succeeded',
   'payment.country_mismatch': 'Card issued in {card} but billing country is {billing}',
   'payment.country_mismatch.do': 'Ask why the card and billing countries differ.',
-  'payment.ip_country_mismatch': 'Payment made from {at}; card issued in {card}, billing country {billing}',
+  'payment.ip_country_mismatch': 'Payment made from {ip} in {at}; card issued in {card}, billing country {billing}',
   'payment.ip_country_mismatch.do': 'The payer was somewhere other than the card’s country: confirm the booking with the guest.',
   'payment.name_mismatch': 'Name on card ({card}) differs from the guest ({guest})',
   'payment.name_mismatch.do': 'Someone else’s card: confirm the card holder knows about the booking.',
@@ -154,10 +154,10 @@ export const HOST_MESSAGES = {
   'report.section.registry': 'Sex-offender registries',
   'report.section.media': 'Adverse media',
   'report.section.criminal': 'Criminal records',
-  'report.not_installed.sanctions': 'Not searched: no sanctions list is installed',
-  'report.not_installed.registry': 'Not searched: no registry records are installed',
-  'report.not_installed.media': 'Not searched: no news source is installed',
-  'report.not_installed.criminal': 'Not searched: no criminal-records provider is connected',
+  'report.not_installed.sanctions': 'No sanctions list is installed',
+  'report.not_installed.registry': 'No registry records are installed',
+  'report.not_installed.media': 'No news source is installed',
+  'report.not_installed.criminal': 'No criminal-records provider is connected',
   'report.not_installed.help': 'This section does not count for or against the person.',
   'report.checkr.no_email': 'Not searched: the check was ordered without the person’s e-mail, which the criminal-records provider needs to ask for their consent',
   'report.checkr.invited': 'The person was e-mailed at {email} to give their consent; this section is filled in once they have and the report is complete',
@@ -165,16 +165,44 @@ export const HOST_MESSAGES = {
   'report.checkr.canceled': 'Not searched: the criminal-records provider canceled the report',
   'report.checkr.gone': 'The report was ordered from a criminal-records provider this service no longer reaches; read it in the provider’s own dashboard',
   'report.checkr.timed_out': 'Not searched: no report was complete 30 days after the check was ordered',
-  'report.checkr.clear': 'The criminal-records provider found no records to consider (report {report})',
-  'report.checkr.consider': 'The criminal-records provider found records to consider (report {report}): read the report in the provider’s dashboard before deciding; a decision based on it must follow the adverse-action steps of the FCRA',
+  'report.checkr.clear': 'No records to consider (report {report})',
+  'report.checkr.consider': 'Records to consider (report {report})',
+  'report.checkr.consider.detail': 'Read the report in the provider’s dashboard before deciding; a decision based on it must follow the adverse-action steps of the FCRA.',
   'report.sanctions.hit': 'Listed on {source} (list of {date}), entry {entry}',
-  'report.sanctions.compared': 'The name searched, {searched}, {how} the listed name {listed}.',
+  'report.sanctions.compared': 'The name searched, {searched}, {how} the listed name {listed}{alias, select, yes {, one of the names the list gives for this person} other {}}.',
   'report.sanctions.how.exact': 'is the same as',
   'report.sanctions.how.close': 'is close to',
   'report.sanctions.born': 'The list gives {count, plural, one {the year of birth} other {the years of birth}} {years}{given, select, none {} other {; the year searched was {given}}}.',
   'report.sanctions.later': 'Named by {source} after this check ran (list of {date}).',
   'report.registry.hit': '{source}: {place}, born {born}',
   'report.registry.compared': 'The name searched, {searched}, is close to the registered name {listed}{year, select, none {} other {; the year of birth {year} is the same}}. Charges: {charges}.',
+  'report.title': 'Background check report',
+  'report.label.subject': 'Person searched',
+  'report.label.born': 'Year of birth',
+  'report.label.country': 'Country',
+  'report.label.searched': 'Searched',
+  'report.label.requested_by': 'Requested by',
+  'report.label.ordered': 'Ordered',
+  'report.label.completed': 'Completed',
+  'report.not_given': 'Not given',
+  'report.not_yet': 'Not yet',
+  'report.outcome.review': 'Needs a look before you decide',
+  'report.outcome.review.detail': "Possible matches in {sections}. A possible match is not proof: compare the details below with the guest's identity document.",
+  'report.outcome.cleared': 'Nothing found that needs a look',
+  'report.outcome.cleared.detail': 'No record was found in the sources searched.',
+  'report.outcome.not_searched': 'Not searched: {sections}.',
+  'report.status.CLEAR': 'No record found',
+  'report.status.REVIEW': 'Possible match: needs a look',
+  'report.status.NOT_RUN': 'Not searched',
+  'report.status.PENDING': 'Waiting for the provider',
+  'report.nothing_found': 'No record found for this person.',
+  'report.searched.sanctions': 'Searched: {lists}.',
+  'report.searched.registry': 'Searched: the registry records installed, as of {date}.',
+  'report.searched.media': 'Searched: {sources}.',
+  'report.searched.corpus': 'the news archive installed, as of {date}',
+  'report.caveat': 'A possible match is for a person to review: a shared name is not proof of identity. Each source is named with the date of its data.',
+  'report.footer': 'Background check report {id}',
+  'report.page': 'Page {page} of {pages}',
   'report.media.about': 'Names the person near words of {topics} (“{words}”).',
   'report.media.mention': 'Names the person, with nothing about wrongdoing.',
 } as const;
@@ -192,11 +220,14 @@ export function say(key: HostMessage, values: Record<string, string | number> = 
 
 /** A list in words: "a", "a and b", "a, b and c". */
 export function listInWords(items: readonly string[]): string {
-  return new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(items);
+  return new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' }).format(items);
 }
 
-/** A date as a host reads it: 2 January 1968 (a full timestamp also gets its time, UTC). */
+/** A date as a host reads it: 2 January 1968, or December 2025 for a month (a full timestamp also gets its time, UTC). */
 export function dateInWords(isoDate: string, withTime = false): string {
+  if (/^\d{4}-\d{2}$/.test(isoDate)) {
+    return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${isoDate}-01T00:00:00Z`));
+  }
   const d = new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate);
   if (Number.isNaN(d.getTime())) return isoDate;
   const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);

@@ -483,7 +483,7 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
     assert.equal(done.json.risk_status, 'REVIEW');
     const sanctions = done.json.report_items[0];
     assert.deepEqual(sanctions.items.map((i: { title: string }) => i.title), ['Nicolas MADURO MOROS']);
-    assert.equal(sanctions.items[0].description, "'Nicolas Maduro' matched 'Nicolas MADURO MOROS': watchman score 0.97 (name 1.00 exact); year of birth 1962 listed, country VE listed. Listed years of birth: 1962.");
-    assert.match(sanctions.items[0].subtitle, /^moov watchman \(us_ofac\) .*entry 22790, programs VENEZUELA-EO13692$/);
+    assert.equal(sanctions.items[0].description, 'The name searched, Nicolas Maduro, is the same as the listed name Nicolas MADURO MOROS. The list gives the year of birth 1962; the year searched was 1962.');
+    assert.match(sanctions.items[0].subtitle, /^Listed on moov watchman \(us_ofac\) .*entry 22790; VENEZUELA-EO13692$/);
   });
 });

@@ -135,8 +135,8 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
     assert.equal(done.risk_status, 'REVIEW');
     const section = criminal(done)!;
     assert.equal(section.status, 'REVIEW');
-    assert.equal(section.items[0]?.title, `Checkr report ${reportId}: consider`);
-    assert.equal(section.items[0]?.subtitle, 'package tasker_standard, completed 2026-06-03T12:00:00Z');
+    assert.equal(section.items[0]?.title, `Records to consider (report ${reportId})`);
+    assert.equal(section.items[0]?.subtitle, 'package tasker_standard, completed 3 June 2026, 12:00 UTC');
     assert.ok(done.pdf);
     const saved = await t.deps.db.selectFrom('checkr_orders').select('report_id').where('check_id', '=', r.json.id).executeTakeFirstOrThrow();
     assert.equal(saved.report_id, reportId);
@@ -159,7 +159,7 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
     const done = (await results(r.json.id)).json;
     assert.equal(done.status, 'FINISHED');
     assert.equal(done.risk_status, 'CLEARED');
-    assert.deepEqual([criminal(done)?.status, criminal(done)?.items[0]?.title], ['NOT_RUN', 'Checkr invitation expired']);
+    assert.deepEqual([criminal(done)?.status, criminal(done)?.items[0]?.title], ['NOT_RUN', 'Not searched: the person did not give their consent before the invitation expired']);
     // Erasing the check erases its order.
     assert.equal((await call(t, 'DELETE', `/v1/background-check/results/${r.json.id}`, { key: host.key })).status, 200);
     assert.equal(await t.deps.db.selectFrom('checkr_orders').select('check_id').where('check_id', '=', r.json.id).executeTakeFirst(), undefined);
@@ -171,7 +171,7 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
       const x = await results(r.json.id);
       return x.json.status === 'FINISHED' && x.json;
     }, 'the finished check');
-    assert.deepEqual([criminal(done)?.status, criminal(done)?.items[0]?.title], ['NOT_RUN', 'No e-mail to invite']);
+    assert.deepEqual([criminal(done)?.status, criminal(done)?.items[0]?.title], ['NOT_RUN', 'Not searched: the check was ordered without the person’s e-mail, which the criminal-records provider needs to ask for their consent']);
     assert.equal(checkr.candidates.size, 2);
   });
 });

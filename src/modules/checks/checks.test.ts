@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
@@ -8,6 +10,7 @@ import { importThreatFeed } from '../../providers/ip-threats/import.js';
 import { importSanctions } from '../../providers/sanctions/import.js';
 import { importSexOffenders } from '../../providers/sex-offender/import.js';
 import { purgeExpiredChecks } from './service.js';
+import { operatorWords } from '../../../test/host-language.js';
 
 // Rows of the OFAC SDN list of 2021-07-07 (public domain; shared/data/sanctions), as published.
 const SDN = [
@@ -32,6 +35,35 @@ const NEWS = [
   { url: 'https://news.example/a6', title: 'Ngozi Okafor opens a bakery', snippet: 'Chidi, her cousin, helped with the shopfront.', published_at: '2025-06-02T08:00:00Z' },
   'not json',
 ].map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+
+const poppler = spawnSync('pdftoppm', ['-v']).status === 0;
+
+/**
+ * The report as a host gets it: its text (pdftotext) holds the lines expected, in words (no enum
+ * word, ISO date, command or algorithm), every page has its footer, and every page renders to a
+ * PNG (pdftoppm) that is not blank. Skipped where poppler is not installed (.ci/run installs it).
+ */
+async function readReport(pdf: Buffer, id: string, expected: string[]): Promise<void> {
+  if (!poppler) return;
+  const dir = mkdtempSync(path.join(tmpdir(), 'report-'));
+  try {
+    writeFileSync(path.join(dir, 'report.pdf'), pdf);
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'report.pdf'), '-'], { encoding: 'utf8' });
+    const flat = text.replace(/[ \t]+/g, ' ');
+    for (const line of expected) assert.ok(flat.includes(line), `${line} in:\n${text}`);
+    const pages = text.split('\f').filter((p) => p.trim());
+    pages.forEach((page, i) => assert.match(page.replace(/[ \t]+/g, ' '), new RegExp(`Background check report ${id} Page ${i + 1} of ${pages.length}`), `footer of page ${i + 1}`));
+    assert.doesNotMatch(text, /\bNOT_RUN\b|\bCLEAR\b|\bREVIEW\b|\bCLEARED\b|\d{4}-\d{2}-\d{2}T|Jaro|score \d/);
+    assert.doesNotMatch(text.replaceAll(id, 'the report'), operatorWords);
+    execFileSync('pdftoppm', ['-r', '60', '-png', path.join(dir, 'report.pdf'), path.join(dir, 'page')]);
+    const pngs = readdirSync(dir).filter((f) => f.endsWith('.png'));
+    assert.equal(pngs.length, pages.length, 'one image per page');
+    for (const png of pngs) assert.ok(statSync(path.join(dir, png)).size > 8_000, `${png} is not blank`);
+    if (process.env.KEEP_REPORT) execFileSync('cp', ['-r', dir, process.env.KEEP_REPORT]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe(`background checks and adverse-media searches (${dbKind})`, () => {
   let t: TestApp;
@@ -90,7 +122,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a1', 'https://news.example/a2'], 'the article naming only "Whitlock Ltd" is left out');
     const scam = report.findings[0];
     assert.deepEqual(scam.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
-    assert.match(scam.summary, /'scam' 4 words from the name \(Fraud or Financial Crime\)/);
+    assert.match(scam.summary, /'scam' 4 words from the name \(fraud\)/);
     assert.match(scam.summary, /mentions Lisbon; published 2025-03-02 by news\.example/);
     assert.equal(scam.source.name, 'synthetic news');
     assert.deepEqual(report.findings[1].riskCategories, ['Other News']);
@@ -111,7 +143,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const sanctions = done.report_items.find((s: { name: string }) => s.name === 'Sanctions and watchlists');
     assert.equal(sanctions.status, 'REVIEW');
     assert.equal(sanctions.items[0].title, 'GUZMAN LOERA, Joaquin');
-    assert.match(sanctions.items[0].description, /^'Chapo Guzman' matched 'GUZMAN, Chapo' at 1\.00: family name 'guzman' ~ 'guzman' \(same\); given name 'chapo' ~ 'chapo' \(same\) \(an alias of 'GUZMAN LOERA, Joaquin'\); year of birth 1954 listed/);
+    assert.equal(
+      sanctions.items[0].description,
+      'The name searched, Chapo Guzman, is the same as the listed name GUZMAN, Chapo, one of the names the list gives for this person. The list gives the year of birth 1954; the year searched was 1954.',
+    );
     assert.deepEqual(done.report_items.map((s: { name: string; status: string }) => [s.name, s.status]), [
       ['Sanctions and watchlists', 'REVIEW'],
       ['Sex-offender registries', 'NOT_RUN'],
@@ -124,6 +159,23 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');
     assert.ok(pdf.rawPayload.length > 1000);
+    await readReport(pdf.rawPayload, r.json.id, [
+      'Background check report',
+      'Person searched Chapo Guzman',
+      'Year of birth 1954',
+      'Country Mexico',
+      `Requested by ${host.account.name}`,
+      'Needs a look before you decide',
+      'Possible matches in sanctions and watchlists.',
+      'Sanctions and watchlists',
+      'Possible match: needs a look',
+      'Searched: OFAC SDN of 7 July 2021.',
+      'GUZMAN LOERA, Joaquin',
+      'Listed on OFAC SDN (list of 7 July 2021), entry 6861',
+      'No registry records are installed',
+      'Adverse media',
+      'No record found for this person.',
+    ]);
   });
 
   /** Runs a background check to its end and answers its sanctions section. */
@@ -164,7 +216,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const sanctions = await sanctionsSection({ first_name: 'Абу', last_name: 'Аббас', year_of_birth: 1948 });
     assert.equal(sanctions.status, 'REVIEW');
     assert.equal(sanctions.items[0].title, 'ABBAS, Abu');
-    assert.match(sanctions.items[0].description, /^'Абу Аббас' matched 'ABBAS, Abu' at 1\.00: family name 'abbas' ~ 'abbas' \(same\); given name 'abu' ~ 'abu' \(same\) \(the person's name spelled abu abbas\); year of birth 1948 listed/);
+    assert.equal(sanctions.items[0].description, 'The name searched, Абу Аббас, is the same as the listed name ABBAS, Abu. The list gives the year of birth 1948; the year searched was 1948.');
   });
 
   it('finds a listed North Korean by the spelling lists use, not only the Revised Romanization', async () => {
@@ -172,7 +224,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const sanctions = await sanctionsSection({ first_name: '창호', last_name: '백', year_of_birth: 1964 });
     assert.equal(sanctions.status, 'REVIEW');
     assert.equal(sanctions.items[0].title, 'PAEK, Chang-Ho');
-    assert.match(sanctions.items[0].description, /^'창호 백' matched 'PAEK, Chang-Ho' at 1\.00: family name 'paek' ~ 'paek' \(same\); given name 'chang' ~ 'chang' \(same\); middle name 'ho' ~ 'ho' \(same\) \(the person's name spelled chang ho paek\); year of birth 1964 listed/);
+    assert.equal(sanctions.items[0].description, 'The name searched, 창호 백, is the same as the listed name PAEK, Chang-Ho. The list gives the year of birth 1964; the year searched was 1964.');
   });
 
   it('clears a person who is on no list, and leaves out a listed namesake born decades apart', async () => {
@@ -193,7 +245,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const registry = hit.report_items.find((x: { name: string }) => x.name === 'Sex-offender registries');
     assert.equal(registry.status, 'REVIEW');
     assert.equal(registry.items[0].title, 'Nicolas Maduro');
-    assert.match(registry.items[0].description, /^'Nicolás MADURO' matched 'Nicolas Maduro' at 1\.00: family name 'maduro' ~ 'maduro' \(same\); given name 'nicolas' ~ 'nicolas' \(same\) \(the person's name spelled nicolas maduro\); year of birth 1990 equal\.\nCharges: Synthetic charge$/);
+    assert.equal(registry.items[0].description, 'The name searched, Nicolás MADURO, is close to the registered name Nicolas Maduro; the year of birth 1990 is the same. Charges: Synthetic charge.');
     assert.equal(hit.report_items[0].status, 'CLEAR', 'the sanctioned Maduro was born in 1962');
   });
 
@@ -210,13 +262,13 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(status.json.status, 'declined', status.body);
     const summary = await call(t, 'GET', `/v1/reservations/${listed.json.id}/summary`, { key: host.key });
     assert.equal(summary.json.details.sanctions.status, 'FAIL', summary.body);
-    assert.match(JSON.stringify(summary.json), /matches 'GUZMAN LOERA, Joaquin' on OFAC SDN \(entry 6861, score 1\.00, year of birth listed too\)/);
+    assert.match(JSON.stringify(summary.json), /Guest's name and date of birth match “GUZMAN LOERA, Joaquin” on OFAC SDN/);
 
     const newsworthy = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: host.key, body: body('Dana', 'Whitlock', '1985-06-01') });
     const dana = await call(t, 'GET', `/v1/reservations/${newsworthy.json.id}/summary`, { key: host.key });
     assert.equal(dana.json.details.adverse_media.status, 'REVIEW', dana.body);
     assert.equal(dana.json.details.sanctions.status, 'PASS');
-    assert.match(JSON.stringify(dana.json), /News names the guest near fraud or financial crime and conflicts or litigation terms: \\"Landlord says Dana Whitlock ran a rental scam in Lisbon\\"/);
+    assert.match(JSON.stringify(dana.json), /News names the guest near words of fraud and litigation \(“scam”, “arrested”\): “Landlord says Dana Whitlock ran a rental scam in Lisbon” \(2 March 2025\)/);
   });
 
   it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list), and one made far from its card', async () => {
@@ -237,10 +289,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(paid.status, 200, paid.body);
     const summary = await eventually(async () => {
       const x = await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: host.key });
-      return JSON.stringify(x.json).includes('listed by tor_exits') && JSON.stringify(x.json).includes('81.2.69.142') && x.json;
+      return JSON.stringify(x.json).includes('A payment came from 2.58.56.12') && JSON.stringify(x.json).includes('81.2.69.142') && x.json;
     }, 'the screening run after the payment event');
     assert.equal(summary.details.fraud_detection.status, 'REVIEW');
-    assert.match(JSON.stringify(summary), /A payment came from 2\.58\.56\.12, listed by tor_exits \(anonymizers\)/);
+    assert.match(JSON.stringify(summary), /A payment came from 2\.58\.56\.12, an address on a public list of anonymising services/);
     assert.match(JSON.stringify(summary), /Payment made from 81\.2\.69\.142 in GB; card issued in PT, billing country unknown/);
   });
 
@@ -327,8 +379,8 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(sanctions.status, 'REVIEW');
     const item = sanctions.items.find((i: { title: string }) => i.title === 'ABRAMOVICH, Roman Arkadyevich');
     assert.ok(item, JSON.stringify(sanctions.items));
-    assert.match(item.subtitle, /^UK Sanctions List \(list of 2026-03-02\), entry RUS0276/);
-    assert.match(item.description, /^Named by UK Sanctions List after this check ran \(list of 2026-03-02\)\. 'Roman Abramovich' matched/);
+    assert.match(item.subtitle, /^Listed on UK Sanctions List \(list of 2 March 2026\), entry RUS0276/);
+    assert.match(item.description, /^Named by UK Sanctions List after this check ran \(list of 2 March 2026\)\. The name searched, Roman Abramovich, is the same as the listed name/);
     assert.ok(item.tags.includes('list update'));
     const pdfAfter = (await t.app.inject({ url: `/v1/background-check/results/${r.json.id}/pdf`, headers: { 'x-api-key': host.key } })).rawPayload;
     assert.notDeepEqual(pdfAfter, pdfBefore, 'the PDF is made again');

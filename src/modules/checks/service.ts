@@ -7,16 +7,17 @@ import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { newId } from '../../lib/ids.js';
 import { DAY_MS, iso } from '../../lib/time.js';
-import { assertAdverseMediaSource, searchAdverseMedia, subjectName, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
+import { assertAdverseMediaSource, newsCorpusDate, searchAdverseMedia, subjectName, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
 import { checkrProgress, inviteCandidate, type CheckrProgress } from '../../providers/criminal/checkr.js';
 import type { RiskCategory } from '../../providers/adverse-media/taxonomy.js';
-import { changedEntries, sanctionsImported, searchSanctions, type SanctionsHit } from '../../providers/sanctions/index.js';
+import { changedEntries, sanctionsImported, sanctionsLists, searchSanctions, type SanctionsHit } from '../../providers/sanctions/index.js';
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
 import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
 import { dateInWords, listInWords, say, type HostMessage } from '../../lib/host-messages.js';
-import { renderReport } from './pdf.js';
+import { renderReport, type ReportHeading } from './pdf.js';
+import { findAccount } from '../accounts/repo.js';
 
 export interface CheckSubject extends MediaSubject {
   email?: string | null | undefined;
@@ -42,6 +43,8 @@ export interface ReportItem {
 export interface Section {
   name: string;
   status: 'CLEAR' | 'REVIEW' | 'NOT_RUN' | 'PENDING';
+  /** Beyond the spec: what was searched, with the data's date, in words. */
+  searched?: string;
   items: ReportItem[];
 }
 
@@ -135,6 +138,12 @@ async function hasRegistry(deps: Deps): Promise<boolean> {
   return Boolean(await deps.db.selectFrom('sex_offender_records').select('id').limit(1).executeTakeFirst());
 }
 
+/** When the registry records were last imported (YYYY-MM-DD). */
+async function registryDate(deps: Deps): Promise<string> {
+  const row = await deps.db.selectFrom('sex_offender_records').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  return String(row?.at ?? '').slice(0, 10);
+}
+
 export async function findCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<Row> {
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row || row.account_id !== accountId || row.type !== type) throw notFound(`${type === 'adverse_media' ? 'adverse-media report' : 'background check'} ${id}`);
@@ -195,7 +204,7 @@ function sanctionsItem(h: SanctionsHit, searched: CheckSubject, later?: string):
   return {
     title: h.primaryName,
     subtitle: `${say('report.sanctions.hit', { source: h.source, date: dateInWords(h.dataDate), entry: h.entryId })}${h.programs.length ? `; ${h.programs.join(', ')}` : ''}`,
-    description: `${later ? `${later} ` : ''}${say('report.sanctions.compared', { searched: name, how: say(h.score >= 0.97 ? 'report.sanctions.how.exact' : 'report.sanctions.how.close'), listed: h.listedName })}${born}`,
+    description: `${later ? `${later} ` : ''}${say('report.sanctions.compared', { searched: name, how: say(h.score >= 0.97 ? 'report.sanctions.how.exact' : 'report.sanctions.how.close'), listed: h.listedName, alias: h.listedName === h.primaryName ? 'no' : 'yes' })}${born}`,
     tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`, ...(later ? ['list update'] : [])],
   };
 }
@@ -216,9 +225,15 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
       ...(yente ? await yenteMatch({ deps, accountId }, yente, query) : []),
       ...(watchman ? await watchmanSearch({ deps, accountId }, watchman, query) : []),
     ];
+    const lists = [
+      ...((await sanctionsImported(deps)) ? (await sanctionsLists(deps)).map((l) => say('sanctions.list', { source: l.source, date: dateInWords(l.dataDate) })) : []),
+      ...(yente ? ['OpenSanctions'] : []),
+      ...(watchman ? ['the lists of a Watchman server'] : []),
+    ];
     sections.push({
       name: SANCTIONS,
       status: hits.length ? 'REVIEW' : 'CLEAR',
+      searched: say('report.searched.sanctions', { lists: listInWords(lists) }),
       items: hits.map((h) => sanctionsItem(h, s)),
     });
   } else sections.push(notRun(deps, SANCTIONS, 'report.not_installed.sanctions', 'import a list with `guestscreen data import sanctions`, or set GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL'));
@@ -244,6 +259,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     sections.push({
       name: REGISTRY,
       status: hits.length ? 'REVIEW' : 'CLEAR',
+      searched: say('report.searched.registry', { date: dateInWords(await registryDate(deps)) }),
       items: hits.map(({ r }) => ({
         title: `${r.first_name} ${r.last_name}`,
         subtitle: say('report.registry.hit', { source: r.source, place: [r.city, r.county, r.state].filter(Boolean).join(', '), born: dateInWords(r.dob) }),
@@ -269,6 +285,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     sections.push({
       name: MEDIA,
       status: risky.length ? 'REVIEW' : 'CLEAR',
+      searched: say('report.searched.media', { sources: listInWords(await mediaSources(deps)) }),
       items: r.findings.map((f) => ({
         title: f.title,
         subtitle: [f.displayLink, f.publishedAt ? dateInWords(f.publishedAt) : null].filter(Boolean).join(', '),
@@ -281,6 +298,13 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
 
   sections.push(await criminalSection(deps, accountId, checkId, s));
   return sections;
+}
+
+/** The news sources a search reads, in words, the installed archive with its date. */
+async function mediaSources(deps: Deps): Promise<string[]> {
+  const corpus = await newsCorpusDate(deps);
+  const { gdelt, newsapi } = deps.config.lookups.vendors;
+  return [corpus ? say('report.searched.corpus', { date: dateInWords(corpus) }) : null, gdelt ? 'GDELT' : null, newsapi ? 'NewsAPI' : null].filter((x): x is string => x !== null);
 }
 
 const CRIMINAL = say('report.section.criminal');
@@ -324,6 +348,7 @@ function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Sectio
       {
         title: say(p.result === 'clear' ? 'report.checkr.clear' : 'report.checkr.consider', { report: p.reportId ?? '-' }),
         subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${dateInWords(p.completedAt, true)}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null].filter(Boolean).join(', '),
+        ...(p.result === 'clear' ? {} : { description: say('report.checkr.consider.detail') }),
         tags: ['checkr', p.result],
       },
     ],
@@ -369,14 +394,18 @@ async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise
 const scheduleCheckrPoll = (db: Deps['db'], deps: Deps, checkId: string) =>
   enqueue(db, deps, 'check.checkr', { check_id: checkId, poll: true }, { runAt: new Date(deps.clock().getTime() + CHECKR_POLL_MS), uniqueKey: `checkr-poll:${checkId}` });
 
-const subjectLine = (s: CheckSubject) => `${subjectName(s)}${s.yearOfBirth ? `, born ${s.yearOfBirth}` : ''}${s.country ? `, ${s.country}` : ''}`;
+/** The report's title block: the person searched and the account that asked. */
+async function heading(deps: Deps, row: Row, s: CheckSubject): Promise<ReportHeading> {
+  const account = await findAccount(deps.db, row.account_id);
+  return { subject: { name: subjectName(s), born: s.yearOfBirth ?? null, country: s.country ? (countries.getName(s.country, 'en') ?? s.country) : null }, requestedBy: account?.name ?? row.account_id };
+}
 
 /** Risk, PDF and the FINISHED state of a background check whose sections are all done. */
 async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
   const now = iso(deps.clock());
   const risk = sections.some((x) => x.status === 'REVIEW') ? 'REVIEW' : 'CLEARED';
   const view = { ...backgroundView(deps, { ...row, status: 'FINISHED', risk_status: risk, stop_date: now }), report_items: sections };
-  const pdf = deps.secrets.sealBytes(await renderReport(view, subjectLine(subject)), `check:${row.id}:pdf`);
+  const pdf = deps.secrets.sealBytes(await renderReport(view, await heading(deps, row, subject)), `check:${row.id}:pdf`);
   await finish(deps, row, { status: 'FINISHED', result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)), risk_status: risk, pdf_enc: pdf, stop_date: now });
 }
 
@@ -481,7 +510,7 @@ export async function rematchChecksOnListChange(payload: unknown, { deps, signal
 async function updateBackground(deps: Deps, row: Row, subject: CheckSubject, sections: Section[]): Promise<void> {
   const change: Partial<Row> = { result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)), risk_status: 'REVIEW' };
   const view = { ...backgroundView(deps, { ...row, ...change }), report_items: sections };
-  change.pdf_enc = deps.secrets.sealBytes(await renderReport(view, subjectLine(subject)), `check:${row.id}:pdf`);
+  change.pdf_enc = deps.secrets.sealBytes(await renderReport(view, await heading(deps, row, subject)), `check:${row.id}:pdf`);
   await withTx(deps.db, async (tx) => {
     const updated = await tx.updateTable('background_checks').set(change).where('id', '=', row.id).where('result_enc', '=', row.result_enc).executeTakeFirst();
     // Changed meanwhile (deleted, or matched by another run of this job): that run reports it.

@@ -57,7 +57,7 @@ describe(`webhook delivery (${dbKind})`, () => {
       'the screening event',
     );
     const body = verify(await secretOf(me), got);
-    assert.deepEqual(Object.keys(body).sort(), ['business_rules', 'guestportal_completed', 'id', 'notes', 'reason', 'status', 'supervised']);
+    assert.deepEqual(Object.keys(body).sort(), ['business_rules', 'guestportal_completed', 'id', 'notes', 'reason', 'risk_color', 'status', 'supervised', 'top_recommendations', 'top_risks', 'url']);
     assert.equal(body.status, 'declined');
     assert.equal(body.supervised, 'decline');
   });

@@ -91,7 +91,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       status: 'pending',
       pms_status: 'CONFIRMED',
       supervised: null,
-      reason: 'not screened yet: screening is queued',
+      reason: 'Not screened yet: screening is on its way',
       guestportal_completed: false,
       business_rules: [],
     });

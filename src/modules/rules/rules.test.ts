@@ -51,7 +51,7 @@ describe(`business rules (${dbKind})`, () => {
     const hit = await screen(booking({ source: 'Vrbo', check_out_date: day(28) }), acct);
     assert.equal(hit.status, 'review');
     assert.deepEqual(hit.business_rules, ['Long Vrbo stays']);
-    assert.match(hit.reason, /sent to review by business rule 'Long Vrbo stays'/);
+    assert.match(hit.reason, /Sent to review by your rule “Long Vrbo stays”/);
     const miss = await screen(booking({ source: 'Vrbo' }), acct);
     assert.equal(miss.status, 'verified');
     assert.deepEqual(miss.business_rules, []);
@@ -66,7 +66,7 @@ describe(`business rules (${dbKind})`, () => {
     assert.deepEqual(party.business_rules, ['No parties']);
     const trusted = await screen(booking({}, { email: 'x@partner.example', phone: '+1 555 0100' }), acct);
     assert.equal(trusted.status, 'verified');
-    assert.match(trusted.reason, /approved by business rule 'Trusted domain' despite: Phone number \+1 555 0100 is not a valid number/);
+    assert.match(trusted.reason, /Approved by your rule “Trusted domain” despite: Phone number \+1 555 0100 is not a number that can be called/);
     const both = await screen(booking({ number_of_guests: 12 }, { email: 'y@partner.example' }), acct);
     assert.equal(both.status, 'declined');
     assert.deepEqual(both.business_rules.sort(), ['No parties', 'Trusted domain']);

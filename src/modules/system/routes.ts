@@ -3,9 +3,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
+import { dataSources } from './sources.js';
 
 const tags = ['System'];
 const Health = Type.Object({ status: Type.String() });
+const Ready = Type.Object({
+  status: Type.String(),
+  sources: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      installed: Type.Boolean(),
+      detail: Type.String({ description: 'what is installed, or what the operator can do to install it' }),
+    }),
+    { description: 'the data sources the checks read; a missing one makes its check INCOMPLETE, never wrong' },
+  ),
+});
 
 export const systemRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -21,9 +33,9 @@ export const systemRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         config: { public: true },
         schema: {
           tags,
-          summary: 'Readiness: the database answers',
+          summary: 'Readiness: the database answers; with the data sources installed',
           security: [],
-          response: { 200: Health, 503: Type.Ref('ErrorResponse') },
+          response: { 200: Ready, 503: Type.Ref('ErrorResponse') },
         },
       },
       async () => {
@@ -32,7 +44,7 @@ export const systemRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         } catch {
           throw new AppError('unavailable', 'database is not reachable');
         }
-        return { status: 'ready' };
+        return { status: 'ready', sources: await dataSources(deps) };
       },
     );
 

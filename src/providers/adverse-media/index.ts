@@ -132,6 +132,12 @@ export const newsCorpusImported = corpus.has;
 /** After an import: this process sees it at once. */
 export const forgetNewsCorpus = corpus.forget;
 
+/** When the installed news corpus was last imported (YYYY-MM-DD), or null when there is none. */
+export async function newsCorpusDate(deps: Deps): Promise<string | null> {
+  const row = await deps.db.selectFrom('news_articles').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  return row?.at ? String(row.at).slice(0, 10) : null;
+}
+
 /** NewsAPI `/everything`: titles and descriptions naming the person, newest first. */
 async function newsapiArticles(ctx: LookupContext, key: string, url: string, forms: string[][]): Promise<Article[]> {
   const label = 'NewsAPI';

@@ -52,12 +52,12 @@ describe('checks', () => {
     assert.equal(spouse.value, 'Name on the document (Rui Costa) does not match the guest (Ines Costa)');
     assert.equal(identificationDocument(snapshot()).status, 'INCOMPLETE');
     const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { riskTolerance: 'balanced', minimumAge: 25, disabledChecks: [], nameMatchThreshold: 0.9 } });
-    assert.match(identificationDocument(adult21).value, /Guest is 22, under the minimum age of 25/);
+    assert.match(identificationDocument(adult21).value, /Guest is 22, under your minimum age of 25/);
   });
 
   it('fraud: long and expensive stays against the account history, velocity, free webmail as a fact only', () => {
     assert.equal(fraudDetection(snapshot()).status, 'PASS');
-    assert.deepEqual(fraudDetection(snapshot()).findings.map((f) => [f.code, f.weight]), [['fraud.free_webmail', 0]]);
+    assert.deepEqual(fraudDetection(snapshot()).findings.map((f) => [f.code, f.strength]), [['fraud.free_webmail', 'context']]);
     const long = fraudDetection(snapshot({}, { nights: 30, check_out_date: '2027-01-19', total_price: 450 }));
     assert.ok(long.findings.some((f) => f.code === 'fraud.long_stay'));
     const dear = fraudDetection(snapshot({}, { total_price: 5000 }));
@@ -98,33 +98,49 @@ describe('checks', () => {
     assert.equal(screen({ ...invalidPhone, skipGuestPortal: false }).status, 'pending');
   });
 
-  it('sanctions: not imported is incomplete, a name match is review, a name and year of birth match fails', () => {
-    assert.equal(sanctions(snapshot()).status, 'INCOMPLETE');
+  it('sanctions: not installed is incomplete; the name alone is moderate, with the year strong, with the date of birth or document decisive', () => {
+    const none = sanctions(snapshot());
+    assert.equal(none.status, 'INCOMPLETE');
+    assert.equal(none.value, 'Not checked: no sanctions list is installed');
     assert.equal(sanctions(snapshot({ sanctions: [] })).status, 'PASS');
     assert.equal(
       sanctions(snapshot({ sanctions: [], sanctionsLists: [{ source: 'OFAC SDN', dataDate: '2024-05-03' }, { source: 'OFAC Consolidated (non-SDN)', dataDate: '2025-12' }] })).value,
-      'no match on OFAC SDN of 2024-05-03 and OFAC Consolidated (non-SDN) of 2025-12',
+      'No match on OFAC SDN of 3 May 2024 and OFAC Consolidated (non-SDN) of December 2025',
       'the answer names the lists and their dates',
     );
-    const hit = { source: 'OFAC SDN', entryId: '1', listedName: 'COSTA, Ines', primaryName: 'COSTA, Ines', score: 1, birthYearListed: false, explanation: 'x' };
-    const possible = sanctions(snapshot({ sanctions: [hit] }));
-    assert.equal(possible.status, 'REVIEW');
-    assert.equal(possible.findings[0]?.weight, 45);
-    assert.equal(sanctions(snapshot({ sanctions: [{ ...hit, birthYearListed: true }] })).status, 'FAIL');
-    assert.equal(sanctions(snapshot({ sanctions: [{ ...hit, score: 0.92, birthYearListed: true }] })).status, 'REVIEW', 'a close name is not strong even with the year');
+    const hit: NonNullable<Snapshot['sanctions']>[number] = { source: 'OFAC SDN', entryId: '1', listedName: 'COSTA, Ines', primaryName: 'COSTA, Ines', score: 1, birthDate: 'unknown', birthYear: 'unknown', document: 'unknown', explanation: 'x' };
+    const strengthOf = (h: Partial<typeof hit>) => sanctions(snapshot({ sanctions: [{ ...hit, ...h }] }));
+    assert.deepEqual([strengthOf({}).status, strengthOf({}).strength], ['REVIEW', 'moderate']);
+    assert.deepEqual([strengthOf({ birthYear: 'same' }).status, strengthOf({ birthYear: 'same' }).strength], ['FAIL', 'strong']);
+    assert.equal(strengthOf({ birthYear: 'same', birthDate: 'same' }).strength, 'decisive');
+    assert.equal(strengthOf({ document: 'same' }).strength, 'decisive');
+    assert.equal(strengthOf({ birthYear: 'same', birthDate: 'other' }).strength, 'weak', 'the list gives another date of birth: a namesake');
+    assert.equal(strengthOf({ score: 0.92, birthYear: 'same' }).strength, 'moderate', 'a close name is not strong even with the year');
+    assert.equal(strengthOf({ score: 0.92, birthDate: 'same' }).strength, 'strong');
   });
-
-  it('adverse media: a mention alone passes, a risk term near the name is review', () => {
+  it('adverse media: a mention alone passes, words of wrongdoing near the name are review', () => {
     assert.equal(adverseMedia(snapshot()).status, 'INCOMPLETE');
-    const article = { title: 'Ines Costa opens a cafe', link: 'https://news.example/1', publishedAt: null, riskCategories: ['Other News'], summary: '' };
+    const article = { title: 'Ines Costa opens a cafe', link: 'https://news.example/1', publishedAt: null, riskCategories: ['Other News'], topics: [], summary: '' };
     const mention = adverseMedia(snapshot({ adverseMedia: [article] }));
     assert.equal(mention.status, 'PASS');
-    assert.equal(mention.findings[0]?.weight, 0);
-    const risky = adverseMedia(snapshot({ adverseMedia: [{ ...article, riskCategories: ['Violence'] }] }));
+    assert.equal(mention.findings[0]?.strength, 'context');
+    const risky = adverseMedia(snapshot({ adverseMedia: [{ ...article, riskCategories: ['Fraud or Financial Crime'], topics: [{ topic: 'sanctions', words: 'sanctions' }] }] }));
     assert.equal(risky.status, 'REVIEW');
-    assert.equal(risky.findings[0]?.weight, 20);
+    assert.equal(risky.findings[0]?.strength, 'moderate');
+    assert.match(risky.findings[0]?.text ?? '', /near words of sanctions \(“sanctions”\)/);
   });
-
+  it('payments: a successful authenticated payment after a failed one supersedes it', () => {
+    const base = { event_source: 's', event_type: 'authorization' as const, card_country: 'PT', billing_country_code: 'PT' };
+    const failed = { ...base, event_id: '1', event_status: 'failed' as const, three_d_secure: 'failed' as const, occurred_at: '2026-11-20T09:00:00.000Z' };
+    const passed = { ...base, event_id: '2', event_status: 'succeeded' as const, three_d_secure: 'authenticated' as const, occurred_at: '2026-11-20T09:05:00.000Z' };
+    const later = paymentVerification(snapshot({ payments: [passed, failed] }));
+    assert.equal(later.status, 'PASS', later.value);
+    assert.deepEqual(later.findings.map((f) => [f.code, f.strength]), [['payment.failure_recovered', 'context'], ['payment.3ds_recovered', 'context']]);
+    const stillFailing = paymentVerification(snapshot({ payments: [{ ...passed, occurred_at: '2026-11-20T08:00:00.000Z' }, failed] }));
+    assert.equal(stillFailing.status, 'FAIL');
+    assert.match(stillFailing.value, /failed the bank’s identity check/);
+    assert.match(stillFailing.help, /Do not accept this card/, 'the value and the help speak of the same finding');
+  });
   it('payment: a payment from a country other than the card\'s and the billing one is noted', () => {
     const event: Snapshot['payments'][number] = {
       event_source: 'stripe',
@@ -138,7 +154,8 @@ describe('checks', () => {
     };
     const away = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'GB' }] }));
     assert.deepEqual(away.findings.map((f) => f.text), ['Payment made from 81.2.69.142 in GB; card issued in PT, billing country PT']);
-    assert.equal(away.status, 'PASS', 'weight 10 alone is a note, not a review');
+    assert.equal(away.status, 'REVIEW', 'a weak signal');
+    assert.equal(screen(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'GB' }] })).status, 'verified', 'alone, a note, not a review');
     const home = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'PT' }] }));
     assert.deepEqual(home.findings, []);
   });

@@ -75,7 +75,7 @@ export const fraudDetection: Check = (s) => {
     });
   }
   if (s.ipThreats?.length) {
-    findings.push({ code: 'fraud.ip_threat', text: say('fraud.ip_threat'), strength: 'weak', recommendation: say('fraud.ip_threat.do') });
+    findings.push({ code: 'fraud.ip_threat', text: say('fraud.ip_threat', { ip: s.ipThreats[0]!.ip }), strength: 'weak', recommendation: say('fraud.ip_threat.do') });
   }
   if (!email && !r.guest.phone) {
     return { status: 'INCOMPLETE', value: say('fraud.no_contact.value'), help: say('fraud.no_contact.help'), findings };

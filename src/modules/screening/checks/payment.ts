@@ -49,7 +49,7 @@ export const paymentVerification: Check = (s) => {
     if (at?.country && known.length && !known.includes(at.country)) {
       findings.push({
         code: 'payment.ip_country_mismatch',
-        text: say('payment.ip_country_mismatch', { at: at.country, card: e.card_country ?? '?', billing: e.billing_country_code ?? '?' }),
+        text: say('payment.ip_country_mismatch', { ip: at.ip, at: at.country, card: e.card_country ?? 'an unknown country', billing: e.billing_country_code ?? 'unknown' }),
         strength: 'weak',
         recommendation: say('payment.ip_country_mismatch.do'),
       });
