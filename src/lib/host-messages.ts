@@ -177,6 +177,7 @@ export const HOST_MESSAGES = {
   'report.registry.hit': '{source}: {place}, born {born}',
   'report.registry.compared': 'The name searched, {searched}, is close to the registered name {listed}{year, select, none {} other {; the year of birth {year} is the same}}. Charges: {charges}.',
   'report.title': 'Background check report',
+  'report.id': 'Report {id}',
   'report.label.subject': 'Person searched',
   'report.label.born': 'Year of birth',
   'report.label.country': 'Country',

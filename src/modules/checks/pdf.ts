@@ -37,7 +37,7 @@ export async function renderReport(r: BackgroundResults, heading: ReportHeading)
 
   // Title block
   doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(say('report.title'), left, doc.page.margins.top);
-  doc.moveDown(0.2).font('Helvetica').fontSize(10).fillColor(MUTED).text(r.id);
+  doc.moveDown(0.2).font('Helvetica').fontSize(10).fillColor(MUTED).text(say('report.id', { id: r.id }));
   doc.moveDown(0.8);
   const s = heading.subject;
   const rows: [string, string][] = [
