@@ -290,6 +290,12 @@ async function demoCommand(deps: Deps, args: string[]) {
     seed: num('seed', values.seed, 0),
   };
   const { rootId } = await prepare(deps);
+  // The demo's listed guests come from the lists: install the bundled ones first on a new database.
+  if (!values.json) await loadLists(deps);
+  else {
+    const { loadBundledLists } = await import('./providers/sanctions/bundled.js');
+    await loadBundledLists(deps);
+  }
   const started = Date.now();
   // faker and its locales take 37 MB: loaded for `demo` only, not in every service process.
   const { seedDemo } = await import('./modules/demo/seed.js');

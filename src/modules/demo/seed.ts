@@ -65,10 +65,10 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
   const today = deps.clock();
   // Some guests of the first account are people on the installed sanctions lists, and its first
   // guests are on its blocklist, so the demo shows every verdict, not only green ones.
-  const listed = (await listedPeople(deps, 40)).map((n) => {
-    const [family = '', given = ''] = n.split(', ');
+  const listed = (await listedPeople(deps, 40)).map(({ name, birthDate }) => {
+    const [family = '', given = ''] = name.split(', ');
     const title = (w: string) => w.toLowerCase().replace(/(^|[\s-])\p{L}/gu, (c) => c.toUpperCase());
-    return { first: title(given.split(' ')[0] ?? ''), last: title(family) };
+    return { first: title(given.split(' ')[0] ?? ''), last: title(family), birthDate };
   });
   const BLOCKLISTED = ['chargeback after the stay', 'party against the house rules, neighbours complained', 'damage not paid'];
 
@@ -120,9 +120,22 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
             phone: f.phone.number({ style: 'international' }),
             location: `${f.location.city()}, ${loc.country}`,
           },
-          identification: { nationality: loc.country, document_type: 'passport', document_number: f.string.alphanumeric({ length: 9, casing: 'upper' }) },
+          identification: {
+            nationality: loc.country,
+            document_type: 'passport',
+            document_number: f.string.alphanumeric({ length: 9, casing: 'upper' }),
+            first_name: first,
+            last_name: last,
+            // Half the listed guests show the list's own date of birth (a confirmed match, declined);
+            // the others only share the name (review).
+            birth_date: person?.birthDate && n % 50 === 7 ? person.birthDate : person ? undefined : iso(fakerEN_US.date.birthdate({ min: 19, max: 80, mode: 'age', refDate: today })).slice(0, 10),
+            expiry_date: iso(new Date(end.getTime() + fakerEN_US.number.int({ min: 30, max: 3000 }) * 86_400_000)).slice(0, 10),
+          },
         };
         const r = buildReservation(deps, account, input);
+        // Most guests have completed the guest portal, so the demo shows final verdicts; the
+        // rest are pending, as real bookings are until the guest has.
+        r.guestportal_completed = fakerEN_US.number.int({ max: 9 }) < 8;
         // Booked some days before arrival, never in the future.
         const booked = Math.min(today.getTime(), start.getTime() - fakerEN_US.number.int({ min: 1, max: 120 }) * 86_400_000);
         r.created_at = r.updated_at = iso(new Date(booked - fakerEN_US.number.int({ max: 86_399_999 })));

@@ -163,10 +163,11 @@ export async function sanctionsLists(deps: Deps): Promise<{ source: string; data
   return (await currentIndex(deps)).lists;
 }
 
-/** Listed people (individuals' primary names, "FAMILY, Given"), up to `n`, in list order: for the demo's guests. */
-export async function listedPeople(deps: Deps, n: number): Promise<string[]> {
-  const rows = await deps.db.selectFrom('sanctions_names').select('primary_name').where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(n * 4).execute();
-  return [...new Set(rows.map((r) => r.primary_name))].slice(0, n);
+/** Listed people (individuals' primary names, "FAMILY, Given", with a listed full date of birth when there is one), up to `n`, in list order: for the demo's guests. */
+export async function listedPeople(deps: Deps, n: number): Promise<{ name: string; birthDate: string | null }[]> {
+  const rows = await deps.db.selectFrom('sanctions_names').select(['primary_name', 'remarks']).where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(n * 4).execute();
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.primary_name) && seen.add(r.primary_name)).slice(0, n).map((r) => ({ name: r.primary_name, birthDate: identifiers(r.remarks).birthDates[0] ?? null }));
 }
 
 /** Each hit's full dates of birth and document numbers, from its entry's remarks, by `source\u0000entry id`. */
