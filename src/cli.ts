@@ -9,7 +9,7 @@ import closeWithGrace from 'close-with-grace';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import type { Deps } from './deps.js';
-import { findAccount } from './modules/accounts/repo.js';
+import { findAccount, updateAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
 import { listJobs, retryJob } from './jobs/queue.js';
@@ -23,6 +23,7 @@ Commands:
   worker                 background jobs only
   migrate                bring the database schema up to date and exit
   accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
+  accounts password ID   set or reset an account's password (read from standard input)
                          create an account and print it with its API key
   data import blocklist FILE --account ID [--json]
                          import blocklist entries from CSV (name,email,phone,document_number,reason)
@@ -118,8 +119,31 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
 
 class UsageError extends Error {}
 
+/** The first line of standard input: where a password comes from, so it stays out of the shell's history and the process list. */
+async function firstLineOfInput(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
 async function accountsCommand(deps: Deps, args: string[]) {
   const [sub, ...rest] = args;
+  if (sub === 'password') {
+    const [id, ...extra] = rest;
+    if (!id || extra.length) throw new UsageError('usage: accounts password ID (the new password is read from the first line of standard input)');
+    await prepare(deps);
+    const account = await findAccount(deps.db, id);
+    if (!account) throw new UsageError(`account ${id} not found`);
+    if (process.stdin.isTTY) process.stderr.write(`New password for ${account.name} (${account.email}), then Enter: `);
+    const password = await firstLineOfInput();
+    if (password.length < 8 || password.length > 256) throw new UsageError('the password must be 8 to 256 characters');
+    await updateAccount(deps.db, account.id, { password_hash: await hashPassword(password), updated_at: deps.clock().toISOString() });
+    out(`password set for account ${account.id} (${account.name}, ${account.email})`);
+    return;
+  }
   if (sub !== 'create') throw new UsageError(`unknown accounts command '${sub ?? ''}'`);
   const { values } = parseArgs({
     args: rest,

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/queue.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
+import { verifyPassword } from '../src/lib/passwords.js';
+import { findAccount } from '../src/modules/accounts/repo.js';
 import { createDeps, startWorker } from '../src/runtime.js';
 import { createIsolatedEnv, dbKind, freePort, openApp } from './harness.js';
 
@@ -170,6 +172,35 @@ describe(`guestscreen command (${dbKind})`, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('sets and resets an account password read from standard input, never echoing it', async () => {
+    const id = JSON.parse(runCli(['accounts', 'create', '--name', 'Harbour Stays', '--email', 'ops@harbour.example', '--json'], env).stdout).account.id as string;
+    const set = (account: string, input: string) => {
+      const r = spawnSync(process.execPath, [...NODE_ARGS, 'accounts', 'password', account], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', input });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    let r = set(id, 'correct horse battery\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), `password set for account ${id} (Harbour Stays, ops@harbour.example)`);
+    const deps = createDeps(loadConfig(env));
+    try {
+      const hash = (await findAccount(deps.db, id))?.password_hash ?? '';
+      assert.ok(await verifyPassword('correct horse battery', hash));
+      r = set(id, 'a different one\n');
+      assert.equal(r.code, 0, r.stderr);
+      const again = (await findAccount(deps.db, id))?.password_hash ?? '';
+      assert.ok(await verifyPassword('a different one', again), 'a reset replaces it');
+      assert.ok(!(await verifyPassword('correct horse battery', again)));
+    } finally {
+      await deps.database.close();
+    }
+    r = set(id, 'short\n');
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /the password must be 8 to 256 characters/);
+    r = set('acc_missing', 'long enough here\n');
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /account acc_missing not found/);
   });
 
   it('fails with a usage message for a missing option or an unknown command', () => {
