@@ -117,6 +117,8 @@ describe('checks', () => {
     assert.equal(strengthOf({ birthYear: 'same', birthDate: 'other' }).strength, 'weak', 'the list gives another date of birth: a namesake');
     assert.equal(strengthOf({ score: 0.92, birthYear: 'same' }).strength, 'moderate', 'a close name is not strong even with the year');
     assert.equal(strengthOf({ score: 0.92, birthDate: 'same' }).strength, 'strong');
+    const many = sanctions(snapshot({ sanctions: [...Array.from({ length: 4 }, (_, i) => ({ ...hit, entryId: String(i) })), { ...hit, entryId: '9', birthDate: 'same' }] }));
+    assert.equal(many.strength, 'decisive', 'a confirmed match beyond the first three still counts');
   });
   it('adverse media: a mention alone passes, words of wrongdoing near the name are review', () => {
     assert.equal(adverseMedia(snapshot()).status, 'INCOMPLETE');
@@ -128,6 +130,9 @@ describe('checks', () => {
     assert.equal(risky.status, 'REVIEW');
     assert.equal(risky.findings[0]?.strength, 'moderate');
     assert.match(risky.findings[0]?.text ?? '', /near words of sanctions \(“sanctions”\)/);
+    const buried = adverseMedia(snapshot({ adverseMedia: [...Array.from({ length: 6 }, (_, i) => ({ ...article, link: `https://news.example/m${i}` })), { ...article, topics: [{ topic: 'fraud', words: 'fraud' }] }] }));
+    assert.equal(buried.status, 'REVIEW', 'an older article about wrongdoing is not crowded out by newer mentions');
+    assert.equal(buried.findings.length, 5);
   });
   it('payments: a successful authenticated payment after a failed one supersedes it', () => {
     const base = { event_source: 's', event_type: 'authorization' as const, card_country: 'PT', billing_country_code: 'PT' };

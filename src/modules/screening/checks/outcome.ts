@@ -11,13 +11,18 @@ export function strongest(findings: readonly Finding[]): Strength | undefined {
   return best;
 }
 
+/** The findings, strongest first, keeping their order among equals. */
+export function strongestFirst(findings: readonly Finding[]): Finding[] {
+  return findings.map((f, i) => ({ f, i })).sort((a, b) => rank(b.f.strength) - rank(a.f.strength) || a.i - b.i).map((x) => x.f);
+}
+
 /**
  * A check's answer from its findings: strong or decisive evidence FAILs it, weaker evidence is
  * a REVIEW, context alone PASSes. The value and the help both speak of the strongest finding, so
  * they never describe two different things; `flagged` replaces them where a check sums up.
  */
 export function outcome(findings: Finding[], pass: { value: string; help?: string }, flagged: { value?: string; help?: string } = {}): CheckResult {
-  const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => rank(b.f.strength) - rank(a.f.strength) || a.i - b.i).map((x) => x.f);
+  const sorted = strongestFirst(findings);
   const top = strongest(sorted);
   if (!top) return { status: 'PASS', value: pass.value, help: pass.help ?? say('check.no_action'), findings: sorted };
   const first = sorted[0]!;

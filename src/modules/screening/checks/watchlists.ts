@@ -1,6 +1,6 @@
 import { dateInWords, listInWords, say } from '../../../lib/host-messages.js';
 import type { Check, Finding, Snapshot } from '../types.js';
-import { outcome } from './outcome.js';
+import { outcome, strongestFirst } from './outcome.js';
 
 /** The matcher's score from which a listed name is the guest's name as written, not only close to it. */
 const SAME_NAME = 0.97;
@@ -32,7 +32,8 @@ export const sanctions: Check = (s) => {
   const lists = listInWords(s.sanctionsLists?.length ? s.sanctionsLists.map((l) => say('sanctions.list', { source: l.source, date: dateInWords(l.dataDate) })) : []);
   const names = listInWords((s.sanctionsDismissed ?? []).map((d) => `“${d.primaryName}”`));
   const clear = names ? say('sanctions.clear_dismissed.value', { lists, names }) : say('sanctions.clear.value', { lists });
-  const findings = s.sanctions.slice(0, 3).map(sanctionsFinding);
+  // The strongest three: a confirmed match is never crowded out by closer-named weaker ones.
+  const findings = strongestFirst(s.sanctions.map(sanctionsFinding)).slice(0, 3);
   return outcome(findings, { value: clear }, { value: say('sanctions.found.value', { count: s.sanctions.length, lists }) });
 };
 
@@ -47,7 +48,7 @@ export const adverseMedia: Check = (s) => {
     return { status: 'INCOMPLETE', value: say('media.none_installed.value'), help: say('media.none_installed.help'), findings: [] };
   }
   const articles = s.adverseMedia;
-  const findings: Finding[] = articles.slice(0, 5).map((a) =>
+  const all: Finding[] = articles.map((a) =>
     a.topics.length
       ? {
           code: 'adverse_media.risk',
@@ -57,6 +58,8 @@ export const adverseMedia: Check = (s) => {
         }
       : { code: 'adverse_media.mention', text: say('media.mention', { title: a.title }), strength: 'context' },
   );
+  // The five strongest, newest first among equals: an older article about wrongdoing outranks newer mentions.
+  const findings = strongestFirst(all).slice(0, 5);
   const risky = articles.filter((a) => a.topics.length);
   const topics = [...new Set(risky.flatMap((a) => a.topics.map((t) => t.topic)))];
   return outcome(
