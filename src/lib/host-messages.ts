@@ -200,6 +200,7 @@ export const HOST_MESSAGES = {
   'report.searched.sanctions': 'Searched: {lists}.',
   'report.searched.registry': 'Searched: the registry records installed, as of {date}.',
   'report.searched.media': 'Searched: {sources}.',
+  'report.searched.watchman': 'the lists of the connected sanctions-screening server',
   'report.searched.corpus': 'the news archive installed, as of {date}',
   'report.caveat': 'A possible match is for a person to review: a shared name is not proof of identity. Each source is named with the date of its data.',
   'report.footer': 'Background check report {id}',

@@ -228,7 +228,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     const lists = [
       ...((await sanctionsImported(deps)) ? (await sanctionsLists(deps)).map((l) => say('sanctions.list', { source: l.source, date: dateInWords(l.dataDate) })) : []),
       ...(yente ? ['OpenSanctions'] : []),
-      ...(watchman ? ['the lists of a Watchman server'] : []),
+      ...(watchman ? [say('report.searched.watchman')] : []),
     ];
     sections.push({
       name: SANCTIONS,
