@@ -52,9 +52,9 @@ Configuration is read from environment variables; see the README.`;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** On a database without sanctions lists, the ones that ship with the service (providers/sanctions/bundled.ts). */
-async function loadLists(deps: Deps): Promise<void> {
+async function loadLists(deps: Deps, opts: { quiet?: boolean } = {}): Promise<void> {
   const { loadBundledLists } = await import('./providers/sanctions/bundled.js');
-  for (const l of await loadBundledLists(deps)) out(`Sanctions list loaded: ${l.source} of ${l.date} (${l.imported} names with aliases); \`guestscreen data import sanctions\` replaces it with a newer copy`);
+  for (const l of await loadBundledLists(deps)) if (!opts.quiet) out(`Sanctions list loaded: ${l.source} of ${l.date} (${l.imported} names with aliases); \`guestscreen data import sanctions\` replaces it with a newer copy`);
 }
 
 async function run(deps: Deps, command: string, args: string[]): Promise<boolean> {
@@ -315,11 +315,7 @@ async function demoCommand(deps: Deps, args: string[]) {
   };
   const { rootId } = await prepare(deps);
   // The demo's listed guests come from the lists: install the bundled ones first on a new database.
-  if (!values.json) await loadLists(deps);
-  else {
-    const { loadBundledLists } = await import('./providers/sanctions/bundled.js');
-    await loadBundledLists(deps);
-  }
+  await loadLists(deps, { quiet: values.json });
   const started = Date.now();
   // faker and its locales take 37 MB: loaded for `demo` only, not in every service process.
   const { seedDemo } = await import('./modules/demo/seed.js');

@@ -225,6 +225,11 @@ export function listInWords(items: readonly string[]): string {
   return new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' }).format(items);
 }
 
+/** An article's topics of wrongdoing and the words that matched them, as the media messages take them. */
+export function topicsInWords(found: readonly { topic: string; words: string }[]): { topics: string; words: string } {
+  return { topics: listInWords(found.map((t) => t.topic)), words: found.map((t) => t.words).join('”, “') };
+}
+
 /** A date as a host reads it: 2 January 1968, or December 2025 for a month (a full timestamp also gets its time, UTC). */
 export function dateInWords(isoDate: string, withTime = false): string {
   if (/^\d{4}-\d{2}$/.test(isoDate)) {

@@ -36,6 +36,9 @@ export const NAME_THRESHOLD = 0.9;
  */
 export const SAME_PERSON = 0.8;
 
+/** The score from which a listed name is the person's name as written, not only close to it. */
+export const SAME_NAME = 0.97;
+
 export interface TokenPair {
   listed: string;
   /** The person's token(s) it paired with, or null. */

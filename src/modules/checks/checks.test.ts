@@ -82,6 +82,13 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     await receiver.close();
   });
 
+  /** An adverse-media report once the worker has finished it. */
+  const finishedReport = (id: string) =>
+    eventually(async () => {
+      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${id}`, { key: host.key });
+      return x.json.status === 'FINISHED' && x.json;
+    }, 'the adverse-media report');
+
   const file = (name: string, text: string) => {
     const p = path.join(t.deps.config.dataDir, name);
     writeFileSync(p, text);
@@ -114,10 +121,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json.status, 'PENDING');
     assert.match(r.json.id, /^chk_/);
-    const report = await eventually(async () => {
-      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
-      return x.json.status === 'FINISHED' && x.json;
-    }, 'the adverse-media report');
+    const report = await finishedReport(r.json.id);
     assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation', 'Other News']);
     assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a1', 'https://news.example/a2'], 'the article naming only "Whitlock Ltd" is left out');
     const scam = report.findings[0];
@@ -192,10 +196,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   it('finds news that spells a Korean name the older way when the name is given in Hangul', async () => {
     const r = await call(t, 'GET', `/v1/lookup/adverse-media/search?first_name=${encodeURIComponent('철수')}&last_name=${encodeURIComponent('박')}&country=kr`, { key: host.key });
     assert.equal(r.status, 200, r.body);
-    const report = await eventually(async () => {
-      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
-      return x.json.status === 'FINISHED' && x.json;
-    }, 'the adverse-media report');
+    const report = await finishedReport(r.json.id);
     assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a4']);
     assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
   });
@@ -203,10 +204,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   it('finds news that writes the name its own way (family name first, an initial), and not news about a relative', async () => {
     const r = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Chidi&last_name=Okafor&country=ng', { key: host.key });
     assert.equal(r.status, 200, r.body);
-    const report = await eventually(async () => {
-      const x = await call(t, 'GET', `/v1/lookup/adverse-media/results/${r.json.id}`, { key: host.key });
-      return x.json.status === 'FINISHED' && x.json;
-    }, 'the adverse-media report');
+    const report = await finishedReport(r.json.id);
     assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a5']);
     assert.match(report.findings[0].summary, /names the person as 'okafor chidi/);
     assert.deepEqual(report.riskCategories, ['Conflicts or Litigation']);

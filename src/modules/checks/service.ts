@@ -14,8 +14,8 @@ import { changedEntries, sanctionsImported, sanctionsLists, searchSanctions, typ
 import { watchmanSearch } from '../../providers/sanctions/watchman.js';
 import { yenteMatch } from '../../providers/sanctions/yente.js';
 import { emitWebhook } from '../events/service.js';
-import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
-import { dateInWords, listInWords, say, type HostMessage } from '../../lib/host-messages.js';
+import { matchName, NAME_THRESHOLD, SAME_NAME } from '../../lib/names/match.js';
+import { dateInWords, listInWords, say, topicsInWords, type HostMessage } from '../../lib/host-messages.js';
 import { renderReport, type ReportHeading } from './pdf.js';
 import { findAccount } from '../accounts/repo.js';
 
@@ -204,7 +204,7 @@ function sanctionsItem(h: SanctionsHit, searched: CheckSubject, later?: string):
   return {
     title: h.primaryName,
     subtitle: `${say('report.sanctions.hit', { source: h.source, date: dateInWords(h.dataDate), entry: h.entryId })}${h.programs.length ? `; ${h.programs.join(', ')}` : ''}`,
-    description: `${later ? `${later} ` : ''}${say('report.sanctions.compared', { searched: name, how: say(h.score >= 0.97 ? 'report.sanctions.how.exact' : 'report.sanctions.how.close'), listed: h.listedName, alias: h.listedName === h.primaryName ? 'no' : 'yes' })}${born}`,
+    description: `${later ? `${later} ` : ''}${say('report.sanctions.compared', { searched: name, how: say(h.score >= SAME_NAME ? 'report.sanctions.how.exact' : 'report.sanctions.how.close'), listed: h.listedName, alias: h.listedName === h.primaryName ? 'no' : 'yes' })}${born}`,
     tags: ['sanctions', h.kind, `score ${h.score.toFixed(2)}`, ...(later ? ['list update'] : [])],
   };
 }
@@ -289,7 +289,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
       items: r.findings.map((f) => ({
         title: f.title,
         subtitle: [f.displayLink, f.publishedAt ? dateInWords(f.publishedAt) : null].filter(Boolean).join(', '),
-        description: `${f.topics.length ? say('report.media.about', { topics: listInWords(f.topics.map((t) => t.topic)), words: f.topics.map((t) => t.words).join('”, “') }) : say('report.media.mention')}\n${f.link}`,
+        description: `${f.topics.length ? say('report.media.about', topicsInWords(f.topics)) : say('report.media.mention')}\n${f.link}`,
         tags: f.riskCategories,
         ...(f.image ? { images: [f.image] } : {}),
       })),

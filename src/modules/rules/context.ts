@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
+import { threeDSecureFailed } from '../screening/checks/payment.js';
 
 /**
  * The variables a rule sees. Every field is always present: a missing text is "", a missing
@@ -103,8 +104,7 @@ export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, r
     payments: {
       events: BigInt(s.payments.length),
       failed: BigInt(s.payments.filter((p) => p.event_status === 'failed').length),
-      // The newest outcome counts: an authenticated payment after a failed one overturns it (docs/verdicts.md).
-      three_d_secure_failed: [...s.payments].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at)).findLast((p) => p.three_d_secure === 'failed' || p.three_d_secure === 'authenticated' || p.three_d_secure === 'attempted')?.three_d_secure === 'failed',
+      three_d_secure_failed: threeDSecureFailed(s.payments),
       card_countries: [...new Set(s.payments.map((p) => p.card_country).filter((c): c is string => Boolean(c)))],
       billing_countries: [...new Set(s.payments.map((p) => p.billing_country_code).filter((c): c is string => Boolean(c)))],
       charged: s.payments.filter((p) => p.event_status === 'succeeded' && (p.event_type === 'charge' || p.event_type === 'capture')).reduce((n, p) => n + (p.amount ?? 0), 0),

@@ -17,6 +17,7 @@ export async function dataSources(deps: Deps): Promise<DataSource[]> {
   const lists = await sanctionsLists(deps);
   const { gdelt, newsapi, checkr, yente, watchman } = deps.config.lookups.vendors;
   const news = await newsCorpusImported(deps);
+  const threats = await threatFeedsImported(deps);
   return [
     {
       name: 'sanctions lists',
@@ -36,8 +37,8 @@ export async function dataSources(deps: Deps): Promise<DataSource[]> {
     },
     {
       name: 'IP threat feeds',
-      installed: await threatFeedsImported(deps),
-      detail: (await threatFeedsImported(deps)) ? 'imported' : 'none: run `guestscreen data import ip-threats FILE`',
+      installed: threats,
+      detail: threats ? 'imported' : 'none: run `guestscreen data import ip-threats FILE`',
     },
     {
       name: 'criminal records',

@@ -1,7 +1,16 @@
 import { say } from '../../../lib/host-messages.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
-import type { Check, Finding } from '../types.js';
+import type { Check, Finding, Snapshot } from '../types.js';
 import { outcome } from './outcome.js';
+
+/** The payment events in the order they happened (a stable sort: arrival order among equals). */
+const inTimeOrder = (payments: Snapshot['payments']) => [...payments].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+
+/** The 3-D Secure outcomes that say something (authenticated, attempted, failed), oldest first. */
+const secured = (payments: Snapshot['payments']) => inTimeOrder(payments).filter((e) => e.three_d_secure && e.three_d_secure !== 'not_supported' && e.three_d_secure !== 'not_attempted');
+
+/** Whether the newest 3-D Secure outcome failed: a later authenticated payment overturns an earlier failure. */
+export const threeDSecureFailed = (payments: Snapshot['payments']) => secured(payments).at(-1)?.three_d_secure === 'failed';
 
 /**
  * What the payment events say: failures, 3-D Secure, country mismatches, whose card it is.
@@ -9,7 +18,7 @@ import { outcome } from './outcome.js';
  * counts, and failed attempts followed by a successful one are context, not a risk.
  */
 export const paymentVerification: Check = (s) => {
-  const events = [...s.payments].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+  const events = inTimeOrder(s.payments);
   if (events.length === 0) {
     return { status: 'INCOMPLETE', value: say('payment.none.value'), help: say('payment.none.help'), findings: [] };
   }
@@ -26,11 +35,9 @@ export const paymentVerification: Check = (s) => {
     findings.push({ code: 'payment.failure_recovered', text: say('payment.failure_recovered', { count: failures.length }), strength: 'context' });
   }
 
-  const secured = events.filter((e) => e.three_d_secure && e.three_d_secure !== 'not_supported' && e.three_d_secure !== 'not_attempted');
-  const latest = secured.at(-1);
-  if (latest?.three_d_secure === 'failed') {
+  if (threeDSecureFailed(events)) {
     findings.push({ code: 'payment.3ds_failed', text: say('payment.3ds_failed'), strength: 'strong', recommendation: say('payment.3ds_failed.do') });
-  } else if (latest && secured.some((e) => e.three_d_secure === 'failed')) {
+  } else if (secured(events).some((e) => e.three_d_secure === 'failed')) {
     findings.push({ code: 'payment.3ds_recovered', text: say('payment.3ds_recovered'), strength: 'context' });
   }
 

@@ -1,9 +1,7 @@
-import { dateInWords, listInWords, say } from '../../../lib/host-messages.js';
+import { dateInWords, listInWords, say, topicsInWords } from '../../../lib/host-messages.js';
+import { SAME_NAME } from '../../../lib/names/match.js';
 import type { Check, Finding, Snapshot } from '../types.js';
 import { outcome, strongestFirst } from './outcome.js';
-
-/** The matcher's score from which a listed name is the guest's name as written, not only close to it. */
-const SAME_NAME = 0.97;
 
 type Hit = NonNullable<Snapshot['sanctions']>[number];
 
@@ -52,7 +50,7 @@ export const adverseMedia: Check = (s) => {
     a.topics.length
       ? {
           code: 'adverse_media.risk',
-          text: say('media.risk', { topics: listInWords(a.topics.map((t) => t.topic)), words: a.topics.map((t) => t.words).join('”, “'), title: a.title, date: a.publishedAt ? dateInWords(a.publishedAt) : 'none' }),
+          text: say('media.risk', { ...topicsInWords(a.topics), title: a.title, date: a.publishedAt ? dateInWords(a.publishedAt) : 'none' }),
           strength: 'moderate',
           recommendation: say('media.risk.help'),
         }
