@@ -30,6 +30,7 @@ import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { ScreeningEvent } from './modules/reservations/routes.js';
+import { assetRoutes } from './web/assets.js';
 import { portalPages } from './web/portal.js';
 import { signupPages } from './web/signup.js';
 
@@ -241,6 +242,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     },
     { prefix: '/v1' },
   );
+  await app.register(assetRoutes);
   await app.register(signupPages(deps));
   await app.register(portalPages(deps));
   await app.register(checkrWebhookRoutes(deps));

@@ -4,9 +4,9 @@ import type { Deps } from '../../deps.js';
 import { enqueueAll } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import { esc } from '../../web/html.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { guestPortalUrl } from '../reservations/views.js';
+import { messageHtml } from './email.js';
 
 type Tag = 'invitation' | 'reminder';
 
@@ -20,7 +20,7 @@ function compose(deps: Deps, r: ReservationRow, tag: Tag) {
       ? `Thank you for booking ${place}${r.check_in_date ? ` from ${r.check_in_date}` : ''}. Please complete your guest check-in:`
       : `Your stay at ${place} begins ${r.check_in_date ?? 'soon'}, and your guest check-in is not complete yet:`;
   const text = `Hello ${name},\n\n${lead}\n${url}\n\nThank you.`;
-  const html = `<p>Hello ${esc(name)},</p><p>${esc(lead)}</p><p><a href="${esc(url)}">${esc(url)}</a></p><p>Thank you.</p>`;
+  const html = messageHtml({ name, lead, url });
   return { subject, text, html };
 }
 

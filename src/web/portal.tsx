@@ -11,7 +11,7 @@ import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, t
 import type { ReservationRow } from '../modules/reservations/repo.js';
 import { openIdentification } from '../modules/reservations/views.js';
 import { SCREENS, type Screen } from '../modules/settings/screens.js';
-import { html, page, pageErrorHandler, sendPage, type Raw } from './html.js';
+import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
 const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
@@ -38,90 +38,172 @@ function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string,
 const asForm = (a: Answer | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(a ?? {}).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 'yes' : '') : typeof v === 'string' ? v : '']));
 
-function fieldHtml(f: Field, values: Record<string, string>, saved: Answer | undefined): Raw {
+function FieldInput({ f, values, saved }: { f: Field; values: Record<string, string>; saved: Answer | undefined }) {
   const id = `f_${f.name}`;
   const value = values[f.name] ?? '';
-  const label = html`<label for="${id}">${f.label}${f.required ? '' : html` <small>(optional)</small>`}</label>`;
-  const help = f.help ? html`<small>${f.help}</small>` : '';
+  const label = (
+    <label for={id}>
+      {f.label}
+      {f.required ? null : <small> (optional)</small>}
+    </label>
+  );
+  const help = f.help ? <small>{f.help}</small> : null;
   switch (f.kind) {
     case 'checkbox':
-      return html`<label class="check"><input type="checkbox" id="${id}" name="${f.name}" value="yes" ${value ? 'checked' : ''} ${f.required ? 'required' : ''}> <span>${f.label}</span></label>`;
+      return (
+        <label class="check">
+          <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} /> <span>{f.label}</span>
+        </label>
+      );
     case 'select':
-      return html`${label}<select id="${id}" name="${f.name}" ${f.required ? 'required' : ''}>
-<option value="">Choose…</option>
-${(f.options ?? []).map(([v, l]) => html`<option value="${v}" ${v === value ? 'selected' : ''}>${l}</option>`)}
-</select>${help}`;
+      return (
+        <>
+          {label}
+          <select id={id} name={f.name} required={f.required}>
+            <option value="">Choose…</option>
+            {(f.options ?? []).map(([v, l]) => (
+              <option value={v} selected={v === value}>
+                {l}
+              </option>
+            ))}
+          </select>
+          {help}
+        </>
+      );
     case 'textarea':
-      return html`${label}<textarea id="${id}" name="${f.name}" ${f.required ? 'required' : ''} maxlength="${f.maxLength ?? 2000}">${value}</textarea>${help}`;
+      return (
+        <>
+          {label}
+          <textarea id={id} name={f.name} required={f.required} maxLength={f.maxLength ?? 2000} value={value} />
+          {help}
+        </>
+      );
     case 'file': {
       const kept = saved?.[f.name];
       const has = kept && typeof kept === 'object';
-      return html`${label}<input type="file" id="${id}" name="${f.name}" accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" ${f.required && !has ? 'required' : ''}>
-<small>${has ? html`Saved: ${kept.filename}. Choose another file to replace it. ` : ''}JPEG, PNG, WebP, HEIC or PDF, at most ${MAX_FILE_BYTES / 1024 / 1024} MB.</small>`;
+      return (
+        <>
+          {label}
+          <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
+          <small>
+            {has ? `Saved: ${kept.filename}. Choose another file to replace it. ` : ''}JPEG, PNG, WebP, HEIC or PDF, at most {MAX_FILE_BYTES / 1024 / 1024} MB.
+          </small>
+        </>
+      );
     }
     default:
-      return html`${label}<input type="${f.kind}" id="${id}" name="${f.name}" value="${value}" ${f.required ? 'required' : ''} ${f.maxLength ? html`maxlength="${f.maxLength}"` : ''}>${help}`;
+      return (
+        <>
+          {label}
+          <input type={f.kind as string as "text"} id={id} name={f.name} value={value} required={f.required} maxLength={f.maxLength} />
+          {help}
+        </>
+      );
   }
 }
 
-function stayLine(r: ReservationRow): Raw {
-  const where = r.listing_nickname ? html` at <strong>${r.listing_nickname}</strong>` : '';
-  const when = r.check_in_date ? html`, ${r.check_in_date}${r.check_out_date ? html` to ${r.check_out_date}` : ''}` : '';
-  return html`<p class="steps">Your stay${where}${when}.</p>`;
+function StayLine({ r }: { r: ReservationRow }) {
+  return (
+    <p class="steps">
+      Your stay
+      {r.listing_nickname ? (
+        <>
+          {' at '}
+          <strong>{r.listing_nickname}</strong>
+        </>
+      ) : null}
+      {r.check_in_date ? `, ${r.check_in_date}${r.check_out_date ? ` to ${r.check_out_date}` : ''}` : ''}.
+    </p>
+  );
 }
 
-function stepPage(deps: Deps, p: Portal, screen: Screen, values: Record<string, string> | undefined, problems: string[]): string {
+function stepPage(deps: Deps, p: Portal, screen: Screen, values: Record<string, string> | undefined, problems: string[]) {
   const r = p.reservation;
   const def = SCREEN_DEFS[screen];
   const saved = p.answers[screen]?.answer;
   const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, r));
   const optional = p.screens[screen] === 'optional';
   const n = p.steps.indexOf(screen) + 1;
-  return page(
-    def.title,
-    html`${stayLine(r)}
-<p class="steps">Step ${n} of ${p.steps.length}</p>
-<h1>${def.title}</h1>
-<p>${def.intro}</p>
-${problems.length ? html`<div class="error" role="alert">${problems.map((m) => html`<div>${m}</div>`)}</div>` : ''}
-<form method="post" action="/gp/${r.gp_token}/step/${screen}" enctype="multipart/form-data">
-${fieldsOf(screen, r).map((f) => fieldHtml(f, shown, saved))}
-<button type="submit" name="action" value="save">Save and continue</button>${
-      optional ? html`<button type="submit" name="action" value="skip" class="secondary" formnovalidate>Skip this step</button>` : ''
-    }
-</form>`,
+  return (
+    <CardPage title={def.title}>
+      <StayLine r={r} />
+      <p class="steps">
+        Step {n} of {p.steps.length}
+      </p>
+      <h1>{def.title}</h1>
+      <p>{def.intro}</p>
+      <Problems list={problems} />
+      <form method="post" action={`/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data">
+        {fieldsOf(screen, r).map((f) => (
+          <FieldInput f={f} values={shown} saved={saved} />
+        ))}
+        <button type="submit" name="action" value="save">
+          Save and continue
+        </button>
+        {optional ? (
+          <button type="submit" name="action" value="skip" class="secondary" formNoValidate>
+            Skip this step
+          </button>
+        ) : null}
+      </form>
+    </CardPage>
   );
 }
 
-function reviewPage(p: Portal, problem?: string): string {
+function reviewPage(p: Portal, problem?: string) {
   const r = p.reservation;
   const missing = missingSteps(p);
-  return page(
-    'Review and submit',
-    html`${stayLine(r)}
-<h1>Review and submit</h1>
-${problem ? html`<div class="error" role="alert">${problem}</div>` : ''}
-${
-  p.steps.length
-    ? html`<ol class="review">${p.steps.map((s) => {
-        const rec = p.answers[s];
-        const state = rec?.answer ? 'done' : rec?.skipped ? 'skipped' : p.screens[s] === 'required' ? 'still to do' : 'not filled in';
-        return html`<li><span data-step="${s}">${SCREEN_DEFS[s].title}: ${state}</span> · <a href="/gp/${r.gp_token}?step=${s}">${rec ? 'change' : 'fill in'}</a></li>`;
-      })}</ol>`
-    : html`<p>Your host needs nothing more from you. Submit to confirm your details.</p>`
-}
-<form method="post" action="/gp/${r.gp_token}/submit" enctype="multipart/form-data">
-<button type="submit" ${missing.length ? 'disabled' : ''}>Submit to your host</button>
-</form>`,
+  return (
+    <CardPage title="Review and submit">
+      <StayLine r={r} />
+      <h1>Review and submit</h1>
+      <Problems list={problem ? [problem] : []} />
+      {p.steps.length ? (
+        <ol class="review">
+          {p.steps.map((s) => {
+            const rec = p.answers[s];
+            const state = rec?.answer ? 'done' : rec?.skipped ? 'skipped' : p.screens[s] === 'required' ? 'still to do' : 'not filled in';
+            return (
+              <li>
+                <span data-step={s}>
+                  {SCREEN_DEFS[s].title}: {state}
+                </span>
+                {' · '}
+                <a href={`/gp/${r.gp_token}?step=${s}`}>{rec ? 'change' : 'fill in'}</a>
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <p>Your host needs nothing more from you. Submit to confirm your details.</p>
+      )}
+      <form method="post" action={`/gp/${r.gp_token}/submit`} enctype="multipart/form-data">
+        <button type="submit" disabled={missing.length > 0}>
+          Submit to your host
+        </button>
+      </form>
+    </CardPage>
   );
 }
 
-function donePage(p: Portal): string {
-  return page(
-    'Thank you',
-    html`${stayLine(p.reservation)}
-<h1 id="done">Thank you</h1>
-<p>Your host has your answers${p.row?.completed_at ? html` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.</p>`,
+function donePage(p: Portal) {
+  return (
+    <CardPage title="Thank you">
+      <StayLine r={p.reservation} />
+      <h1 id="done">Thank you</h1>
+      <p>
+        Your host has your answers{p.row?.completed_at ? ` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.
+      </p>
+    </CardPage>
+  );
+}
+
+function noSuchStep(name: string) {
+  return (
+    <CardPage title="Guest portal">
+      <h1>No such step</h1>
+      <p class="error">This portal has no step called {name}.</p>
+    </CardPage>
   );
 }
 
@@ -171,7 +253,7 @@ export const portalPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       if (p.row?.completed_at) return sendPage(reply, donePage(p));
       const asked = request.query.step;
       if (asked !== undefined) {
-        if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, page('Guest portal', html`<h1>No such step</h1><p class="error">This portal has no step called ${asked}.</p>`), 404);
+        if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, noSuchStep(asked), 404);
         return sendPage(reply, stepPage(deps, p, asked, undefined, []));
       }
       const next = nextStep(p);
@@ -182,7 +264,7 @@ export const portalPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       const p = await openPortal(deps, request.params.token);
       const { screen } = request.params;
       if (!isScreen(screen) || !p.steps.includes(screen)) {
-        return sendPage(reply, page('Guest portal', html`<h1>No such step</h1><p class="error">This portal has no step called ${screen}.</p>`), 404);
+        return sendPage(reply, noSuchStep(screen), 404);
       }
       if (p.row?.completed_at) return sendPage(reply, donePage(p), 409);
       const { fields, uploads, tooLarge } = await readBody(request);

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 import { completeSignup, openSignupLink, type SignupForm } from '../modules/signup/service.js';
-import { html, page, pageErrorHandler, sendPage } from './html.js';
+import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const Form = Type.Object({
@@ -26,19 +26,33 @@ function formProblems(form: SignupForm, needsPassword: boolean): string[] {
   return problems;
 }
 
-function formPage(token: string, hidePassword: boolean, form: Partial<SignupForm>, problems: string[]): string {
-  return page(
-    'Create your account',
-    html`<h1>Create your guestscreen account</h1>
-${problems.length ? html`<div class="error" role="alert">${problems.map((p) => html`<div>${p}</div>`)}</div>` : ''}
-<form method="post" action="/signup/${token}">
-  <label for="name">Your name</label><input id="name" name="name" required value="${form.name ?? ''}">
-  <label for="email">E-mail</label><input id="email" name="email" type="email" required value="${form.email ?? ''}">
-  <label for="phone">Phone <small>(optional)</small></label><input id="phone" name="phone" value="${form.phone ?? ''}">
-  <label for="company">Company <small>(optional)</small></label><input id="company" name="company" value="${form.company ?? ''}">
-  ${hidePassword ? '' : html`<label for="password">Password</label><input id="password" name="password" type="password" minlength="8" required>`}
-  <button type="submit">Create account</button>
-</form>`,
+function formPage(token: string, hidePassword: boolean, form: Partial<SignupForm>, problems: string[]) {
+  return (
+    <CardPage title="Create your account">
+      <h1>Create your guestscreen account</h1>
+      <Problems list={problems} />
+      <form method="post" action={`/signup/${token}`}>
+        <label for="name">Your name</label>
+        <input id="name" name="name" required value={form.name ?? ''} autocomplete="name" />
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" required value={form.email ?? ''} autocomplete="email" />
+        <label for="phone">
+          Phone <small>(optional)</small>
+        </label>
+        <input id="phone" name="phone" value={form.phone ?? ''} autocomplete="tel" />
+        <label for="company">
+          Company <small>(optional)</small>
+        </label>
+        <input id="company" name="company" value={form.company ?? ''} autocomplete="organization" />
+        {hidePassword ? null : (
+          <>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" minLength={8} required autocomplete="new-password" />
+          </>
+        )}
+        <button type="submit">Create account</button>
+      </form>
+    </CardPage>
   );
 }
 
@@ -74,14 +88,21 @@ export const signupPages = (deps: Deps): FastifyPluginAsyncTypebox =>
         next?.searchParams.set('account_id', account.id);
         return sendPage(
           reply,
-          page(
-            'Account created',
-            html`<h1>Your account is ready</h1>
-<p>Account <strong>${account.id}</strong> for ${account.name}.</p>
-<p>Your API key (it is shown only this once; store it somewhere safe):</p>
-<p class="key" id="api-key">${apiKey}</p>
-${next ? html`<a class="button" id="continue" href="${next.toString()}">Continue</a>` : ''}`,
-          ),
+          <CardPage title="Account created">
+            <h1>Your account is ready</h1>
+            <p>
+              Account <strong>{account.id}</strong> for {account.name}.
+            </p>
+            <p>Your API key (it is shown only this once; store it somewhere safe):</p>
+            <p class="key" id="api-key">
+              {apiKey}
+            </p>
+            {next ? (
+              <a class="button" id="continue" href={next.toString()}>
+                Continue
+              </a>
+            ) : null}
+          </CardPage>,
         );
       },
     );
