@@ -31,6 +31,7 @@ import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { ScreeningEvent } from './modules/reservations/routes.js';
 import { assetRoutes } from './web/assets.js';
+import { consolePages } from './web/console/index.js';
 import { portalPages } from './web/portal.js';
 import { signupPages } from './web/signup.js';
 
@@ -243,6 +244,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     { prefix: '/v1' },
   );
   await app.register(assetRoutes);
+  await app.register(consolePages(deps));
   await app.register(signupPages(deps));
   await app.register(portalPages(deps));
   await app.register(checkrWebhookRoutes(deps));

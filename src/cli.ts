@@ -12,6 +12,7 @@ import type { Deps } from './deps.js';
 import { findAccount, updateAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
+import { randomBytes } from 'node:crypto';
 import { listJobs, retryJob } from './jobs/queue.js';
 import { createDeps, prepare, startServer, startWorker } from './runtime.js';
 
@@ -319,7 +320,9 @@ async function demoCommand(deps: Deps, args: string[]) {
   const started = Date.now();
   // faker and its locales take 37 MB: loaded for `demo` only, not in every service process.
   const { seedDemo } = await import('./modules/demo/seed.js');
-  const result = await seedDemo(deps, rootId, opts);
+  // One console password for this run's demo accounts, new each run, printed below.
+  const password = randomBytes(9).toString('base64url');
+  const result = await seedDemo(deps, rootId, { ...opts, passwordHash: await hashPassword(password) });
   if (values.json) {
     out(JSON.stringify(result, null, 2));
     return;
@@ -328,6 +331,9 @@ async function demoCommand(deps: Deps, args: string[]) {
   out(`reseller ${result.reseller.id}: ${result.reseller.api_key}`);
   for (const a of result.accounts) out(`account ${a.id} (${a.name}, ${a.reservations} reservations): ${a.api_key}`);
   const first = result.accounts[0];
+  out(`\nhost console: ${deps.config.publicUrl}/console`);
+  if (first) out(`  sign in as ${first.email} (${first.name}) with the password ${password}`);
+  out(`  or as the reseller, ${result.reseller.email}, with the same password`);
   if (first) {
     out(`\ntry:\n  curl -H 'x-api-key: ${first.api_key}' '${deps.config.publicUrl}/v1/reservations?size=5'`);
     out(`  curl -H 'x-api-key: ${first.api_key}' '${deps.config.publicUrl}/v1/reservations?search=maria&active=1'`);

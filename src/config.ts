@@ -83,6 +83,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_REQUEST_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_SIGNUP_TTL_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  GUESTSCREEN_CONSOLE_SESSION_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
   GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_KEY_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
@@ -146,6 +147,8 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   signupTtlHours: number;
+  /** How long a host console sign-in lasts. */
+  consoleSessionHours: number;
   lastLoginResolutionSeconds: number;
   /** How long a process trusts what it read about an API key's account (0: never). */
   keyCacheMs: number;
@@ -268,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: headersTimeoutSeconds * 1000,
     requestTimeoutMs: requestTimeoutSeconds * 1000,
     signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
+    consoleSessionHours: e.GUESTSCREEN_CONSOLE_SESSION_HOURS === undefined ? 12 : Number(e.GUESTSCREEN_CONSOLE_SESSION_HOURS),
     lastLoginResolutionSeconds:
       e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
     keyCacheMs: (e.GUESTSCREEN_KEY_CACHE_SECONDS === undefined ? 5 : Number(e.GUESTSCREEN_KEY_CACHE_SECONDS)) * 1000,

@@ -18,6 +18,7 @@ import * as m0014 from './migrations/0014-undated-last.js';
 import * as m0015 from './migrations/0015-idempotency-owner.js';
 import * as m0016 from './migrations/0016-sanctions-version.js';
 import * as m0017 from './migrations/0017-match-dismissals.js';
+import * as m0018 from './migrations/0018-console.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -41,6 +42,7 @@ const STEPS: Record<string, Step> = {
   '0015-idempotency-owner': m0015,
   '0016-sanctions-version': m0016,
   '0017-match-dismissals': m0017,
+  '0018-console': m0018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -434,6 +434,22 @@ export interface NewsArticlesTable {
   imported_at: string;
 }
 
+/** A host console sign-in; the cookie holds the token, the table only its SHA-256. */
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignInFailuresTable {
+  id: string;
+  /** Lower-cased, as typed. */
+  email: string;
+  address: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -466,4 +482,6 @@ export interface Database {
   checkr_orders: CheckrOrdersTable;
   sanctions_names: SanctionsNamesTable;
   news_articles: NewsArticlesTable;
+  console_sessions: ConsoleSessionsTable;
+  sign_in_failures: SignInFailuresTable;
 }

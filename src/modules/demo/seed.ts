@@ -38,11 +38,13 @@ export interface DemoOptions {
   /** Reservations of each other account. */
   perAccount: number;
   seed: number;
+  /** The demo accounts' console password, hashed (hashPassword). */
+  passwordHash?: string;
 }
 
 export interface DemoResult {
-  reseller: { id: string; api_key: string };
-  accounts: { id: string; name: string; api_key: string; reservations: number }[];
+  reseller: { id: string; email: string; api_key: string };
+  accounts: { id: string; name: string; email: string; api_key: string; reservations: number }[];
   reservations: number;
   payment_events: number;
 }
@@ -60,8 +62,8 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
   const pick = <T>(xs: readonly T[]) => xs[fakerEN_US.number.int({ max: xs.length - 1 })]!;
   fakerEN_US.seed(opts.seed);
 
-  const reseller = await createAccount(deps, deps.db, { parent: root, name: 'Demo Reseller', email: 'demo-reseller@example.com', isReseller: true }, null);
-  const result: DemoResult = { reseller: { id: reseller.account.id, api_key: reseller.apiKey }, accounts: [], reservations: 0, payment_events: 0 };
+  const reseller = await createAccount(deps, deps.db, { parent: root, name: 'Demo Reseller', email: 'demo-reseller@example.com', isReseller: true, passwordHash: opts.passwordHash }, null);
+  const result: DemoResult = { reseller: { id: reseller.account.id, email: reseller.account.email, api_key: reseller.apiKey }, accounts: [], reservations: 0, payment_events: 0 };
   const today = deps.clock();
   // Some guests of the first account are people on the installed sanctions lists, and its first
   // guests are on its blocklist, so the demo shows every verdict, not only green ones.
@@ -77,7 +79,7 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
     const { account, apiKey } = await createAccount(
       deps,
       deps.db,
-      { parent: reseller.account, name: company, email: `ops${a + 1}@${company.toLowerCase().replace(/[^a-z]+/g, '')}.example`, company: { name: company } },
+      { parent: reseller.account, name: company, email: `ops${a + 1}@${company.toLowerCase().replace(/[^a-z]+/g, '')}.example`, company: { name: company }, passwordHash: opts.passwordHash },
       null,
     );
     const count = a === 0 ? opts.reservations : opts.perAccount;
@@ -192,7 +194,7 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
       result.payment_events += events.length;
     }
     result.reservations += count;
-    result.accounts.push({ id: account.id, name: account.name, api_key: apiKey, reservations: count });
+    result.accounts.push({ id: account.id, name: account.name, email: account.email, api_key: apiKey, reservations: count });
   }
   // PostgreSQL plans by its table statistics, and autovacuum refreshes them only a while after a
   // bulk load (or never, where it is off): right after seeding 100,000 reservations it took one

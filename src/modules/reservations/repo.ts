@@ -301,3 +301,59 @@ export async function insertPaymentEvent(db: Db, row: Insertable<PaymentEventsTa
 export async function listPaymentEvents(db: Db, reservationId: string): Promise<PaymentEventRow[]> {
   return db.selectFrom('payment_events').selectAll().where('reservation_id', '=', reservationId).orderBy('occurred_at').orderBy('id').execute();
 }
+
+/** A part of the review queue: the rows of one index range of reservations_waiting_idx. */
+type QueuePart = (q: SelectQueryBuilder<Database, 'reservations', object>) => SelectQueryBuilder<Database, 'reservations', object>;
+
+/**
+ * The review queue (DESIGN.md section 10): reservations without a manual decision whose verdict
+ * is review, then declined, each by check-in (stays that began up to `since` or later, then
+ * undated ones), then pending ones checking in between `today` and `horizon`. Each part is one
+ * range of the partial index reservations_waiting_idx, read in its order, so a page costs the
+ * parts' counts and the rows it shows, whatever the account's size.
+ */
+export async function waitingForDecision(
+  db: Db,
+  accountId: string,
+  w: { since: string; today: string; horizon: string; offset: number; limit: number },
+): Promise<{ total: number; rows: ReservationRow[] }> {
+  const dated = (status: string): QueuePart => (q) => q.where('verification_status', '=', status).where('check_in_date', '>=', w.since);
+  const undated = (status: string): QueuePart => (q) => q.where('verification_status', '=', status).where('check_in_date', 'is', null);
+  const parts: QueuePart[] = [
+    dated('review'),
+    undated('review'),
+    dated('declined'),
+    undated('declined'),
+    (q) => q.where('verification_status', '=', 'pending').where('check_in_date', '>=', w.today).where('check_in_date', '<=', w.horizon),
+  ];
+  const base = () => db.selectFrom('reservations').where('account_id', '=', accountId).where('supervised', 'is', null);
+  const counts = await Promise.all(parts.map(async (part) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
+  const rows: ReservationRow[] = [];
+  let skip = w.offset;
+  for (const [i, part] of parts.entries()) {
+    const n = counts[i] ?? 0;
+    if (rows.length >= w.limit) break;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const page = await part(base())
+      .selectAll()
+      .orderBy('check_in_date')
+      .orderBy('id')
+      .offset(skip)
+      .limit(w.limit - rows.length)
+      .execute();
+    rows.push(...(page as ReservationRow[]));
+    skip = 0;
+  }
+  return { total: counts.reduce((a, b) => a + b, 0), rows };
+}
+
+/** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */
+export async function findReservations(db: Db, accountId: string, ids: string[]): Promise<ReservationRow[]> {
+  if (!ids.length) return [];
+  const rows = (await db.selectFrom('reservations').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute()) as ReservationRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
+import { screenedPerDay } from '../screening/repo.js';
 import { storedVerdict } from '../screening/run.js';
 import { CHECK_NAMES, type CheckResult, type Strength } from '../screening/types.js';
 import { say } from '../../lib/host-messages.js';
@@ -51,7 +52,7 @@ function publicDetail(name: string, d: CheckResult): Detail {
 }
 
 /** The colour, risks and recommendations a host sees: the manual decision's colour once there is one. */
-function outlook(r: ReservationRow) {
+export function outlook(r: ReservationRow) {
   const verdict = storedVerdict(r);
   return {
     risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : (verdict?.risk_color ?? 'yellow'),
@@ -143,3 +144,18 @@ export async function screensView(deps: Deps, r: ReservationRow) {
   return screens;
 }
 
+
+export const RISK_COLORS = ['green', 'yellow', 'orange', 'red'] as const;
+export type RiskColor = (typeof RISK_COLORS)[number];
+
+/** The last `days` days, oldest first: reservations screened each day by the colour of the verdict. */
+export async function screeningDays(deps: Deps, account: AccountRow, days = 7) {
+  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
+  const since = new Date(today - (days - 1) * 86_400_000);
+  const counts = await screenedPerDay(deps.db, deps.dialect.kind, account.id, iso(since));
+  return Array.from({ length: days }, (_, i) => {
+    const day = iso(new Date(since.getTime() + i * 86_400_000)).slice(0, 10);
+    const colors = Object.fromEntries(RISK_COLORS.map((c) => [c, counts.find((x) => x.day === day && x.color === c)?.n ?? 0])) as Record<RiskColor, number>;
+    return { day, colors, total: RISK_COLORS.reduce((a, c) => a + colors[c], 0) };
+  });
+}

@@ -5,13 +5,11 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { authErrors, isTrue, MessageResponse, QueryFlag } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
-import { withTx } from '../../db/connection.js';
-import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { decisionsView, DecisionList } from '../screening/decisions.js';
 import { STRENGTHS } from '../screening/types.js';
 import { dismissSanctionsHit } from '../screening/dismissals.js';
-import { requestScreening, waitForScreening } from '../screening/run.js';
+import { waitForScreening } from '../screening/run.js';
 import type { ReservationRow } from './repo.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
@@ -350,8 +348,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
       async (request) => {
         const r = await load(request);
-        const asked = iso(deps.clock());
-        await withTx(deps.db, (tx) => requestScreening(tx, deps, r.id, 'manual'));
+        const asked = await reservations.screenAgain(deps, r);
         if (isTrue(request.query.sync)) await waitForScreening(deps, r.id, asked, deps.config.syncTimeoutMs);
         return review.statusView(await reservations.getReservation(deps, request.account, r.id));
       },

@@ -293,3 +293,35 @@ export async function purgeSearchIndex(_payload: unknown, { deps }: JobContext):
 export function systemNote(reservationId: string, text: string, at: string) {
   return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };
 }
+
+/** How far ahead a pending reservation joins the review queue. */
+export const QUEUE_HORIZON_DAYS = 7;
+/** How long after check-in a stay still waits in the review queue. */
+export const QUEUE_LOOKBACK_DAYS = 60;
+
+/** The review queue (repo.waitingForDecision) as of today. */
+export async function reviewQueue(deps: Deps, account: AccountRow, page: { from: number; size: number }) {
+  const now = deps.clock().getTime();
+  const day = (offset: number) => iso(new Date(now + offset * DAY_MS)).slice(0, 10);
+  const { total, rows } = await repo.waitingForDecision(deps.db, account.id, {
+    since: day(-QUEUE_LOOKBACK_DAYS),
+    today: day(0),
+    horizon: day(QUEUE_HORIZON_DAYS),
+    offset: page.from,
+    limit: page.size,
+  });
+  return { ...page, total, rows };
+}
+
+/** searchReservations with each row whole (its verdict too), for pages that show colours and risks. */
+export async function searchWithVerdicts(deps: Deps, account: AccountRow, q: SearchInput) {
+  const found = await searchReservations(deps, account, q);
+  return { ...found, rows: await repo.findReservations(deps.db, account.id, found.rows.map((r) => r.id)) };
+}
+
+/** Runs screening again now (trigger `manual`); the run itself is a job. Answers when it was asked, for waitForScreening. */
+export async function screenAgain(deps: Deps, r: ReservationRow): Promise<string> {
+  const asked = iso(deps.clock());
+  await withTx(deps.db, (tx) => requestScreening(tx, deps, r.id, 'manual'));
+  return asked;
+}

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { DialectKind } from '../../db/dialect.js';
 import type { Db } from '../../db/connection.js';
 import type { MatchDismissalsTable } from '../../db/schema.js';
 
@@ -20,4 +22,21 @@ export async function dismissalsOf(db: Db, accountId: string, guestKey: string):
 /** Erasure: the dismissals a reservation's host made go with it. */
 export async function deleteDismissalsOf(db: Db, reservationId: string): Promise<void> {
   await db.deleteFrom('match_dismissals').where('reservation_id', '=', reservationId).execute();
+}
+
+/**
+ * Reservations screened per day since a time, by the colour of that day's verdicts: the console's
+ * chart. A reservation screened twice in a day with two colours counts once under each.
+ */
+export async function screenedPerDay(db: Db, kind: DialectKind, accountId: string, since: string): Promise<{ day: string; color: string; n: number }[]> {
+  const color = kind === 'postgres' ? sql<string>`(verdict::jsonb ->> 'risk_color')` : sql<string>`json_extract(verdict, '$.risk_color')`;
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('screening_runs')
+    .select([day.as('day'), color.as('color'), sql<number | string>`count(distinct reservation_id)`.as('n')])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .groupBy([day, color])
+    .execute();
+  return rows.map((r) => ({ day: r.day, color: r.color, n: Number(r.n) }));
 }

@@ -1,0 +1,109 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../http/errors.js';
+import { sessionAccount } from '../../modules/sessions/service.js';
+import { CardPage, sendPage } from '../layout.js';
+import { reservationPages } from './reservation.js';
+import { queuePages } from './queue.js';
+import { ConsolePage, show } from './shell.js';
+import { signInPages, SESSION_COOKIE, sessionCookie } from './sign-in.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The console session's token, when the request carries a live one. */
+    sessionToken: string | undefined;
+  }
+  interface FastifyContextConfig {
+    /** A console page for people not signed in (the sign-in page). */
+    signedOut?: boolean;
+  }
+}
+
+/** The console's error pages: inside the console for a signed-in host, a card otherwise. */
+function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const known = err instanceof AppError ? err : undefined;
+  const csrfRefused = typeof err.code === 'string' && err.code.startsWith('FST_CSRF');
+  const status = csrfRefused ? 403 : (known?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500));
+  if (status >= 500) request.log.error({ err }, 'console page failed');
+  for (const [k, v] of Object.entries(known?.headers ?? {})) reply.header(k, v);
+  const message = csrfRefused
+    ? 'This form is out of date or did not come from this console. Go back, reload the page and try again.'
+    : status >= 500
+      ? `Something went wrong on our side. Please try again later (reference ${request.id}).`
+      : (known?.message ?? err.message);
+  const heading = status === 404 ? 'Not found' : status === 401 ? 'Please sign in' : status === 403 ? 'Not allowed' : status === 429 ? 'Please wait' : status >= 500 ? 'Something went wrong' : 'That did not work';
+  const body = (
+    <>
+      <h1>{heading}</h1>
+      <p class="error" role="alert">
+        {message}
+      </p>
+    </>
+  );
+  if (request.account && request.sessionToken && !request.account.is_suspended) {
+    return show(request, reply, (ctx) => <ConsolePage ctx={ctx} title={heading}>{body}</ConsolePage>, status);
+  }
+  return sendPage(
+    reply,
+    <CardPage title={heading}>
+      {body}
+      <p>
+        <a href="/console/sign-in">Sign in</a>
+      </p>
+    </CardPage>,
+    status,
+  );
+}
+
+/**
+ * The host console at /console (DESIGN.md section 10): a session cookie from the sign-in page
+ * stands where the API key stands, and every page calls the services the API calls with the
+ * signed-in account, so the same tenancy rules and the same audit trail and webhooks follow.
+ * Every form carries a CSRF token; every page works without JavaScript.
+ */
+export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const secure = deps.config.publicUrl.startsWith('https://');
+    await app.register(cookie);
+    await app.register(csrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieKey: 'gs_csrf',
+      cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict', secure },
+      getUserInfo: (request) => request.sessionToken ?? 'signed-out',
+      csrfOpts: { hmacKey: deps.secrets.digest('console', 'csrf hmac key') },
+      getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['x-csrf-token'] as string | undefined),
+    });
+    await app.register(formbody, { bodyLimit: 256 * 1024 });
+    app.decorateRequest('sessionToken', undefined);
+    app.setErrorHandler(consoleErrorHandler);
+
+    app.addHook('onRequest', async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const account = token ? await sessionAccount(deps, token) : undefined;
+      if (account?.is_active) {
+        request.account = account;
+        request.sessionToken = token;
+      } else if (token) {
+        reply.clearCookie(SESSION_COOKIE, sessionCookie(secure));
+      }
+      if (request.routeOptions.config.signedOut) return;
+      if (!request.sessionToken) {
+        const ended = token ? '&ended=1' : '';
+        if (request.method === 'GET') return reply.code(303).header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}${ended}`).send();
+        throw new AppError('unauthorized', token ? 'Your session has ended. Sign in again, then repeat what you were doing.' : 'Sign in to the console first.');
+      }
+      if (request.account.is_suspended && request.routeOptions.url !== '/console/sign-out') {
+        throw new AppError('forbidden', 'This account is suspended: the console and the API are closed to it until whoever manages it lifts the suspension.');
+      }
+    });
+    // Forms carry their token in the body, so it is checked once the body is read.
+    app.addHook('preHandler', (request, reply, done) => (request.method === 'GET' ? done() : app.csrfProtection(request, reply, done)));
+
+    await app.register(signInPages(deps, secure));
+    await app.register(queuePages(deps));
+    await app.register(reservationPages(deps));
+  };

@@ -1,0 +1,200 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { dateInWords } from '../../lib/host-messages.js';
+import type { ReservationRow } from '../../modules/reservations/repo.js';
+import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/reservations/review.js';
+import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
+import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
+import { ColorBadge, COLOR_WORDS, ConsolePage, Pager, show, stay, STATUS_WORDS } from './shell.js';
+
+const PAGE = 25;
+const QueueQuery = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false });
+
+const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
+
+/** One reservation per row: who, when, where, the colour and the strongest risk in words. */
+function ReservationTable({ rows, caption }: { rows: ReservationRow[]; caption: string }) {
+  return (
+    <table class="cards">
+      <caption class="skip">{caption}</caption>
+      <thead>
+        <tr>
+          <th>Guest</th>
+          <th>Stay</th>
+          <th>Listing</th>
+          <th>Verdict</th>
+          <th>Top risk</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => {
+          const o = outlook(r);
+          const status = compositeStatus(r);
+          return (
+            <tr data-reservation={r.id}>
+              <td data-label="Guest">
+                <a href={`/console/reservations/${r.id}`}>{guestName(r)}</a>
+              </td>
+              <td data-label="Stay">{stay(r.check_in_date, r.check_out_date)}</td>
+              <td data-label="Listing">{r.listing_nickname ?? r.listing_id ?? '—'}</td>
+              <td data-label="Verdict">
+                <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
+              </td>
+              <td data-label="Top risk">{o.top_risks[0] ?? <span class="muted">nothing found</span>}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+const CHART_COLORS: Record<string, string> = { green: '#2e9e55', yellow: '#e3b800', orange: '#e67300', red: '#d93a2b' };
+
+/** The week as stacked bars: reservations screened each day, split by the colour of the verdict. */
+function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }) {
+  const width = 420;
+  const height = 170;
+  const barArea = height - 40;
+  const max = Math.max(1, ...days.map((d) => d.total));
+  const slot = width / days.length;
+  const totals = Object.fromEntries(RISK_COLORS.map((c) => [c, days.reduce((a, d) => a + d.colors[c], 0)]));
+  const summary = RISK_COLORS.map((c) => `${totals[c]} ${c}`).join(', ');
+  return (
+    <div class="chart">
+      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-labelledby="chart-title chart-desc">
+        <title id="chart-title">Reservations screened per day, last 7 days</title>
+        <desc id="chart-desc">{days.map((d) => `${dateInWords(d.day)}: ${d.total}`).join('; ')}</desc>
+        {days.map((d, i) => {
+          let y = barArea + 10;
+          const x = i * slot + slot * 0.2;
+          const w = slot * 0.6;
+          return (
+            <g>
+              {RISK_COLORS.map((c) => {
+                const h = (d.colors[c] / max) * barArea;
+                y -= h;
+                return h > 0 ? <rect x={x} y={y} width={w} height={h} fill={CHART_COLORS[c]} /> : null;
+              })}
+              <text x={x + w / 2} y={y - 3} text-anchor="middle" font-size="12" fill="#1d2330">
+                {d.total || ''}
+              </text>
+              <text x={x + w / 2} y={height - 12} text-anchor="middle" font-size="12" fill="#566075">
+                {new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${d.day}T00:00:00Z`))}
+              </text>
+            </g>
+          );
+        })}
+        <line x1="0" x2={width} y1={barArea + 10} y2={barArea + 10} stroke="#d5dae3" />
+      </svg>
+      <div>
+        <p>
+          <strong>This week's verdicts</strong>
+        </p>
+        <ul class="legend" aria-label={`This week's verdicts: ${summary}`}>
+          {RISK_COLORS.map((c) => (
+            <li>
+              <span class={`swatch ${c}`} />
+              {COLOR_WORDS[c]}: {totals[c]}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** Empty fields of a GET form are absent filters, not empty values the API would refuse. */
+const dropEmpty = async (request: { query: unknown }) => {
+  const q = request.query as Record<string, unknown>;
+  for (const k of Object.keys(q)) if (q[k] === '') delete q[k];
+};
+
+function SearchForm({ q }: { q: SearchInput }) {
+  const select = (name: keyof SearchInput, label: string, options: readonly (readonly [string, string])[]) => (
+    <div>
+      <label for={`q_${name}`}>{label}</label>
+      <select id={`q_${name}`} name={name}>
+        {options.map(([v, l]) => (
+          <option value={v} selected={String(q[name] ?? '') === v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  const text = (name: keyof SearchInput, label: string, type = 'text') => (
+    <div>
+      <label for={`q_${name}`}>{label}</label>
+      <input id={`q_${name}`} name={name} type={type as 'text'} value={String(q[name] ?? '')} />
+    </div>
+  );
+  return (
+    <form method="get" action="/console/reservations" role="search">
+      <div class="filters">
+        {text('search', 'Name, e-mail, phone, code or listing', 'search')}
+        {select('status', 'Booking', [['', 'Any booking'], ...BOOKING_STATUSES.map((s) => [s, s.charAt(0) + s.slice(1).toLowerCase()] as const)])}
+        {select('pending_review', 'Verdict', [['', 'Any verdict'], ['true', 'Needs review, undecided']])}
+        {select('guestportal_completed', 'Guest portal', [['', 'Either'], ['true', 'Completed'], ['false', 'Not completed']])}
+        {select('active', 'Stay', [['', 'Any'], ['1', 'Not over yet'], ['0', 'Over']])}
+        {select('dateField', 'Dates are', DATE_FIELDS.map((f) => [f, f.replaceAll('_', ' ').replace(' date', '')] as const))}
+        {text('startDate', 'From', 'date')}
+        {text('endDate', 'To', 'date')}
+        {text('source', 'Source')}
+        {text('listings', 'Listing ids (comma-separated)')}
+        <div>
+          <button type="submit">Search</button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+export const queuePages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/console', { schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
+      const from = request.query.from ?? 0;
+      const [queue, days] = await Promise.all([reviewQueue(deps, request.account, { from, size: PAGE }), screeningDays(deps, request.account)]);
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title="Review queue" section="queue">
+          <h1>Waiting for your decision</h1>
+          <p class="muted">
+            Guests whose screening asks for a look (review first, then declined), then pending guests checking in within {QUEUE_HORIZON_DAYS} days. A decision takes a guest off the list.
+          </p>
+          <section class="panel" aria-labelledby="queue-h">
+            <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>
+            {queue.rows.length ? <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" /> : <p>Every screened guest has a verdict you do not need to look at. New ones appear here.</p>}
+            <Pager base="/console" from={from} size={PAGE} total={queue.total} />
+          </section>
+          <section class="panel" aria-labelledby="week-h">
+            <h2 id="week-h">The last 7 days</h2>
+            <WeekChart days={days} />
+          </section>
+          <form method="get" action="/console/reservations" role="search" class="panel">
+            <label for="quick">Find a reservation</label>
+            <input id="quick" name="search" type="search" placeholder="Name, e-mail, phone or confirmation code" />
+          </form>
+        </ConsolePage>
+      ));
+    });
+
+    app.get('/console/reservations', { preValidation: dropEmpty, schema: { hide: true, querystring: SearchQuery } }, async (request, reply) => {
+      const q = { ...request.query, size: request.query.size ?? PAGE };
+      const found = await searchWithVerdicts(deps, request.account, q);
+      const query = Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'from').map(([k, v]) => [k, v === undefined ? undefined : String(v)]));
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title="Reservations" section="reservations">
+          <h1>Reservations</h1>
+          <section class="panel">
+            <SearchForm q={q} />
+          </section>
+          <section class="panel" aria-labelledby="found-h">
+            <h2 id="found-h">{found.total === 1 ? '1 reservation' : `${found.total} reservations`}</h2>
+            {found.rows.length ? <ReservationTable rows={found.rows} caption="Reservations found" /> : <p>No reservation matches these filters.</p>}
+            <Pager base="/console/reservations" from={found.from} size={found.size} total={found.total} query={query} />
+          </section>
+        </ConsolePage>
+      ));
+    });
+  };

@@ -1,0 +1,442 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { StringEnum } from '../../http/validation.js';
+import { addEntry } from '../../modules/blocklist/service.js';
+import { stargateView } from '../../modules/messages/service.js';
+import { SCREEN_DEFS } from '../../modules/portal/screens.js';
+import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
+import { paymentsView } from '../../modules/reservations/payments.js';
+import type { ReservationRow } from '../../modules/reservations/repo.js';
+import * as review from '../../modules/reservations/review.js';
+import { getReservation, screenAgain } from '../../modules/reservations/service.js';
+import { openIdentification } from '../../modules/reservations/views.js';
+import { decisionsView } from '../../modules/screening/decisions.js';
+import { storedVerdict } from '../../modules/screening/run.js';
+import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
+import type { Screen } from '../../modules/settings/screens.js';
+import { ColorBadge, COLOR_WORDS, ConsolePage, Csrf, PostButton, show, stay, STATUS_WORDS, when, type Ctx } from './shell.js';
+
+export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
+  general_risk: 'Booking pattern',
+  background_check: 'Background check',
+  credit_check: 'Credit check',
+  blacklist: 'Your blocklist',
+  payment_verification: 'Payment',
+  identification_document: 'Identity document',
+  fraud_detection: 'Fraud signals',
+  adverse_media: 'News about the guest',
+  social_verification: 'Online presence',
+  sanctions: 'Sanctions lists',
+  house_rules: 'House rules',
+  business_rules: 'Your rules',
+};
+
+const STRENGTH_WORDS: Record<string, string> = { context: 'context only', weak: 'weak', moderate: 'moderate', strong: 'strong', decisive: 'decisive', rule: 'your rule' };
+const TRIGGER_WORDS: Record<string, string> = {
+  created: 'booking created',
+  updated: 'booking changed',
+  payment_event: 'payment recorded',
+  manual: 'screened again by hand',
+  guest_portal: 'guest portal completed',
+  list_update: 'a list changed',
+};
+const DONE: Record<string, string> = {
+  approve: 'Approved. The screening webhook tells your systems.',
+  decline: 'Declined. The screening webhook tells your systems.',
+  screen: 'Screening again: the new verdict shows here in a few seconds (reload).',
+  note: 'Note added.',
+  blocklist: 'Added to your blocklist. Screen again to apply it to this booking.',
+};
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const PageQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+const Csrf_ = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
+
+const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
+
+type Decisions = Awaited<ReturnType<typeof decisionsView>>;
+type Verdict = { status: string; risk_color: string; reason: string; trace: { risk: string; check: string; code: string; strength?: string }[] };
+
+function Checks({ r }: { r: ReservationRow }) {
+  const verdict = storedVerdict(r);
+  if (!verdict) return <p>Screening has not finished yet: the checks show here once it has.</p>;
+  return (
+    <table class="cards">
+      <thead>
+        <tr>
+          <th>Check</th>
+          <th>Status</th>
+          <th>What it found</th>
+        </tr>
+      </thead>
+      <tbody>
+        {CHECK_NAMES.map((name) => {
+          const d = verdict.details[name];
+          return (
+            <tr id={`check-${name}`}>
+              <td data-label="Check">{CHECK_TITLES[name]}</td>
+              <td data-label="Status">
+                <span class={`badge status-${d.status}`}>{d.status}</span>
+                {d.strength ? <small> {STRENGTH_WORDS[d.strength]}</small> : null}
+              </td>
+              <td data-label="Found">
+                {d.value ? <div>{d.value}</div> : null}
+                {d.help ? <small>{d.help}</small> : null}
+                {d.findings.length ? (
+                  <ul class="plain">
+                    {d.findings.map((f) => (
+                      <li>
+                        {f.text} <small>({STRENGTH_WORDS[f.strength] ?? f.strength})</small>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each top risk with the check and finding behind it; each recommendation with the check that made it. */
+function Risks({ r }: { r: ReservationRow }) {
+  const verdict = storedVerdict(r);
+  const o = review.outlook(r);
+  const trace = (verdict?.trace ?? []) as Verdict['trace'];
+  const source = (advice: string) => CHECK_NAMES.find((c) => verdict?.details[c].findings.some((f) => f.recommendation === advice));
+  return (
+    <div class="grid2">
+      <div>
+        <h2>Top risks</h2>
+        {o.top_risks.length ? (
+          <ul class="plain" id="top-risks">
+            {o.top_risks.map((risk) => {
+              const t = trace.find((x) => x.risk === risk);
+              return (
+                <li>
+                  {risk}
+                  {t ? (
+                    <small>
+                      {' '}
+                      — from <a href={t.check === 'business_rules' ? '#rules' : `#check-${t.check}`}>{CHECK_TITLES[t.check as CheckName] ?? t.check}</a>, {STRENGTH_WORDS[t.strength ?? ''] ?? 'evidence'}
+                    </small>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <p>Nothing found.</p>
+        )}
+      </div>
+      <div>
+        <h2>What to do</h2>
+        {o.top_recommendations.length ? (
+          <ul class="plain" id="recommendations">
+            {o.top_recommendations.map((advice) => {
+              const c = source(advice);
+              return (
+                <li>
+                  {advice}
+                  {c ? <small> — from {CHECK_TITLES[c]}</small> : null}
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <p>Nothing to do.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function History({ runs }: { runs: Decisions }) {
+  if (!runs.length) return <p>No screening run yet.</p>;
+  return (
+    <table class="cards">
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Why it ran</th>
+          <th>Verdict</th>
+          <th>Reason</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => {
+          const v = run.verdict as Verdict;
+          return (
+            <tr>
+              <td data-label="When">{when(run.created_at)}</td>
+              <td data-label="Why">{TRIGGER_WORDS[run.trigger] ?? run.trigger}</td>
+              <td data-label="Verdict">
+                <ColorBadge color={v.risk_color} label={`${COLOR_WORDS[v.risk_color] ?? v.risk_color} · ${STATUS_WORDS[v.status === 'pending' ? 'pending' : v.status] ?? v.status}`} />
+              </td>
+              <td data-label="Reason">
+                {v.reason}
+                {run.rules_fired.length ? <small> Rules: {run.rules_fired.join(', ')}</small> : null}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+type Portal = Awaited<ReturnType<typeof guestPortalView>>;
+type FileRef = { id: string; filename: string; content_type: string; size: number };
+const isFile = (v: unknown): v is FileRef => typeof v === 'object' && v !== null && 'id' in v && 'filename' in v;
+
+function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Portal; progress: { status: string; lastScreen: string } }) {
+  const words: Record<string, string> = { COMPLETED: 'completed', IN_PROGRESS: 'started, not finished', NOT_STARTED: 'not started' };
+  const screens = Object.entries(portal.screens) as [Screen, { skipped?: boolean; answers?: Record<string, unknown>; at?: string }][];
+  return (
+    <>
+      <p>
+        The guest portal is <strong id="portal-status">{words[progress.status] ?? progress.status}</strong>
+        {portal.completed_at ? ` (${when(portal.completed_at)})` : ''}.
+      </p>
+      {screens.length ? (
+        <table class="cards">
+          <thead>
+            <tr>
+              <th>Screen</th>
+              <th>Answers</th>
+            </tr>
+          </thead>
+          <tbody>
+            {screens.map(([screen, rec]) => (
+              <tr>
+                <td data-label="Screen">{SCREEN_DEFS[screen]?.title ?? screen}</td>
+                <td data-label="Answers">
+                  {rec.skipped ? (
+                    <span class="muted">skipped</span>
+                  ) : (
+                    <ul class="plain">
+                      {Object.entries(rec.answers ?? {}).map(([k, v]) => (
+                        <li>
+                          {k.replaceAll('_', ' ')}:{' '}
+                          {isFile(v) ? (
+                            <a href={`/console/reservations/${r.id}/files/${v.id}`}>
+                              {v.filename} ({Math.ceil(v.size / 1024)} KB)
+                            </a>
+                          ) : (
+                            String(v === true ? 'yes' : v === false ? 'no' : v)
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </>
+  );
+}
+
+async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: string | undefined) {
+  const [progress, runs, notes, payments, messages, portal] = await Promise.all([
+    portalProgress(deps.db, r),
+    decisionsView(deps, r),
+    review.notesView(deps, r),
+    paymentsView(deps, r),
+    stargateView(deps, r),
+    guestPortalView(deps, deps.db, r),
+  ]);
+  const status = review.compositeStatus(r);
+  const o = review.outlook(r);
+  const s = review.statusView(r);
+  const base = `/console/reservations/${r.id}`;
+  const deposit = payments.security_deposit;
+  return (
+    <ConsolePage ctx={ctx} title={guestName(r)} section="queue" notice={done ? DONE[done] : undefined}>
+      <p>
+        <a href="/console">← Review queue</a>
+      </p>
+      <h1>{guestName(r)}</h1>
+      <p>
+        {stay(r.check_in_date, r.check_out_date)}
+        {r.listing_nickname ? ` at ${r.listing_nickname}` : ''} · booking {r.status.toLowerCase()}
+        {r.confirmation_code ? ` · ${r.confirmation_code}` : ''}
+        {r.guest_email ? ` · ${r.guest_email}` : ''}
+        {r.guest_phone ? ` · ${r.guest_phone}` : ''}
+      </p>
+      <section class="panel" aria-labelledby="verdict-h">
+        <h2 id="verdict-h">
+          Verdict: <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
+        </h2>
+        <p id="reason">{s.reason}</p>
+        <div class="actions">
+          <PostButton ctx={ctx} action={`${base}/decision`} name="supervised" value="approve" label={r.supervised === 'approve' ? 'Approved' : 'Approve'} id="approve" />
+          <PostButton ctx={ctx} action={`${base}/decision`} name="supervised" value="decline" label={r.supervised === 'decline' ? 'Declined' : 'Decline'} kind="danger" id="decline" />
+          <PostButton ctx={ctx} action={`${base}/screen`} label="Screen again" kind="secondary" id="screen" />
+        </div>
+        <Risks r={r} />
+      </section>
+      <section class="panel" aria-labelledby="checks-h">
+        <h2 id="checks-h">The checks</h2>
+        <Checks r={r} />
+      </section>
+      <section class="panel" id="rules" aria-labelledby="rules-h">
+        <h2 id="rules-h">Your rules</h2>
+        {s.business_rules.length ? (
+          <ul class="plain">
+            {s.business_rules.map((name) => (
+              <li>{name}</li>
+            ))}
+          </ul>
+        ) : (
+          <p>None of your rules fired.</p>
+        )}
+        <p>
+          <a href="/console/rules">Your rules</a>
+        </p>
+      </section>
+      <section class="panel" aria-labelledby="notes-h">
+        <h2 id="notes-h">Notes</h2>
+        {notes.length ? (
+          <ul class="plain" id="notes">
+            {notes.map((n) => (
+              <li>
+                {n.text} <small>— {n.author_type === 'system' ? 'guestscreen' : n.author_name}, {when(n.timestamp)}</small>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>No notes yet.</p>
+        )}
+        <form method="post" action={`${base}/notes`}>
+          <Csrf ctx={ctx} />
+          <label for="note">Add a note</label>
+          <textarea id="note" name="text" required maxLength={5000} />
+          <button type="submit">Add note</button>
+        </form>
+      </section>
+      <section class="panel" aria-labelledby="portal-h">
+        <h2 id="portal-h">Guest portal</h2>
+        <GuestPortal r={r} portal={portal} progress={progress} />
+      </section>
+      <div class="grid2">
+        <section class="panel" aria-labelledby="payments-h">
+          <h2 id="payments-h">Payments</h2>
+          <dl class="facts">
+            <dt>Card check</dt>
+            <dd>{payments.payment_validation.status ? `${payments.payment_validation.status}${payments.payment_validation.card_brand ? `, ${payments.payment_validation.card_brand}` : ''}${payments.payment_validation.card_country ? ` from ${payments.payment_validation.card_country}` : ''}` : 'none recorded'}</dd>
+            <dt>Name on card</dt>
+            <dd>{payments.payment_validation.name_on_card || '—'}</dd>
+            <dt>Deposit holds</dt>
+            <dd>{deposit.successful_authorizations.length ? deposit.successful_authorizations.map((a) => `${a.amount} ${a.currency}`).join(', ') : 'none'}</dd>
+            <dt>Failures</dt>
+            <dd>{deposit.charge_failures.length ? deposit.charge_failures.map((f) => f.message).join('; ') : 'none'}</dd>
+          </dl>
+        </section>
+        <section class="panel" aria-labelledby="messages-h">
+          <h2 id="messages-h">Messages to the guest</h2>
+          {messages.length ? (
+            <ul class="plain">
+              {messages.map((m) => (
+                <li>
+                  {m.message.subject} <small>— {m.method}, {m.status}, {when(m.sendAfter)}</small>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>No messages.</p>
+          )}
+        </section>
+      </div>
+      <section class="panel" aria-labelledby="history-h">
+        <h2 id="history-h">Decision history</h2>
+        <History runs={runs} />
+      </section>
+      <section class="panel" aria-labelledby="block-h">
+        <h2 id="block-h">Do not host this guest again</h2>
+        <form method="post" action={`${base}/blocklist`}>
+          <Csrf ctx={ctx} />
+          <p>Adds the guest's name, e-mail, phone and document number, as this booking has them, to your blocklist.</p>
+          <label for="block-reason">Why</label>
+          <input id="block-reason" name="reason" required maxLength={1000} />
+          <button type="submit" class="danger">
+            Add to blocklist
+          </button>
+        </form>
+      </section>
+    </ConsolePage>
+  );
+}
+
+export const reservationPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const back = (id: string, done: string) => `/console/reservations/${id}?done=${done}`;
+
+    app.get('/console/reservations/:id', { schema: { hide: true, params: IdParams, querystring: PageQuery } }, async (request, reply) => {
+      const r = await getReservation(deps, request.account, request.params.id);
+      return show(request, reply, (ctx) => reservationPage(deps, ctx, r, request.query.done));
+    });
+
+    app.post(
+      '/console/reservations/:id/decision',
+      { schema: { hide: true, params: IdParams, body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const), ...Csrf_ }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        await review.setManualDecision(deps, request.account, r, request.body.supervised);
+        return reply.code(303).header('location', back(r.id, request.body.supervised)).send();
+      },
+    );
+
+    app.post('/console/reservations/:id/screen', { schema: { hide: true, params: IdParams, body: Type.Object({ ...Csrf_ }) } }, async (request, reply) => {
+      const r = await getReservation(deps, request.account, request.params.id);
+      await screenAgain(deps, r);
+      return reply.code(303).header('location', back(r.id, 'screen')).send();
+    });
+
+    app.post(
+      '/console/reservations/:id/notes',
+      { schema: { hide: true, params: IdParams, body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }), ...Csrf_ }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        await review.addHostNote(deps, request.account, r, request.body.text);
+        return reply.code(303).header('location', back(r.id, 'note')).send();
+      },
+    );
+
+    app.post(
+      '/console/reservations/:id/blocklist',
+      { schema: { hide: true, params: IdParams, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }), ...Csrf_ }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const id = openIdentification(deps, r);
+        await addEntry(deps, request.account, {
+          name: r.guest_full_name ?? undefined,
+          email: r.guest_email ?? undefined,
+          phone: r.guest_phone ?? undefined,
+          document_number: id.document_number,
+          reason: request.body.reason,
+        });
+        return reply.code(303).header('location', back(r.id, 'blocklist')).send();
+      },
+    );
+
+    app.get(
+      '/console/reservations/:id/files/:file_id',
+      { schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }), file_id: Type.String({ maxLength: 100 }) }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const f = await openUpload(deps, r, request.params.file_id);
+        return reply
+          .type(f.contentType)
+          .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(f.data);
+      },
+    );
+  };

@@ -1,0 +1,119 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ComponentChildren, VNode } from 'preact';
+import type { AccountRow } from '../../modules/accounts/repo.js';
+import { dateInWords } from '../../lib/host-messages.js';
+import { Document, sendPage } from '../layout.js';
+
+/** What every console page knows: who is signed in, the form token, and where it is. */
+export interface Ctx {
+  account: AccountRow;
+  csrf: string;
+  path: string;
+}
+
+const NAV = [
+  ['queue', '/console', 'Review queue'],
+  ['reservations', '/console/reservations', 'Reservations'],
+  ['blocklist', '/console/blocklist', 'Blocklist'],
+  ['rules', '/console/rules', 'Rules'],
+  ['settings', '/console/settings', 'Settings'],
+  ['webhooks', '/console/webhooks', 'Webhooks'],
+  ['checks', '/console/checks', 'Background checks'],
+] as const;
+
+export type Section = (typeof NAV)[number][0] | 'accounts';
+
+/** The form token every console form carries (CSRF). */
+export const Csrf = ({ ctx }: { ctx: Ctx }) => <input type="hidden" name="_csrf" value={ctx.csrf} />;
+
+/** A button that posts a small form: approve, replay, remove. */
+export function PostButton({ ctx, action, label, name, value, kind, id }: { ctx: Ctx; action: string; label: string; name?: string; value?: string; kind?: 'secondary' | 'danger'; id?: string }) {
+  return (
+    <form method="post" action={action} class="inline">
+      <Csrf ctx={ctx} />
+      <button type="submit" name={name} value={value} class={kind} id={id}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ctx; title: string; section?: Section; notice?: string | undefined; children: ComponentChildren }) {
+  const nav = ctx.account.is_reseller ? [...NAV, ['accounts', '/console/accounts', 'Accounts'] as const] : NAV;
+  return (
+    <Document title={title} script>
+      <body>
+        <a class="skip" href="#main">
+          Skip to the page
+        </a>
+        <header class="top">
+          <div class="bar">
+            <a class="brand" href="/console">
+              guestscreen
+            </a>
+            <nav aria-label="Console">
+              {nav.map(([key, href, label]) => (
+                <a href={href} aria-current={key === section ? 'page' : undefined}>
+                  {label}
+                </a>
+              ))}
+            </nav>
+            <span class="muted" title={ctx.account.id}>
+              {ctx.account.name}
+            </span>
+            <form method="post" action="/console/sign-out" class="inline">
+              <Csrf ctx={ctx} />
+              <button type="submit">Sign out</button>
+            </form>
+          </div>
+        </header>
+        <main class="wide" id="main">
+          {notice ? (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          ) : null}
+          {children}
+        </main>
+      </body>
+    </Document>
+  );
+}
+
+export const COLOR_WORDS: Record<string, string> = { green: 'Green', yellow: 'Yellow', orange: 'Orange', red: 'Red' };
+export const STATUS_WORDS: Record<string, string> = { verified: 'Verified', review: 'Needs review', declined: 'Declined', pending: 'Pending' };
+
+export const ColorBadge = ({ color, label }: { color: string; label?: string }) => <span class={`badge ${color}`}>{label ?? COLOR_WORDS[color] ?? color}</span>;
+
+/** A stay's dates in words: "12 Dec 2026 – 15 Dec 2026", or "no dates". */
+export function stay(checkIn: string | null, checkOut: string | null): string {
+  if (!checkIn) return 'no dates';
+  return checkOut ? `${dateInWords(checkIn)} – ${dateInWords(checkOut)}` : `from ${dateInWords(checkIn)}`;
+}
+
+export const when = (at: string | null | undefined) => (at ? dateInWords(at, true) : '—');
+
+/** Previous and next links for a page of `size` rows from `from` out of `total`. */
+export function Pager({ base, from, size, total, query = {} }: { base: string; from: number; size: number; total: number; query?: Record<string, string | undefined> }) {
+  const link = (at: number) => {
+    const q = new URLSearchParams(Object.entries({ ...query, from: String(at) }).filter((e): e is [string, string] => Boolean(e[1])));
+    return `${base}?${q.toString()}`;
+  };
+  if (total <= size && from === 0) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {from > 0 ? <a href={link(Math.max(0, from - size))}>← Previous</a> : null}
+      <span class="muted">
+        {total ? `${from + 1}–${Math.min(from + size, total)} of ${total}` : 'none'}
+      </span>
+      {from + size < total ? <a href={link(from + size)}>Next →</a> : null}
+    </nav>
+  );
+}
+
+/** Renders a console page for the signed-in account, with a fresh form token. */
+export async function show(request: FastifyRequest, reply: FastifyReply, page: (ctx: Ctx) => VNode | Promise<VNode>, status = 200) {
+  const csrf = await reply.generateCsrf({ userInfo: request.sessionToken });
+  const path = request.url.split('?')[0] ?? '/console';
+  return sendPage(reply, await page({ account: request.account, csrf, path }), status);
+}
