@@ -307,7 +307,7 @@ type QueuePart = (q: SelectQueryBuilder<Database, 'reservations', object>) => Se
 
 /**
  * The review queue (DESIGN.md section 10): reservations without a manual decision whose verdict
- * is review, then declined, each by check-in (stays that began up to `since` or later, then
+ * is review, then declined (bookings not cancelled), each by check-in (stays that began up to `since` or later, then
  * undated ones), then pending ones checking in between `today` and `horizon`. Each part is one
  * range of the partial index reservations_waiting_idx, read in its order, so a page costs the
  * parts' counts and the rows it shows, whatever the account's size.
@@ -326,7 +326,7 @@ export async function waitingForDecision(
     undated('declined'),
     (q) => q.where('verification_status', '=', 'pending').where('check_in_date', '>=', w.today).where('check_in_date', '<=', w.horizon),
   ];
-  const base = () => db.selectFrom('reservations').where('account_id', '=', accountId).where('supervised', 'is', null);
+  const base = () => db.selectFrom('reservations').where('account_id', '=', accountId).where('supervised', 'is', null).where('status', '!=', 'CANCELED');
   const counts = await Promise.all(parts.map(async (part) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
   const rows: ReservationRow[] = [];
   let skip = w.offset;

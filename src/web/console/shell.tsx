@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
-import type { AccountRow } from '../../modules/accounts/repo.js';
 import { dateInWords } from '../../lib/host-messages.js';
+import type { AccountRow } from '../../modules/accounts/repo.js';
 import { Document, sendPage } from '../layout.js';
 
 /** What every console page knows: who is signed in, the form token, and where it is. */
@@ -58,7 +58,7 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
                 </a>
               ))}
             </nav>
-            <span class="muted" title={ctx.account.id}>
+            <span class="who" title={ctx.account.id}>
               {ctx.account.name}
             </span>
             <form method="post" action="/console/sign-out" class="inline">
@@ -85,10 +85,13 @@ export const STATUS_WORDS: Record<string, string> = { verified: 'Verified', revi
 
 export const ColorBadge = ({ color, label }: { color: string; label?: string }) => <span class={`badge ${color}`}>{label ?? COLOR_WORDS[color] ?? color}</span>;
 
-/** A stay's dates in words: "12 Dec 2026 – 15 Dec 2026", or "no dates". */
+const SHORT_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const day = (d: string) => new Date(`${d}T00:00:00Z`);
+
+/** A stay's dates, short: "30 Oct – 4 Nov 2026", or "no dates". */
 export function stay(checkIn: string | null, checkOut: string | null): string {
   if (!checkIn) return 'no dates';
-  return checkOut ? `${dateInWords(checkIn)} – ${dateInWords(checkOut)}` : `from ${dateInWords(checkIn)}`;
+  return checkOut && checkOut > checkIn ? SHORT_DATE.formatRange(day(checkIn), day(checkOut)) : `from ${SHORT_DATE.format(day(checkIn))}`;
 }
 
 export const when = (at: string | null | undefined) => (at ? dateInWords(at, true) : '—');

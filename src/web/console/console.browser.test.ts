@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { haveChromium, launchBrowser } from '../../../test/browser.js';
+import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { updateAccount } from '../../modules/accounts/repo.js';
+
+/** Where the console's screenshots go, desktop and phone, one folder per database (README, "Tests"). */
+export const SCREENSHOTS = path.resolve('artifacts', 'screenshots', dbKind);
+const PASSWORD = 'correct horse battery';
+
+export async function withPassword(t: TestApp, who: Tenant, password = PASSWORD) {
+  await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
+}
+
+/** A screenshot of the page as it is, at desktop width and at a phone's 390 px. */
+export async function snap(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+export async function signIn(page: Page, base: string, email: string, password = PASSWORD) {
+  await page.goto(`${base}/console/sign-in`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForLoadState(), page.click('button[type=submit]')]);
+}
+
+describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  let host: Tenant;
+  let rx: Awaited<ReturnType<typeof startReceiver>>;
+
+  before(async () => {
+    t = await createTestAppWithWorker();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+    rx = await startReceiver();
+    host = await tenant(t, { name: 'Harbour Stays' });
+    await withPassword(t, host);
+  });
+  after(async () => {
+    await browser?.close();
+    await rx?.close();
+    await t?.close();
+  });
+
+  const newPage = async (javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> => {
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+    return { context, page: await context.newPage() };
+  };
+
+  it('refuses a wrong password with a message, then signs the host in', async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${base}/console`);
+    assert.match(page.url(), /\/console\/sign-in\?next=/, 'the console sends a signed-out visitor to sign in');
+    await snap(page, 'sign-in');
+    await page.fill('#email', host.account.email);
+    await page.fill('#password', 'not the password');
+    const refused = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/sign-in')), page.click('button[type=submit]')]);
+    assert.equal(refused[0].status(), 401);
+    assert.match(await page.textContent('[role=alert]') ?? '', /do not match an account/);
+    assert.equal(await page.inputValue('#email'), host.account.email, 'the e-mail is kept');
+    await page.fill('#password', PASSWORD);
+    await Promise.all([page.waitForURL(`${base}/console`), page.click('button[type=submit]')]);
+    assert.equal(await page.textContent('h1'), 'Waiting for your decision');
+    const cookie = (await context.cookies()).find((c) => c.name === 'gs_session');
+    assert.ok(cookie?.httpOnly && cookie.sameSite === 'Lax', 'the session cookie is HttpOnly and SameSite');
+    await context.close();
+  });
+
+  it('shows a flagged guest in the queue, says why, and approving sends the signed screening webhook', async () => {
+    await call(t, 'POST', '/v1/accounts/webhooks', { key: host.key, body: { webhook_key: 'screening_webhook_url', webhook_url: `${rx.url}/screening` } });
+    await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { email: 'moritz.fake@example.net', reason: 'left without paying' } });
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const flagged = await call(t, 'POST', '/v1/reservations?sync=1', {
+      key: host.key,
+      body: { check_in_date: day(3), check_out_date: day(6), listing_nickname: 'Quay Loft', guest: { first_name: 'Moritz', last_name: 'Fake', email: 'moritz.fake@example.net' } },
+    });
+    assert.equal(flagged.status, 200, flagged.body);
+    const id = flagged.json.id as string;
+
+    const { context, page } = await newPage(false);
+    await signIn(page, base, host.account.email);
+    const row = page.locator(`tr[data-reservation="${id}"]`);
+    assert.match((await row.textContent()) ?? '', /Moritz Fake.*Quay Loft.*Red · Declined.*blocklist/s);
+    await snap(page, 'queue');
+    await row.locator('a').click();
+    assert.equal(await page.textContent('h1'), 'Moritz Fake');
+    assert.match((await page.textContent('#top-risks')) ?? '', /blocklist.*from Your blocklist/s, 'each risk names the check behind it');
+    assert.match((await page.textContent('#check-blacklist')) ?? '', /FAIL/);
+    await snap(page, 'reservation');
+
+    await Promise.all([page.waitForURL(/done=approve/), page.click('#approve')]);
+    assert.match((await page.textContent('[role=status]')) ?? '', /Approved/);
+    assert.match((await page.textContent('#verdict-h')) ?? '', /Green · Verified/);
+    assert.match((await page.textContent('#notes')) ?? '', /Manually approved by Harbour Stays/);
+    const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"approve"')), 'the screening webhook');
+    const secret = (await call(t, 'GET', '/v1/accounts/webhooks', { key: host.key })).json.signing_secret as string;
+    const body = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as Record<string, unknown>;
+    assert.equal(body.status, 'verified');
+    await page.goto(`${base}/console`);
+    assert.equal(await page.locator(`tr[data-reservation="${id}"]`).count(), 0, 'a decided guest leaves the queue');
+    await context.close();
+  });
+
+  it('refuses a forged CSRF token and a stale session, and says so', async () => {
+    const { id } = (await call(t, 'POST', '/v1/reservations', { key: host.key, body: { guest: { first_name: 'Ana', last_name: 'Lima' } } })).json;
+    const { context, page } = await newPage();
+    await signIn(page, base, host.account.email);
+    await page.goto(`${base}/console/reservations/${id}`);
+    await page.evaluate(() => document.querySelectorAll<HTMLInputElement>('input[name=_csrf]').forEach((i) => (i.value = 'forged')));
+    const forged = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/decision')), page.click('#decline')]);
+    assert.equal(forged[0].status(), 403);
+    assert.match((await page.textContent('[role=alert]')) ?? '', /did not come from this console/);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: host.key })).json.supervised, null, 'nothing was decided');
+
+    const stale = (await context.cookies()).filter((c) => c.name === 'gs_session');
+    await page.goto(`${base}/console`);
+    await Promise.all([page.waitForURL(/signed_out=1/), page.click('header form button')]);
+    await context.addCookies(stale);
+    await page.goto(`${base}/console/reservations/${id}`);
+    assert.match(page.url(), /\/console\/sign-in\?next=.*&ended=1/);
+    assert.match((await page.textContent('[role=status]')) ?? '', /Your session has ended/);
+    await context.addCookies(stale); // the visit above cleared it, as a browser would
+    const post = await context.request.post(`${base}/console/reservations/${id}/screen`, { form: { _csrf: 'x' }, maxRedirects: 0 });
+    assert.equal(post.status(), 401);
+    assert.match(await post.text(), /Your session has ended/);
+    await context.close();
+  });
+
+  it("answers 404 for another tenant's reservation", async () => {
+    const other = await tenant(t);
+    const { id } = (await call(t, 'POST', '/v1/reservations', { key: other.key, body: { guest: { first_name: 'Not', last_name: 'Yours' } } })).json;
+    const { context, page } = await newPage();
+    await signIn(page, base, host.account.email);
+    const res = await page.goto(`${base}/console/reservations/${id}`);
+    assert.equal(res?.status(), 404);
+    assert.match((await page.textContent('[role=alert]')) ?? '', new RegExp(`reservation ${id} not found`));
+    const post = await page.request.post(`${base}/console/reservations/${id}/decision`, { form: { supervised: 'approve', _csrf: 'x' }, maxRedirects: 0 });
+    assert.ok([403, 404].includes(post.status()));
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: other.key })).json.supervised, null);
+    await context.close();
+  });
+
+  it('locks an e-mail after repeated wrong passwords, even for the right one', async () => {
+    const victim = await tenant(t);
+    await withPassword(t, victim);
+    const { context, page } = await newPage(false);
+    for (let i = 0; i < 5; i++) await signIn(page, base, victim.account.email, `wrong ${i}`);
+    await signIn(page, base, victim.account.email);
+    assert.match((await page.textContent('[role=alert]')) ?? '', /Too many failed sign-ins\. Try again in 15 minutes/);
+    assert.match(page.url(), /\/console\/sign-in$/);
+    await context.close();
+  });
+});
