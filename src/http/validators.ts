@@ -36,16 +36,16 @@ function withRules(ajv: Ajv): Ajv {
 /**
  * Two validators: query strings, paths and headers are text, so their values are coerced
  * ("20" becomes 20); JSON bodies have real types, so a string where a number belongs is a
- * 400, not silently converted.
+ * 400, not silently converted. Bodies of HTML forms are text too (`formBodies`, the console's).
  */
-export function createValidatorCompiler(shared: object[]): FastifySchemaCompiler<FastifySchema> {
+export function createValidatorCompiler(shared: object[], opts: { formBodies?: boolean } = {}): FastifySchemaCompiler<FastifySchema> {
   const strict = withRules(new Ajv({ ...common, coerceTypes: false }));
   const coercing = withRules(new Ajv({ ...common, coerceTypes: 'array' }));
   for (const schema of shared.map(boundNumbers)) {
     strict.addSchema(schema);
     coercing.addSchema(schema);
   }
-  return ({ schema, httpPart }) => lazily(() => (httpPart === 'body' ? strict : coercing).compile(boundNumbers(schema as object)));
+  return ({ schema, httpPart }) => lazily(() => (httpPart === 'body' && !opts.formBodies ? strict : coercing).compile(boundNumbers(schema as object)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { parse } from 'csv-parse';
 import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 
 export interface CsvImportResult {
   imported: number;
@@ -8,21 +9,21 @@ export interface CsvImportResult {
 }
 
 /**
- * Reads a CSV file with a header row (names trimmed and lower-cased; a column not in `columns`
+ * Reads a CSV file (a path, or its bytes as uploaded) with a header row (names trimmed and lower-cased; a column not in `columns`
  * stops the import), turns each row into a record with `build` (or a problem, reported by line
  * and skipped) and hands them to `write` in batches of 500.
  */
 export async function importCsv<T>(
-  file: string,
+  file: string | Buffer,
   columns: readonly string[],
   build: (record: Record<string, string>) => T | { problem: string },
   write: (batch: T[]) => Promise<void>,
   opts: { progress: boolean },
 ): Promise<CsvImportResult> {
-  const size = statSync(file).size;
+  const size = typeof file === 'string' ? statSync(file).size : file.length;
   const bar = opts.progress ? new SingleBar({ format: 'importing [{bar}] {percentage}% | {rows} rows', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(size, 0, { rows: 0 });
-  const stream = createReadStream(file);
+  const stream = typeof file === 'string' ? createReadStream(file) : Object.assign(Readable.from([file]), { bytesRead: file.length });
   const parser = stream.pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), skip_empty_lines: true, trim: true, bom: true, info: true }));
   let batch: T[] = [];
   let imported = 0;

@@ -3,18 +3,19 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyPluginAsync } from 'fastify';
 import { packageFile } from '../lib/packages.js';
-import { HTMX, STYLESHEET } from './layout.js';
+import { CONSOLE_SCRIPT, HTMX, STYLESHEET } from './layout.js';
 
 const require = createRequire(import.meta.url);
 
 /**
- * The pages' stylesheet and htmx, served from the package itself: no CDN, nothing fetched from
+ * The pages' stylesheet, htmx and the console's small script, served from the package itself: no CDN, nothing fetched from
  * elsewhere. Read once at start; a browser revalidates with the ETag.
  */
 export const assetRoutes: FastifyPluginAsync = async (app) => {
   const assets = [
     { url: STYLESHEET, file: packageFile('public/style.css'), type: 'text/css; charset=utf-8' },
     { url: HTMX, file: require.resolve('htmx.org/dist/htmx.min.js'), type: 'text/javascript; charset=utf-8' },
+    { url: CONSOLE_SCRIPT, file: packageFile('public/console.js'), type: 'text/javascript; charset=utf-8' },
   ];
   for (const a of assets) {
     const body = readFileSync(a.file);

@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.js';
 /** The stylesheet and script every page loads, served from the package (assets.ts). */
 export const STYLESHEET = '/assets/style.css';
 export const HTMX = '/assets/htmx.min.js';
+export const CONSOLE_SCRIPT = '/assets/console.js';
 
 interface DocumentProps {
   title: string;
@@ -26,6 +27,7 @@ export function Document({ title, script, children }: DocumentProps) {
         <title>{`${title} · guestscreen`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
         {script ? <script src={HTMX} defer /> : null}
+        {script ? <script src={CONSOLE_SCRIPT} defer /> : null}
       </head>
       {children}
     </html>

@@ -6,11 +6,11 @@ import { buildEntry, insertEntries } from './service.js';
 const COLUMNS = ['name', 'email', 'phone', 'document_number', 'reason'];
 
 /**
- * Imports blocklist entries from a CSV file with a header row (columns: name, email, phone,
+ * Imports blocklist entries from a CSV file (a path or the uploaded bytes) with a header row (columns: name, email, phone,
  * document_number, reason; any may be empty but each row needs one identifier and a reason).
  * Rows are written in batches; bad rows are reported by line and skipped.
  */
-export function importBlocklist(deps: Deps, accountId: string, file: string, opts: { progress: boolean }) {
+export function importBlocklist(deps: Deps, accountId: string, file: string | Buffer, opts: { progress: boolean }) {
   const at = iso(deps.clock());
   return importCsv(
     file,

@@ -15,7 +15,8 @@ const Entry = Type.Object({
   reason: Type.String(),
   created_at: Type.String(),
 });
-const Create = Type.Object(
+/** A new entry, as the API and the console take it. */
+export const EntryBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
@@ -46,7 +47,7 @@ export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/blocklist',
       {
         config: { idempotentReplay: (request, id) => blocklist.getEntry(deps, request.account, id) },
-        schema: { tags, summary: 'Block a guest by name, e-mail, phone and/or document number', body: Create, response: { 200: Entry, ...authErrors } },
+        schema: { tags, summary: 'Block a guest by name, e-mail, phone and/or document number', body: EntryBody, response: { 200: Entry, ...authErrors } },
       },
       async (request) => {
         const { account_id: _a, ...e } = await blocklist.addEntry(deps, request.account, request.body);
@@ -58,7 +59,7 @@ export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     );
     app.put(
       '/blocklist/:id',
-      { schema: { tags, summary: 'Change an entry: given fields replace', params: Params, body: Type.Partial(Create, { additionalProperties: false }), response: { 200: Entry, ...authErrors } } },
+      { schema: { tags, summary: 'Change an entry: given fields replace', params: Params, body: Type.Partial(EntryBody, { additionalProperties: false }), response: { 200: Entry, ...authErrors } } },
       async (request) => blocklist.updateEntry(deps, request.account, request.params.id, request.body),
     );
     app.delete('/blocklist/:id', { schema: { tags, summary: 'Remove an entry', params: Params, response: { 200: MessageResponse, ...authErrors } } }, async (request) =>

@@ -6,8 +6,8 @@ import { Nullable, StringEnum } from '../../http/validation.js';
 import * as rules from './service.js';
 
 const tags = ['Business rules'];
-const Action = StringEnum(['review', 'decline', 'approve'] as const, { description: 'what the rule does when its condition holds' });
-const Expression = Type.String({ minLength: 1, maxLength: 4000, description: 'a CEL condition over the documented context (docs/rules.md)' });
+export const RuleAction = StringEnum(['review', 'decline', 'approve'] as const, { description: 'what the rule does when its condition holds' });
+export const Expression = Type.String({ minLength: 1, maxLength: 4000, description: 'a CEL condition over the documented context (docs/rules.md)' });
 const Rule = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -17,11 +17,12 @@ const Rule = Type.Object({
   created_at: Type.String(),
   updated_at: Type.String(),
 });
-const Create = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100 }), expression: Expression, action: Action, enabled: Type.Optional(Type.Boolean()) },
+/** A new rule, as the API and the console take it. */
+export const RuleBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }), expression: Expression, action: RuleAction, enabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
-const Update = Type.Partial(Create, { additionalProperties: false });
+const Update = Type.Partial(RuleBody, { additionalProperties: false });
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const errors = { ...authErrors, 409: authErrors[400] };
 
@@ -35,7 +36,7 @@ export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/rules',
       {
         config: { idempotentReplay: (request, id) => rules.getRule(deps, request.account, id) },
-        schema: { tags, summary: 'Create a rule; the expression must compile', body: Create, response: { 200: Rule, ...errors } },
+        schema: { tags, summary: 'Create a rule; the expression must compile', body: RuleBody, response: { 200: Rule, ...errors } },
       },
       async (request) => rules.createRule(deps, request.account, request.body),
     );
@@ -57,7 +58,7 @@ export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
           tags,
           summary: "Evaluate a candidate rule over the account's screened reservations without changing anything",
           body: Type.Object(
-            { expression: Expression, action: Action, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'newest reservations to try, default 1000' })) },
+            { expression: Expression, action: RuleAction, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'newest reservations to try, default 1000' })) },
             { additionalProperties: false },
           ),
           response: {

@@ -5,9 +5,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../http/errors.js';
+import { createValidatorCompiler } from '../../http/validators.js';
 import { sessionAccount } from '../../modules/sessions/service.js';
 import { CardPage, sendPage } from '../layout.js';
+import { blocklistPages } from './blocklist.js';
 import { reservationPages } from './reservation.js';
+import { rulePages } from './rules.js';
+import { settingsPages } from './settings.js';
+import { webhookPages } from './webhooks.js';
 import { queuePages } from './queue.js';
 import { ConsolePage, show } from './shell.js';
 import { signInPages, SESSION_COOKIE, sessionCookie } from './sign-in.js';
@@ -78,6 +83,8 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
       getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers['x-csrf-token'] as string | undefined),
     });
     await app.register(formbody, { bodyLimit: 256 * 1024 });
+    // Form fields are text: "21" is the number 21, one ticked box a list of one.
+    app.setValidatorCompiler(createValidatorCompiler([], { formBodies: true }));
     app.decorateRequest('sessionToken', undefined);
     app.setErrorHandler(consoleErrorHandler);
 
@@ -106,4 +113,8 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
     await app.register(signInPages(deps, secure));
     await app.register(queuePages(deps));
     await app.register(reservationPages(deps));
+    await app.register(blocklistPages(deps));
+    await app.register(rulePages(deps));
+    await app.register(settingsPages(deps));
+    await app.register(webhookPages(deps));
   };

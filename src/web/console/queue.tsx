@@ -6,7 +6,7 @@ import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/reservations/review.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
 import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
-import { ColorBadge, COLOR_WORDS, ConsolePage, Pager, show, stay, STATUS_WORDS } from './shell.js';
+import { ColorBadge, COLOR_WORDS, ConsolePage, dropEmpty, Pager, show, stay, STATUS_WORDS } from './shell.js';
 
 const PAGE = 25;
 const QueueQuery = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false });
@@ -104,12 +104,6 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
     </div>
   );
 }
-
-/** Empty fields of a GET form are absent filters, not empty values the API would refuse. */
-const dropEmpty = async (request: { query: unknown }) => {
-  const q = request.query as Record<string, unknown>;
-  for (const k of Object.keys(q)) if (q[k] === '') delete q[k];
-};
 
 function SearchForm({ q }: { q: SearchInput }) {
   const select = (name: keyof SearchInput, label: string, options: readonly (readonly [string, string])[]) => (

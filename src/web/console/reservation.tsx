@@ -15,7 +15,7 @@ import { decisionsView } from '../../modules/screening/decisions.js';
 import { storedVerdict } from '../../modules/screening/run.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
-import { ColorBadge, COLOR_WORDS, ConsolePage, Csrf, PostButton, show, stay, STATUS_WORDS, when, type Ctx } from './shell.js';
+import { ColorBadge, COLOR_WORDS, ConsolePage, Csrf, CsrfField, PostButton, seeOther, show, stay, STATUS_WORDS, when, type Ctx } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   general_risk: 'Booking pattern',
@@ -51,7 +51,6 @@ const DONE: Record<string, string> = {
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const PageQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
-const Csrf_ = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 
 const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
 
@@ -384,33 +383,33 @@ export const reservationPages = (deps: Deps): FastifyPluginAsyncTypebox =>
 
     app.post(
       '/console/reservations/:id/decision',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const), ...Csrf_ }) } },
+      { schema: { hide: true, params: IdParams, body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const), ...CsrfField }) } },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
         await review.setManualDecision(deps, request.account, r, request.body.supervised);
-        return reply.code(303).header('location', back(r.id, request.body.supervised)).send();
+        return seeOther(reply, back(r.id, request.body.supervised));
       },
     );
 
-    app.post('/console/reservations/:id/screen', { schema: { hide: true, params: IdParams, body: Type.Object({ ...Csrf_ }) } }, async (request, reply) => {
+    app.post('/console/reservations/:id/screen', { schema: { hide: true, params: IdParams, body: Type.Object({ ...CsrfField }) } }, async (request, reply) => {
       const r = await getReservation(deps, request.account, request.params.id);
       await screenAgain(deps, r);
-      return reply.code(303).header('location', back(r.id, 'screen')).send();
+      return seeOther(reply, back(r.id, 'screen'));
     });
 
     app.post(
       '/console/reservations/:id/notes',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }), ...Csrf_ }) } },
+      { schema: { hide: true, params: IdParams, body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }), ...CsrfField }) } },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
         await review.addHostNote(deps, request.account, r, request.body.text);
-        return reply.code(303).header('location', back(r.id, 'note')).send();
+        return seeOther(reply, back(r.id, 'note'));
       },
     );
 
     app.post(
       '/console/reservations/:id/blocklist',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }), ...Csrf_ }) } },
+      { schema: { hide: true, params: IdParams, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }), ...CsrfField }) } },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
         const id = openIdentification(deps, r);
@@ -421,7 +420,7 @@ export const reservationPages = (deps: Deps): FastifyPluginAsyncTypebox =>
           document_number: id.document_number,
           reason: request.body.reason,
         });
-        return reply.code(303).header('location', back(r.id, 'blocklist')).send();
+        return seeOther(reply, back(r.id, 'blocklist'));
       },
     );
 

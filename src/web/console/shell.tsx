@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { dateInWords } from '../../lib/host-messages.js';
@@ -120,3 +121,18 @@ export async function show(request: FastifyRequest, reply: FastifyReply, page: (
   const path = request.url.split('?')[0] ?? '/console';
   return sendPage(reply, await page({ account: request.account, csrf, path }), status);
 }
+
+/** Empty fields of a form are fields not given, not empty values the API's schemas would refuse. */
+export const dropEmpty = async (request: { query: unknown; body: unknown }) => {
+  for (const part of [request.query, request.body]) {
+    if (!part || typeof part !== 'object') continue;
+    const fields = part as Record<string, unknown>;
+    for (const k of Object.keys(fields)) if (fields[k] === '') delete fields[k];
+  }
+};
+
+/** The form token field of a POST body's schema. */
+export const CsrfField = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
+
+/** A redirect after a form: 303, so a reload never posts it again. */
+export const seeOther = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();

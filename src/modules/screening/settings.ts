@@ -1,0 +1,49 @@
+import type { Deps } from '../../deps.js';
+import { iso } from '../../lib/time.js';
+import { getManagedAccount, type AccountRow } from '../accounts/service.js';
+import { writeSetting } from '../settings/repo.js';
+import { screeningSettings } from './run.js';
+import { CHECK_NAMES, type CheckName, type RiskTolerance } from './types.js';
+
+/** The checks an account may turn off: all but the booking pattern. */
+export const OPTIONAL_CHECKS = CHECK_NAMES.filter((c): c is Exclude<CheckName, 'general_risk'> => c !== 'general_risk');
+type OptionalCheck = (typeof OPTIONAL_CHECKS)[number];
+
+export interface ScreeningSettingsInput {
+  risk_tolerance?: RiskTolerance | undefined;
+  minimum_age?: number | undefined;
+  disabled_checks?: OptionalCheck[] | undefined;
+  name_match_threshold?: number | undefined;
+}
+
+const target = async (deps: Deps, caller: AccountRow, userId: string | undefined) => (userId ? getManagedAccount(deps, caller, userId) : caller);
+
+/** The account's screening settings (or, with userId, a managed account's), as the API shows them. */
+export async function readScreeningSettings(deps: Deps, caller: AccountRow, userId?: string) {
+  const s = await screeningSettings(deps.db, (await target(deps, caller, userId)).id);
+  return {
+    risk_tolerance: s.riskTolerance,
+    minimum_age: s.minimumAge,
+    disabled_checks: s.disabledChecks.filter((c): c is OptionalCheck => c !== 'general_risk'),
+    name_match_threshold: s.nameMatchThreshold,
+  };
+}
+
+/** Changes the given settings; the others stay. */
+export async function writeScreeningSettings(deps: Deps, caller: AccountRow, b: ScreeningSettingsInput, userId?: string) {
+  const account = await target(deps, caller, userId);
+  const current = await screeningSettings(deps.db, account.id);
+  await writeSetting(
+    deps.db,
+    account.id,
+    'screening',
+    {
+      riskTolerance: b.risk_tolerance ?? current.riskTolerance,
+      minimumAge: b.minimum_age ?? current.minimumAge,
+      disabledChecks: b.disabled_checks ?? current.disabledChecks,
+      nameMatchThreshold: b.name_match_threshold ?? current.nameMatchThreshold,
+    },
+    iso(deps.clock()),
+  );
+  return readScreeningSettings(deps, account);
+}

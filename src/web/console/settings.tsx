@@ -1,0 +1,98 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { StringEnum } from '../../http/validation.js';
+import { SCREEN_DEFS } from '../../modules/portal/screens.js';
+import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../../modules/screening/settings.js';
+import { ScreeningSettingsUpdate } from '../../modules/screening/settings-routes.js';
+import { SCREEN_SETTINGS, SCREENS, type Screen, type ScreenSetting } from '../../modules/settings/screens.js';
+import { readScreenSettings, writeScreenSettings } from '../../modules/settings/service.js';
+import { CHECK_TITLES } from './reservation.js';
+import { ConsolePage, Csrf, CsrfField, seeOther, show } from './shell.js';
+
+const DONE: Record<string, string> = { screening: 'Screening settings saved. They apply from the next screening.', portal: 'Guest portal screens saved. They apply to portals opened from now on.' };
+const TOLERANCE_WORDS = { low: 'Low: review and decline sooner', balanced: 'Balanced', high: 'High: fewer reviews' } as const;
+const SETTING_WORDS: Record<ScreenSetting, string> = { required: 'Required', optional: 'Optional', disabled: 'Not asked' };
+const DEFAULT_KEY = 'guest_portal_screens_default';
+
+const ScreensForm = Type.Object({ ...Object.fromEntries(SCREENS.map((s) => [s, Type.Optional(StringEnum(SCREEN_SETTINGS))])), ...CsrfField });
+const ScreeningForm = Type.Composite([Type.Omit(ScreeningSettingsUpdate, ['disabled_checks']), Type.Object({ enabled_checks: Type.Optional(Type.Array(StringEnum(OPTIONAL_CHECKS), { uniqueItems: true })), ...CsrfField })]);
+
+export const settingsPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/console/settings', { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
+      const [screening, portal] = await Promise.all([readScreeningSettings(deps, request.account), readScreenSettings(deps, request.account, DEFAULT_KEY)]);
+      const screens = (portal.config_data[0]?.guest_portal_screens ?? {}) as Partial<Record<Screen, ScreenSetting>>;
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title="Settings" section="settings" notice={request.query.done ? DONE[request.query.done] : undefined}>
+          <h1>Settings</h1>
+          <section class="panel" aria-labelledby="screening-h">
+            <h2 id="screening-h">Screening</h2>
+            <form method="post" action="/console/settings/screening">
+              <Csrf ctx={ctx} />
+              <div class="grid2">
+                <div>
+                  <label for="s_tolerance">Risk tolerance</label>
+                  <select id="s_tolerance" name="risk_tolerance">
+                    {(['low', 'balanced', 'high'] as const).map((t) => (
+                      <option value={t} selected={t === screening.risk_tolerance}>
+                        {TOLERANCE_WORDS[t]}
+                      </option>
+                    ))}
+                  </select>
+                  <label for="s_age">Minimum age of the guest</label>
+                  <input id="s_age" name="minimum_age" type="number" min={0} max={120} step={1} value={String(screening.minimum_age)} required />
+                  <label for="s_names">How alike a name must be to a listed one (0.75 to 1)</label>
+                  <input id="s_names" name="name_match_threshold" type="number" min={0.75} max={1} step={0.01} value={String(screening.name_match_threshold)} required />
+                </div>
+                <fieldset>
+                  <legend>Checks to run</legend>
+                  {OPTIONAL_CHECKS.map((c) => (
+                    <label class="check">
+                      <input type="checkbox" name="enabled_checks" value={c} checked={!screening.disabled_checks.includes(c)} /> <span>{CHECK_TITLES[c]}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              </div>
+              <button type="submit">Save screening settings</button>
+            </form>
+          </section>
+          <section class="panel" aria-labelledby="portal-h">
+            <h2 id="portal-h">Guest portal screens</h2>
+            <p class="muted">What the guest portal asks every guest. Screens for one booking source or for returning guests can be set through the API.</p>
+            <form method="post" action="/console/settings/portal">
+              <Csrf ctx={ctx} />
+              <div class="filters">
+                {SCREENS.map((s) => (
+                  <div>
+                    <label for={`p_${s}`}>{SCREEN_DEFS[s]?.title ?? s}</label>
+                    <select id={`p_${s}`} name={s}>
+                      {SCREEN_SETTINGS.map((v) => (
+                        <option value={v} selected={(screens[s] ?? 'disabled') === v}>
+                          {SETTING_WORDS[v]}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                ))}
+              </div>
+              <button type="submit">Save portal screens</button>
+            </form>
+          </section>
+        </ConsolePage>
+      ));
+    });
+
+    app.post('/console/settings/screening', { schema: { hide: true, body: ScreeningForm } }, async (request, reply) => {
+      const { enabled_checks = [], _csrf, ...rest } = request.body;
+      await writeScreeningSettings(deps, request.account, { ...rest, disabled_checks: OPTIONAL_CHECKS.filter((c) => !enabled_checks.includes(c)) });
+      return seeOther(reply, '/console/settings?done=screening');
+    });
+
+    app.post('/console/settings/portal', { schema: { hide: true, body: ScreensForm } }, async (request, reply) => {
+      const body = request.body as Record<string, string | undefined>;
+      const screens = Object.fromEntries(SCREENS.flatMap((s) => (body[s] ? [[s, body[s] as ScreenSetting]] : [])));
+      await writeScreenSettings(deps, request.account, DEFAULT_KEY, { config_data: [{ guest_portal_screens: screens }] });
+      return seeOther(reply, '/console/settings?done=portal');
+    });
+  };
