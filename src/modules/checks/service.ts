@@ -150,6 +150,9 @@ export async function findCheck(deps: Deps, accountId: string, id: string, type:
   return row;
 }
 
+/** The person a check is about, decrypted. */
+export const openSubject = (deps: Deps, row: Pick<Row, 'id' | 'subject_enc'>) => JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+
 const pdfUrl = (deps: Deps, id: string) => `${deps.config.publicUrl}/v1/background-check/results/${id}/pdf`;
 
 export function adverseMediaView(deps: Deps, row: Row) {
@@ -363,7 +366,7 @@ export async function runCheck(payload: unknown, { deps, job }: JobContext): Pro
   const { check_id } = payload as { check_id: string };
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
   if (!row || row.status !== 'PENDING') return;
-  const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+  const subject = openSubject(deps, row);
   try {
     if (row.type === 'adverse_media') {
       const r = await searchAdverseMedia({ deps, accountId: row.account_id }, subject);
@@ -419,7 +422,7 @@ export async function runCheckr(payload: unknown, { deps, job }: JobContext): Pr
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
   if (!row || row.status !== 'PENDING' || !row.result_enc) return;
   const order = await deps.db.selectFrom('checkr_orders').selectAll().where('check_id', '=', check_id).executeTakeFirst();
-  const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+  const subject = openSubject(deps, row);
   const sections = JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as Section[];
   const settle = (section: Section) => finishBackground(deps, row, subject, sections.map((x) => (x.name === CRIMINAL ? section : x)));
   const checkr = deps.config.lookups.vendors.checkr;
@@ -487,7 +490,7 @@ export async function rematchChecksOnListChange(payload: unknown, { deps, signal
     if (signal.aborted) throw new Error('stopped before every background check was matched');
     const page = await deps.db.selectFrom('background_checks').selectAll().where('type', '=', 'globalcheck').where('status', '=', 'FINISHED').where('id', '>', after).orderBy('id').limit(REMATCH_PAGE).execute();
     for (const row of page) {
-      const subject = JSON.parse(deps.secrets.open(row.subject_enc, subjectAad(row.id))) as CheckSubject;
+      const subject = openSubject(deps, row);
       const hits = await searchSanctions(deps, { ...sanctionsQuery(subject), only });
       if (hits.length === 0) continue;
       const sections = backgroundView(deps, row).report_items;
@@ -529,7 +532,7 @@ async function listChecks(deps: Deps, accountId: string, type: CheckType, q: { f
   if (q.status) base = base.where('status', '=', q.status);
   const [count, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-    base.select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc']).orderBy('start_date', 'desc').orderBy('id', 'desc').offset(q.from).limit(q.size).execute(),
+    base.select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc', 'subject_enc']).orderBy('start_date', 'desc').orderBy('id', 'desc').offset(q.from).limit(q.size).execute(),
   ]);
   return { from: q.from, size: q.size, total: Number(count.n), rows };
 }
@@ -538,7 +541,7 @@ export async function listBackgroundChecks(deps: Deps, accountId: string, q: { f
   const { rows, ...page } = await listChecks(deps, accountId, 'globalcheck', q);
   return {
     ...page,
-    items: rows.map(({ pdf_enc, ...r }) => ({ ...r, pdf: pdf_enc ? pdfUrl(deps, r.id) : null, results: `${deps.config.publicUrl}/v1/background-check/results/${r.id}` })),
+    items: rows.map(({ pdf_enc, subject_enc: _s, ...r }) => ({ ...r, pdf: pdf_enc ? pdfUrl(deps, r.id) : null, results: `${deps.config.publicUrl}/v1/background-check/results/${r.id}` })),
   };
 }
 
@@ -570,4 +573,16 @@ export async function purgeExpiredChecks(deps: Deps): Promise<number> {
 export async function deleteCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<void> {
   const row = await findCheck(deps, accountId, id, type);
   await deps.db.deleteFrom('background_checks').where('id', '=', row.id).execute();
+}
+
+/** A page of the account's checks of one type with the name of the person each is about, newest first (the console's lists). */
+export async function listChecksByPerson(deps: Deps, accountId: string, type: CheckType, q: { from: number; size: number }) {
+  const { rows, ...page } = await listChecks(deps, accountId, type, q);
+  return {
+    ...page,
+    items: rows.map((r) => {
+      const s = openSubject(deps, r);
+      return { id: r.id, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
+    }),
+  };
 }

@@ -9,6 +9,7 @@ import { createValidatorCompiler } from '../../http/validators.js';
 import { sessionAccount } from '../../modules/sessions/service.js';
 import { CardPage, sendPage } from '../layout.js';
 import { blocklistPages } from './blocklist.js';
+import { checkPages } from './checks.js';
 import { reservationPages } from './reservation.js';
 import { rulePages } from './rules.js';
 import { settingsPages } from './settings.js';
@@ -117,4 +118,5 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
     await app.register(rulePages(deps));
     await app.register(settingsPages(deps));
     await app.register(webhookPages(deps));
+    await app.register(checkPages(deps));
   };

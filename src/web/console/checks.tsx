@@ -1,0 +1,225 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { adverseMediaView, backgroundView, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
+import { ConsolePage, Csrf, CsrfField, dropEmpty, seeOther, show, when, type Ctx } from './shell.js';
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const Text = (max = 100) => Type.Optional(Type.String({ maxLength: max }));
+const PersonForm = Type.Object({
+  first_name: Text(),
+  middle_name: Text(),
+  last_name: Text(),
+  year_of_birth: Text(4),
+  country: Text(2),
+  city: Text(),
+  state: Text(),
+  email: Text(254),
+  phone: Text(40),
+  ...CsrfField,
+});
+const STATUS_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
+const SECTION_WORDS: Record<string, string> = { CLEAR: 'nothing found', REVIEW: 'found something', NOT_RUN: 'not searched', PENDING: 'waiting' };
+const RISK_WORDS: Record<string, string> = { CLEARED: 'nothing found', REVIEW: 'needs a look' };
+
+function PersonFields({ prefix, country }: { prefix: string; country: 'required' | 'optional' }) {
+  const f = (name: string, label: string, opts: { required?: boolean; type?: string; size?: number } = {}) => (
+    <div>
+      <label for={`${prefix}_${name}`}>
+        {label}
+        {opts.required ? null : <small> (optional)</small>}
+      </label>
+      <input id={`${prefix}_${name}`} name={name} required={opts.required} type={(opts.type ?? 'text') as 'text'} maxLength={opts.size} />
+    </div>
+  );
+  return (
+    <div class="filters">
+      {f('first_name', 'First name', { required: true })}
+      {f('last_name', 'Last name', { required: true })}
+      {f('year_of_birth', 'Year of birth', { size: 4 })}
+      {f('country', 'Country (two letters, e.g. GB)', { required: country === 'required', size: 2 })}
+      {f('city', 'City')}
+    </div>
+  );
+}
+
+type Listed = Awaited<ReturnType<typeof listChecksByPerson>>;
+
+function CheckList({ kind, list }: { kind: 'background' | 'adverse-media'; list: Listed }) {
+  if (!list.items.length) return <p>None yet.</p>;
+  return (
+    <table class="cards">
+      <thead>
+        <tr>
+          <th>Person</th>
+          <th>Started</th>
+          <th>State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.items.map((c) => (
+          <tr data-check={c.id}>
+            <td data-label="Person">
+              <a href={`/console/checks/${kind}/${c.id}`}>{c.name}</a>
+            </td>
+            <td data-label="Started">{when(c.start_date)}</td>
+            <td data-label="State">
+              {STATUS_WORDS[c.status] ?? c.status}
+              {c.risk_status ? `, ${RISK_WORDS[c.risk_status] ?? c.risk_status}` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** While a report runs, htmx looks again every two seconds; without JavaScript a reload does. */
+function Following({ url, running }: { url: string; running: boolean }) {
+  if (!running) return null;
+  return (
+    <p class="notice" role="status" hx-get={url} hx-trigger="every 2s" hx-select="#report" hx-target="#report" hx-swap="outerHTML">
+      Searching now. This page updates by itself when the report is ready (or <a href={url}>reload it</a>).
+    </p>
+  );
+}
+
+export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/console/checks', { schema: { hide: true } }, async (request, reply) => {
+      const [background, media] = await Promise.all([
+        listChecksByPerson(deps, request.account.id, 'globalcheck', { from: 0, size: 20 }),
+        listChecksByPerson(deps, request.account.id, 'adverse_media', { from: 0, size: 20 }),
+      ]);
+      return show(request, reply, (ctx: Ctx) => (
+        <ConsolePage ctx={ctx} title="Background checks" section="checks">
+          <h1>Background checks and news searches</h1>
+          <div class="grid2">
+            <section class="panel" aria-labelledby="bg-h">
+              <h2 id="bg-h">Background check</h2>
+              <p class="muted">Sanctions lists, registers and news about a person, with a PDF report.</p>
+              <form method="post" action="/console/checks/background">
+                <Csrf ctx={ctx} />
+                <PersonFields prefix="bg" country="optional" />
+                <button type="submit">Start background check</button>
+              </form>
+              <h2>Recent</h2>
+              <CheckList kind="background" list={background} />
+            </section>
+            <section class="panel" aria-labelledby="am-h">
+              <h2 id="am-h">News search</h2>
+              <p class="muted">Articles that name the person near words of wrongdoing.</p>
+              <form method="post" action="/console/checks/adverse-media">
+                <Csrf ctx={ctx} />
+                <PersonFields prefix="am" country="required" />
+                <button type="submit">Search the news</button>
+              </form>
+              <h2>Recent</h2>
+              <CheckList kind="adverse-media" list={media} />
+            </section>
+          </div>
+        </ConsolePage>
+      ));
+    });
+
+    app.post('/console/checks/background', { preValidation: dropEmpty, schema: { hide: true, body: PersonForm } }, async (request, reply) => {
+      const { _csrf, ...person } = request.body;
+      const row = await submitCheck(deps, request.account.id, 'globalcheck', readSubject(person, { countryRequired: false }, deps.clock()));
+      return seeOther(reply, `/console/checks/background/${row.id}`);
+    });
+
+    app.post('/console/checks/adverse-media', { preValidation: dropEmpty, schema: { hide: true, body: PersonForm } }, async (request, reply) => {
+      const { _csrf, ...person } = request.body;
+      const row = await submitCheck(deps, request.account.id, 'adverse_media', readSubject(person, { countryRequired: true }, deps.clock()));
+      return seeOther(reply, `/console/checks/adverse-media/${row.id}`);
+    });
+
+    app.get('/console/checks/background/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+      const row = await findCheck(deps, request.account.id, request.params.id, 'globalcheck');
+      const view = backgroundView(deps, row);
+      const s = openSubject(deps, row);
+      const url = `/console/checks/background/${row.id}`;
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title="Background check" section="checks">
+          <p>
+            <a href="/console/checks">← Background checks</a>
+          </p>
+          <h1>
+            Background check: {s.firstName} {s.lastName}
+          </h1>
+          <section class="panel" id="report">
+            <p>
+              Started {when(view.start_date)}; <strong id="check-status">{STATUS_WORDS[view.status] ?? view.status}</strong>
+              {view.risk_status ? `: ${RISK_WORDS[view.risk_status] ?? view.risk_status}` : ''}.
+            </p>
+            <Following url={url} running={view.status === 'PENDING'} />
+            {view.error ? <p class="error">{view.error}</p> : null}
+            {view.pdf ? (
+              <p>
+                <a class="button" href={`${url}/pdf`} id="pdf">
+                  Open the PDF report
+                </a>
+              </p>
+            ) : null}
+            {view.report_items.map((section) => (
+              <>
+                <h2>
+                  {section.name}: {SECTION_WORDS[section.status] ?? section.status}
+                </h2>
+                {section.searched ? <p class="muted">{section.searched}</p> : null}
+                <ul class="plain">
+                  {section.items.map((item) => (
+                    <li>
+                      <strong>{item.title}</strong>
+                      {item.subtitle ? ` — ${item.subtitle}` : ''}
+                      {item.description ? <div class="muted">{item.description}</div> : null}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ))}
+          </section>
+        </ConsolePage>
+      ));
+    });
+
+    app.get('/console/checks/background/:id/pdf', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+      const pdf = openPdf(deps, await findCheck(deps, request.account.id, request.params.id, 'globalcheck'));
+      return reply.type('application/pdf').header('content-disposition', `inline; filename="background-check-${request.params.id}.pdf"`).header('cache-control', 'no-store').send(pdf);
+    });
+
+    app.get('/console/checks/adverse-media/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+      const row = await findCheck(deps, request.account.id, request.params.id, 'adverse_media');
+      const view = adverseMediaView(deps, row);
+      const s = openSubject(deps, row);
+      const url = `/console/checks/adverse-media/${row.id}`;
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title="News search" section="checks">
+          <p>
+            <a href="/console/checks">← Background checks</a>
+          </p>
+          <h1>
+            News about {s.firstName} {s.lastName}
+          </h1>
+          <section class="panel" id="report">
+            <p>
+              Started {when(view.startDate)}; <strong id="check-status">{STATUS_WORDS[view.status] ?? view.status}</strong>.
+            </p>
+            <Following url={url} running={view.status === 'PENDING'} />
+            {view.error ? <p class="error">{view.error}</p> : null}
+            {view.status === 'FINISHED' ? <p>{view.findings.length ? `${view.findings.length} articles${view.riskCategories.length ? `, about ${view.riskCategories.join(', ').replaceAll('_', ' ').toLowerCase()}` : ''}.` : 'No article names this person near words of wrongdoing.'}</p> : null}
+            <ul class="plain">
+              {view.findings.map((f) => (
+                <li>
+                  <a href={f.link} rel="noreferrer noopener" target="_blank">
+                    {f.title}
+                  </a>
+                  <div class="muted">{f.summary}</div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </ConsolePage>
+      ));
+    });
+  };
