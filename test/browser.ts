@@ -1,5 +1,10 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { hashPassword } from '../src/lib/passwords.js';
+import { updateAccount } from '../src/modules/accounts/repo.js';
+import { dbKind, type Tenant, type TestApp } from './harness.js';
 
 /** Debian's Chromium, which .ci/run installs; the project never downloads a browser of its own. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,4 +24,33 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The console password the browser tests give their hosts. */
+export const PASSWORD = 'correct horse battery';
+
+/** Where the console's screenshots go, desktop and phone, one folder per database (README, "Tests"). */
+export const SCREENSHOTS = path.resolve('artifacts', 'screenshots', dbKind);
+
+export async function withPassword(t: TestApp, who: Tenant, password = PASSWORD) {
+  await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
+}
+
+/** A screenshot of the page as it is, at desktop width and at a phone's 390 px. */
+export async function snap(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `${name} fits a phone: nothing scrolls sideways (the page is ${wide} px wide)`);
+  if (size) await page.setViewportSize(size);
+}
+
+export async function signIn(page: Page, base: string, email: string, password = PASSWORD) {
+  await page.goto(`${base}/console/sign-in`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForLoadState(), page.click('button[type=submit]')]);
 }

@@ -161,7 +161,8 @@ export async function listChildren(deps: Deps, caller: AccountRow, from: number,
     from,
     size,
     total,
-    items: rows.map((r) => ({ id: r.id, name: r.name, email: r.email, phone: r.phone ?? '' })),
+    // The API's schema shows the first four; the console shows each account's state too.
+    items: rows.map((r) => ({ id: r.id, name: r.name, email: r.email, phone: r.phone ?? '', is_active: Boolean(r.is_active), is_suspended: Boolean(r.is_suspended), is_reseller: Boolean(r.is_reseller), created_at: r.created_at })),
   };
 }
 

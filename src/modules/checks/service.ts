@@ -100,13 +100,20 @@ export function readSubject(input: Record<string, unknown>, opts: { countryRequi
   };
 }
 
+const hasAdverseMediaSource = (deps: Deps) => assertAdverseMediaSource(deps).then(() => true, () => false);
+
+/** Which kinds of check this installation can run now (the console offers only those). */
+export async function checksAvailable(deps: Deps): Promise<Record<CheckType, boolean>> {
+  const media = await hasAdverseMediaSource(deps);
+  const vendor = Object.keys(deps.config.lookups.vendors).some((v) => ['yente', 'watchman', 'checkr'].includes(v));
+  return { adverse_media: media, globalcheck: media || vendor || (await sanctionsImported(deps)) || (await hasRegistry(deps)) };
+}
+
 /** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
 export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
-  else if (!Object.keys(deps.config.lookups.vendors).some((v) => ['yente', 'watchman', 'checkr'].includes(v)) && !(await sanctionsImported(deps)) && !(await hasRegistry(deps))) {
-    await assertAdverseMediaSource(deps).catch(() => {
-      throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_CHECKR_API_KEY, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
-    });
+  else if (!(await checksAvailable(deps)).globalcheck) {
+    throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_CHECKR_API_KEY, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
   }
   const id = newId('chk');
   const row: Row = {

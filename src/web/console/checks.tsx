@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { adverseMediaView, backgroundView, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
+import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
 import { ConsolePage, Csrf, CsrfField, dropEmpty, seeOther, show, when, type Ctx } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -74,6 +74,13 @@ function CheckList({ kind, list }: { kind: 'background' | 'adverse-media'; list:
   );
 }
 
+/** Said instead of a form the installation cannot serve yet, in the host's words. */
+const NotSetUp = ({ what }: { what: string }) => (
+  <p class="notice">
+    {what} are not set up on this guestscreen yet: whoever runs it imports the data or connects a search service (docs/lookups.md tells them how).
+  </p>
+);
+
 /** While a report runs, htmx looks again every two seconds; without JavaScript a reload does. */
 function Following({ url, running }: { url: string; running: boolean }) {
   if (!running) return null;
@@ -87,7 +94,8 @@ function Following({ url, running }: { url: string; running: boolean }) {
 export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/checks', { schema: { hide: true } }, async (request, reply) => {
-      const [background, media] = await Promise.all([
+      const [available, background, media] = await Promise.all([
+        checksAvailable(deps),
         listChecksByPerson(deps, request.account.id, 'globalcheck', { from: 0, size: 20 }),
         listChecksByPerson(deps, request.account.id, 'adverse_media', { from: 0, size: 20 }),
       ]);
@@ -98,22 +106,30 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
             <section class="panel" aria-labelledby="bg-h">
               <h2 id="bg-h">Background check</h2>
               <p class="muted">Sanctions lists, registers and news about a person, with a PDF report.</p>
-              <form method="post" action="/console/checks/background">
-                <Csrf ctx={ctx} />
-                <PersonFields prefix="bg" country="optional" />
-                <button type="submit">Start background check</button>
-              </form>
+              {available.globalcheck ? (
+                <form method="post" action="/console/checks/background">
+                  <Csrf ctx={ctx} />
+                  <PersonFields prefix="bg" country="optional" />
+                  <button type="submit">Start background check</button>
+                </form>
+              ) : (
+                <NotSetUp what="Background checks" />
+              )}
               <h2>Recent</h2>
               <CheckList kind="background" list={background} />
             </section>
             <section class="panel" aria-labelledby="am-h">
               <h2 id="am-h">News search</h2>
               <p class="muted">Articles that name the person near words of wrongdoing.</p>
-              <form method="post" action="/console/checks/adverse-media">
-                <Csrf ctx={ctx} />
-                <PersonFields prefix="am" country="required" />
-                <button type="submit">Search the news</button>
-              </form>
+              {available.adverse_media ? (
+                <form method="post" action="/console/checks/adverse-media">
+                  <Csrf ctx={ctx} />
+                  <PersonFields prefix="am" country="required" />
+                  <button type="submit">Search the news</button>
+                </form>
+              ) : (
+                <NotSetUp what="News searches" />
+              )}
               <h2>Recent</h2>
               <CheckList kind="adverse-media" list={media} />
             </section>

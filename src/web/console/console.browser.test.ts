@@ -1,38 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { haveChromium, launchBrowser } from '../../../test/browser.js';
+import { haveChromium, launchBrowser, PASSWORD, signIn, snap, withPassword } from '../../../test/browser.js';
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import { hashPassword } from '../../lib/passwords.js';
-import { updateAccount } from '../../modules/accounts/repo.js';
-
-/** Where the console's screenshots go, desktop and phone, one folder per database (README, "Tests"). */
-export const SCREENSHOTS = path.resolve('artifacts', 'screenshots', dbKind);
-const PASSWORD = 'correct horse battery';
-
-export async function withPassword(t: TestApp, who: Tenant, password = PASSWORD) {
-  await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
-}
-
-/** A screenshot of the page as it is, at desktop width and at a phone's 390 px. */
-export async function snap(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
-
-export async function signIn(page: Page, base: string, email: string, password = PASSWORD) {
-  await page.goto(`${base}/console/sign-in`);
-  await page.fill('#email', email);
-  await page.fill('#password', password);
-  await Promise.all([page.waitForLoadState(), page.click('button[type=submit]')]);
-}
 
 describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
   let t: TestApp;

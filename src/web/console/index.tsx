@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { createValidatorCompiler } from '../../http/validators.js';
 import { sessionAccount } from '../../modules/sessions/service.js';
 import { CardPage, sendPage } from '../layout.js';
+import { accountPages } from './accounts.js';
 import { blocklistPages } from './blocklist.js';
 import { checkPages } from './checks.js';
 import { reservationPages } from './reservation.js';
@@ -107,6 +108,9 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
       if (request.account.is_suspended && request.routeOptions.url !== '/console/sign-out') {
         throw new AppError('forbidden', 'This account is suspended: the console and the API are closed to it until whoever manages it lifts the suspension.');
       }
+      if (request.routeOptions.config.resellerOnly && !request.account.is_reseller) {
+        throw new AppError('forbidden', 'Only reseller accounts manage other accounts.');
+      }
     });
     // Forms carry their token in the body, so it is checked once the body is read.
     app.addHook('preHandler', (request, reply, done) => (request.method === 'GET' ? done() : app.csrfProtection(request, reply, done)));
@@ -119,4 +123,5 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
     await app.register(settingsPages(deps));
     await app.register(webhookPages(deps));
     await app.register(checkPages(deps));
+    await app.register(accountPages(deps));
   };

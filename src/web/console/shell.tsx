@@ -59,13 +59,15 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
                 </a>
               ))}
             </nav>
-            <span class="who" title={ctx.account.id}>
-              {ctx.account.name}
+            <span class="me">
+              <span class="who" title={ctx.account.id}>
+                {ctx.account.name}
+              </span>
+              <form method="post" action="/console/sign-out" class="inline">
+                <Csrf ctx={ctx} />
+                <button type="submit">Sign out</button>
+              </form>
             </span>
-            <form method="post" action="/console/sign-out" class="inline">
-              <Csrf ctx={ctx} />
-              <button type="submit">Sign out</button>
-            </form>
           </div>
         </header>
         <main class="wide" id="main">

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../../test/browser.js';
+import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { loadBundledLists } from '../../providers/sanctions/bundled.js';
+
+
+/** A host's own tools and a reseller's accounts, worked through as a host would, with JavaScript on. */
+describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  let host: Tenant;
+  let page: Page;
+
+  before(async () => {
+    t = await createTestAppWithWorker();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+    host = await tenant(t, { name: 'Cliffside Rentals' });
+    await withPassword(t, host);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await signIn(page, base, host.account.email);
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const submit = (selector: string) => Promise.all([page.waitForLoadState(), page.click(selector)]);
+
+  it('adds, edits and removes a blocklist entry, and imports a CSV with a line it skips', async () => {
+    await page.goto(`${base}/console/blocklist`);
+    await page.fill('#b_email', 'left.owing@example.org');
+    await page.fill('#b_reason', 'unpaid damage');
+    await Promise.all([page.waitForURL(/done=added/), page.click('form[action="/console/blocklist"] button[type=submit]')]);
+    const row = page.locator('tr', { hasText: 'left.owing@example.org' });
+    assert.match((await row.textContent()) ?? '', /unpaid damage/);
+    const listed = (await call(t, 'GET', '/v1/blocklist', { key: host.key })).json;
+    assert.equal(listed.total, 1, 'the API sees what the console added');
+
+    await Promise.all([page.waitForLoadState(), row.locator('a').first().click()]);
+    await page.fill('#b_reason', 'unpaid damage, twice');
+    await Promise.all([page.waitForURL(/done=saved/), page.click('main form button[type=submit]')]);
+    assert.match((await page.locator('tr', { hasText: 'left.owing@example.org' }).textContent()) ?? '', /twice/);
+
+    const csv = path.join(t.deps.config.dataDir, 'blocklist.csv');
+    writeFileSync(csv, 'name,email,phone,document_number,reason\nIvo Brand,ivo@example.org,,,fake documents\nno one,,,,\nLena Stark,,+44 20 7946 0000,,party\n');
+    await page.setInputFiles('#csv', csv);
+    await page.click('form[action="/console/blocklist/import"] button[type=submit]');
+    const result = await page.waitForSelector('#import-result');
+    assert.match((await result.textContent()) ?? '', /2 entries added, 1 rows skipped:.*line 3/s);
+    await snap(page, 'blocklist');
+
+    await page.goto(`${base}/console/blocklist`);
+    await Promise.all([page.waitForURL(/done=removed/), page.locator('tr', { hasText: 'left.owing@example.org' }).locator('button', { hasText: 'Remove' }).click()]);
+    assert.equal(await page.locator('tr', { hasText: 'left.owing@example.org' }).count(), 0);
+    assert.equal((await call(t, 'GET', '/v1/blocklist', { key: host.key })).json.total, 2);
+  });
+
+  it('shows a rule\'s CEL error inline, tries it on past bookings, and saves it enabled', async () => {
+    for (const guest of [{ first_name: 'Big', last_name: 'Party', email: 'p@example.com' }, { first_name: 'Quiet', last_name: 'Couple', email: 'q@example.com' }]) {
+      const r = await call(t, 'POST', '/v1/reservations?sync=1', { key: host.key, body: { guest, number_of_guests: guest.first_name === 'Big' ? 12 : 2 } });
+      assert.equal(r.status, 200, r.body);
+    }
+    await page.goto(`${base}/console/rules`);
+    await page.fill('#r_name', 'Large groups');
+    await page.fill('#r_expression', 'reservation.number_of_gests > 8');
+    await submit('#dry-run');
+    assert.match((await page.textContent('#r_problem')) ?? '', /number_of_gests/);
+    assert.equal(await page.getAttribute('#r_expression', 'aria-invalid'), 'true');
+    assert.equal(await page.inputValue('#r_name'), 'Large groups', 'what the host wrote is kept');
+
+    await page.fill('#r_expression', 'reservation.number_of_guests > 8');
+    await submit('#dry-run');
+    const dry = (await page.textContent('#dry-run-result')) ?? '';
+    assert.match(dry, /It holds for 1;/);
+    assert.match(dry, /Big Party/);
+    assert.doesNotMatch(dry, /Quiet Couple/);
+    await snap(page, 'rules');
+    await Promise.all([page.waitForURL(/done=created/), page.click('button[name=intent][value=save]')]);
+    const rules = (await call(t, 'GET', '/v1/rules', { key: host.key })).json;
+    const saved = (Array.isArray(rules) ? rules : rules.items)[0];
+    assert.equal(saved.expression, 'reservation.number_of_guests > 8');
+    assert.equal(saved.enabled, true);
+  });
+
+  it('saves screening settings and guest portal screens, which the API then reports', async () => {
+    await page.goto(`${base}/console/settings`);
+    await page.selectOption('#s_tolerance', 'low');
+    await page.fill('#s_age', '21');
+    await page.uncheck('input[name=enabled_checks][value=social_verification]');
+    await Promise.all([page.waitForURL(/done=screening/), page.click('form[action="/console/settings/screening"] button[type=submit]')]);
+    const s = (await call(t, 'GET', '/v1/accounts/screening-settings', { key: host.key })).json;
+    assert.equal(s.risk_tolerance, 'low');
+    assert.equal(s.minimum_age, 21);
+    assert.ok(s.disabled_checks.includes('social_verification'));
+    assert.equal(await page.isChecked('input[name=enabled_checks][value=social_verification]'), false, 'the page shows what was saved');
+    await page.fill('#s_age', '500');
+    const refused = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/settings/screening')), page.evaluate(() => document.querySelector<HTMLFormElement>('form[action="/console/settings/screening"]')?.submit())]);
+    assert.equal(refused[0].status(), 400, 'the server refuses what the browser would have refused');
+    assert.match((await page.textContent('[role=alert]')) ?? '', /minimum_age/);
+    await page.goto(`${base}/console/settings`);
+    await snap(page, 'settings');
+  });
+
+  it('registers a webhook, replaces its secret, and sends a delivery again from the log', async () => {
+    const rx = await startReceiver();
+    try {
+      await page.goto(`${base}/console/webhooks`);
+      await page.selectOption('#w_key', 'reservation_webhook_url');
+      await page.fill('#w_url', `${rx.url}/reservations`);
+      await Promise.all([page.waitForURL(/done=registered/), page.click('form[action="/console/webhooks"] button[type=submit]')]);
+      assert.match((await page.textContent('tr[data-webhook=reservation_webhook_url]')) ?? '', /Reservations created and changed.*on/s);
+
+      await call(t, 'POST', '/v1/reservations', { key: host.key, body: { guest: { first_name: 'Hook', last_name: 'Test' } } });
+      await eventually(async () => rx.received.length > 0, 'the first delivery');
+      await submit('#rotate');
+      const secret = (await page.textContent('#new-secret')) ?? '';
+      assert.match(secret, /^whsec_/);
+      assert.equal((await call(t, 'GET', '/v1/accounts/webhooks', { key: host.key })).json.signing_secret, secret);
+
+      await page.goto(`${base}/console/webhooks`);
+      await eventually(async () => {
+        await page.reload();
+        return /delivered|succeeded/.test((await page.textContent('#deliveries')) ?? '');
+      }, 'the delivery in the log');
+      const before = rx.received.length;
+      await Promise.all([page.waitForURL(/done=replayed/), page.locator('#deliveries button', { hasText: 'Send again' }).first().click()]);
+      await eventually(async () => rx.received.length > before, 'the delivery sent again');
+      await snap(page, 'webhooks');
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('runs a background check to the end, follows it without reloading, and opens its PDF', async () => {
+    await page.goto(`${base}/console/checks`);
+    assert.match((await page.textContent('main')) ?? '', /Background checks are not set up on this guestscreen yet/, 'no list installed: the page says so instead of a form that fails');
+    await loadBundledLists(t.deps);
+    await page.reload();
+    await page.fill('#bg_first_name', 'Nicolas');
+    await page.fill('#bg_last_name', 'Maduro Moros');
+    await page.fill('#bg_year_of_birth', '1962');
+    await Promise.all([page.waitForURL(/\/console\/checks\/background\/chk_/), page.click('form[action="/console/checks/background"] button[type=submit]')]);
+    await page.waitForSelector('#pdf', { timeout: 20_000 });
+    assert.match((await page.textContent('#check-status')) ?? '', /finished/);
+    assert.match((await page.textContent('#report')) ?? '', /MADURO MOROS/i);
+    const pdf = await page.request.get(`${page.url()}/pdf`);
+    assert.equal(pdf.status(), 200);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+    assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-');
+    await snap(page, 'background-check');
+    await page.goto(`${base}/console/checks`);
+    assert.match((await page.textContent('table')) ?? '', /Nicolas Maduro Moros/);
+    await snap(page, 'checks');
+  });
+
+  it('lets a reseller create an account whose key works, suspend it, and make a signup link', async () => {
+    const reseller = await tenant(t, { reseller: true, name: 'Coastline Group' });
+    await withPassword(t, reseller);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await context.newPage();
+    await signIn(p, base, reseller.account.email);
+    await Promise.all([p.waitForLoadState(), p.click('nav a[href="/console/accounts"]')]);
+    await p.fill('#a_name', 'Dune Cottages');
+    await p.fill('#a_email', 'dunes@example.org');
+    await p.fill('#a_password', 'a long enough password');
+    await Promise.all([p.waitForLoadState(), p.click('form[action="/console/accounts"] button[type=submit]')]);
+    const key = (await p.textContent('#new-key')) ?? '';
+    const me = await call(t, 'GET', '/v1/accounts/me', { key });
+    assert.equal(me.status, 200, 'the new key works in the API');
+    assert.equal(me.json.name, 'Dune Cottages');
+    assert.equal(me.json.billing.parent_account, reseller.account.id);
+
+    const row = p.locator(`tr[data-account="${me.json.id}"]`);
+    await Promise.all([p.waitForURL(/done=suspended/), row.locator('button', { hasText: 'Suspend' }).click()]);
+    assert.match((await p.locator(`tr[data-account="${me.json.id}"]`).textContent()) ?? '', /suspended/);
+    assert.equal((await call(t, 'GET', '/v1/reservations', { key })).status, 403, 'a suspended account is refused');
+
+    await p.click('input[name=hidepw]');
+    await Promise.all([p.waitForLoadState(), p.click('form[action="/console/accounts/signup-link"] button[type=submit]')]);
+    const link = (await p.textContent('#signup-url')) ?? '';
+    assert.match(link, /\/signup\/[\w-]{20,}$/);
+    assert.equal((await fetch(base + new URL(link).pathname)).status, 200, 'the signup link opens');
+    await snap(p, 'accounts');
+    await p.goto(`${base}/console/accounts/keys`);
+    assert.match((await p.textContent('#keys')) ?? '', new RegExp(key));
+
+    const res = await page.goto(`${base}/console/accounts`);
+    assert.equal(res?.status(), 403, 'a host that is not a reseller has no accounts page');
+    assert.equal(await page.locator('nav a[href="/console/accounts"]').count(), 0);
+    await context.close();
+  });
+});
