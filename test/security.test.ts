@@ -9,12 +9,15 @@ import { runCheck } from '../src/modules/checks/service.js';
 import { openPortal, saveStep } from '../src/modules/portal/service.js';
 import { importNews } from '../src/providers/adverse-media/import.js';
 import { importSanctions } from '../src/providers/sanctions/import.js';
+import { hashPassword } from '../src/lib/passwords.js';
+import { updateAccount } from '../src/modules/accounts/repo.js';
+import { signIn } from '../src/modules/sessions/service.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
 
 /**
- * Every /v1 route must pass these checks. The list comes from the routes the app registered,
- * so a new route is covered the moment it exists; a route with a path parameter fails this
- * suite until it says below how to point it at another tenant's object.
+ * Every /v1 route and every console page must pass these checks. The list comes from the
+ * routes the app registered, so a new route is covered the moment it exists; a route with a
+ * path parameter fails this suite until it says below how to point it at another tenant's object.
  */
 interface Ctx {
   t: TestApp;
@@ -29,6 +32,8 @@ interface Ctx {
   /** A finished adverse-media search and a finished background check per tenant. */
   searches: Map<string, string>;
   checks: Map<string, string>;
+  /** A child account per tenant, for the reseller routes that name one. */
+  children: Map<string, string>;
 }
 
 type Probe = { url: string; body?: unknown };
@@ -47,6 +52,14 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
   if (route.startsWith('/v1/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
   if (route.startsWith('/v1/accounts/')) return who.account.id;
+  // The console's pages name the same objects as the API's routes.
+  if (route.startsWith('/console/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
+  if (route.startsWith('/console/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
+  if (route.startsWith('/console/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
+  if (route.startsWith('/console/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
+  if (route.startsWith('/console/checks/background/')) return c.checks.get(who.account.id) ?? 'chk_missing';
+  if (route.startsWith('/console/checks/adverse-media/')) return c.searches.get(who.account.id) ?? 'chk_missing';
+  if (route.startsWith('/console/accounts/')) return c.children.get(who.account.id) ?? 'acc_missing';
   assert.fail(`security suite: no object for :${param} of ${route}; teach objectId() about it`);
 }
 
@@ -99,18 +112,123 @@ function probe(r: RouteInfo, c: Ctx, who: Tenant = c.owner): Probe {
   return { url: url + (QUERIES[routeKey(r)] ?? ''), body: BODIES[routeKey(r)] };
 }
 
-describe(`shared security suite, every /v1 route (${dbKind})`, () => {
+/** One of each object a route can name, made for the tenant and recorded in the context (made again after the probes delete them). */
+async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
+  await call(c.t, 'POST', '/v1/accounts/webhooks', {
+    key: who.key,
+    body: { webhook_key: 'reservation_webhook_url', webhook_url: 'http://127.0.0.1:9/never-delivered' },
+  });
+  const r = await call(c.t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Ada', last_name: 'Owner' } } });
+  assert.equal(r.status, 200, r.body);
+  c.reservations.set(who.account.id, r.json.id);
+  // A file the guest uploaded in the portal, for the routes that name one.
+  await call(c.t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+    key: who.key,
+    body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
+  });
+  const portal = await openPortal(c.t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
+  const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from(`%PDF-1.4\n% a probe document\n${'0'.repeat(200)}\n%%EOF\n`) };
+  assert.deepEqual(await saveStep(c.t.deps, portal, 'FileUpload', {}, [pdf], false), { ok: true });
+  const file = await c.t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', r.json.id).executeTakeFirstOrThrow();
+  c.files.set(who.account.id, file.id);
+  const d = await c.t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
+  c.deliveries.set(who.account.id, d.id);
+  const rule = await call(c.t, 'POST', '/v1/rules', { key: who.key, body: { name: `probe ${c.rules.size}-${Date.now()}`, expression: 'reservation.nights > 30', action: 'review' } });
+  assert.equal(rule.status, 200, rule.body);
+  c.rules.set(who.account.id, rule.json.id);
+  const block = await call(c.t, 'POST', '/v1/blocklist', { key: who.key, body: { email: 'blocked@example.test', reason: 'probe' } });
+  assert.equal(block.status, 200, block.body);
+  c.blocks.set(who.account.id, block.json.id);
+  // An adverse-media search and a background check, run to the end as the worker would.
+  const search = await call(c.t, 'GET', '/v1/lookup/adverse-media/search?first_name=Ada&last_name=Owner&country=GB', { key: who.key });
+  const check = await call(c.t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Ada', last_name: 'Owner' } });
+  for (const id of [search.json.id, check.json.id]) {
+    await runCheck({ check_id: id }, { deps: c.t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+  }
+  c.searches.set(who.account.id, search.json.id);
+  c.checks.set(who.account.id, check.json.id);
+  const child = await call(c.t, 'POST', '/v1/accounts/register', { key: who.key, body: { name: 'Probe child', email: 'child@example.test' } });
+  c.children.set(who.account.id, child.json.id);
+}
+/** A signed-in console session: its cookies and the form token its pages carry. */
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+async function consoleSession(t: TestApp, who: Tenant): Promise<Session> {
+  const password = 'a probe password';
+  await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
+  const signedIn = await signIn(t.deps, { email: who.account.email, password, address: '127.0.0.1' });
+  assert.ok(signedIn.ok);
+  const page = await t.app.inject({ method: 'GET', url: '/console/settings', headers: { cookie: `gs_session=${signedIn.token}` } });
+  const csrfCookie = [page.headers['set-cookie']].flat().find((c) => c?.startsWith('gs_csrf='))?.split(';')[0];
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+  assert.ok(csrfCookie && csrf, 'a console page carries a form token');
+  return { cookie: `gs_session=${signedIn.token}; ${csrfCookie}`, csrf };
+}
+
+// A valid form for every console form, so the probes below reach the handler behind each check.
+const FORMS: Record<string, Record<string, string>> = {
+  'POST /console/reservations/:id/decision': { supervised: 'approve' },
+  'POST /console/reservations/:id/notes': { text: 'probe' },
+  'POST /console/reservations/:id/blocklist': { reason: 'probe' },
+  'POST /console/blocklist': { email: 'probe@example.test', reason: 'probe' },
+  'POST /console/blocklist/:id': { email: 'blocked@example.test', reason: 'changed' },
+  'POST /console/rules': { name: 'probe rule', expression: 'reservation.nights > 30', action: 'review', intent: 'dry-run' },
+  'POST /console/rules/:id': { name: 'probe', expression: 'reservation.nights > 40', action: 'review', intent: 'save', enabled: 'yes' },
+  'POST /console/rules/:id/enabled': { enabled: 'no' },
+  'POST /console/settings/screening': { risk_tolerance: 'balanced', minimum_age: '21', name_match_threshold: '0.9' },
+  'POST /console/settings/portal': { FileUpload: 'required' },
+  'POST /console/webhooks': { webhook_key: 'listing_webhook_url', webhook_url: 'https://example.test/hook' },
+  'POST /console/webhooks/remove': { webhook_key: 'listing_webhook_url' },
+  'POST /console/checks/background': { first_name: 'Probe', last_name: 'Person' },
+  'POST /console/checks/adverse-media': { first_name: 'Probe', last_name: 'Person', country: 'GB' },
+  'POST /console/accounts': { name: 'Probe', email: 'probe@example.test' },
+  'POST /console/accounts/:id/state': { change: 'suspend' },
+  'POST /console/accounts/signup-link': { pms: 'api' },
+};
+
+/** Routes in an order that keeps a session alive to the end: removals late, signing out last of all. */
+function lastSignOut(routes: RouteInfo[]) {
+  const rank = (r: RouteInfo) => (r.url === '/console/sign-out' ? 2 : /remove|delete/.test(r.url) ? 1 : 0);
+  return [...routes].sort((a, b) => rank(a) - rank(b));
+}
+
+/** A console request as a browser sends it: the session's cookies and, for a form, its fields and token. */
+async function page(t: TestApp, r: RouteInfo, url: string, s: Session | undefined, csrf?: string) {
+  const headers: Record<string, string> = s ? { cookie: s.cookie } : {};
+  if (r.method === 'GET') return t.app.inject({ method: 'GET', url, headers });
+  const fields = { ...(FORMS[routeKey(r)] ?? {}), ...(csrf === undefined ? {} : { _csrf: csrf }) };
+  if (r.url === '/console/blocklist/import') {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set('file', new Blob(['name,reason\nProbe Person,probe\n'], { type: 'text/csv' }), 'probe.csv');
+    const encoded = new Response(form);
+    headers['content-type'] = encoded.headers.get('content-type') ?? '';
+    return t.app.inject({ method: 'POST', url, headers, payload: Buffer.from(await encoded.arrayBuffer()) });
+  }
+  headers['content-type'] = 'application/x-www-form-urlencoded';
+  return t.app.inject({ method: r.method as 'POST', url, headers, payload: new URLSearchParams(fields).toString() });
+}
+
+describe(`shared security suite, every /v1 route and console page (${dbKind})`, () => {
   let t: TestApp;
   let ctx: Ctx;
   let routes: RouteInfo[];
   let disabled: Tenant;
   let suspended: Tenant;
+  /** A host that is not a reseller, for the console's reseller pages. */
+  let host: Tenant;
+  let pages: RouteInfo[];
+  const sessions = new Map<string, Session>();
+  const session = (who: Tenant) => sessions.get(who.account.id) as Session;
 
   before(async () => {
     t = await createTestApp();
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map(), searches: new Map(), checks: new Map() };
+    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map(), searches: new Map(), checks: new Map(), children: new Map() };
     const corpus = path.join(t.deps.config.dataDir, 'news.jsonl');
     writeFileSync(corpus, `${JSON.stringify({ url: 'https://news.example/1', title: 'Ada Owner opens a bakery' })}\n`);
     await importNews(t.deps, corpus, {});
@@ -119,44 +237,13 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
     await importSanctions(t.deps, { primary: sdn });
     disabled = await tenant(t, { reseller: true });
     suspended = await tenant(t, { reseller: true });
-    for (const who of [owner, stranger, disabled, suspended]) {
-      await call(t, 'POST', '/v1/accounts/webhooks', {
-        key: who.key,
-        body: { webhook_key: 'reservation_webhook_url', webhook_url: 'http://127.0.0.1:9/never-delivered' },
-      });
-      const r = await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Ada', last_name: 'Owner' } } });
-      assert.equal(r.status, 200, r.body);
-      ctx.reservations.set(who.account.id, r.json.id);
-      // A file the guest uploaded in the portal, for the routes that name one.
-      await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-        key: who.key,
-        body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
-      });
-      const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
-      const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from(`%PDF-1.4\n% a probe document\n${'0'.repeat(200)}\n%%EOF\n`) };
-      assert.deepEqual(await saveStep(t.deps, portal, 'FileUpload', {}, [pdf], false), { ok: true });
-      const file = await t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', r.json.id).executeTakeFirstOrThrow();
-      ctx.files.set(who.account.id, file.id);
-      const d = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
-      ctx.deliveries.set(who.account.id, d.id);
-      const rule = await call(t, 'POST', '/v1/rules', { key: who.key, body: { name: 'probe', expression: 'reservation.nights > 30', action: 'review' } });
-      assert.equal(rule.status, 200, rule.body);
-      ctx.rules.set(who.account.id, rule.json.id);
-      const block = await call(t, 'POST', '/v1/blocklist', { key: who.key, body: { email: 'blocked@example.test', reason: 'probe' } });
-      assert.equal(block.status, 200, block.body);
-      ctx.blocks.set(who.account.id, block.json.id);
-      // An adverse-media search and a background check, run to the end as the worker would.
-      const search = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Ada&last_name=Owner&country=GB', { key: who.key });
-      const check = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Ada', last_name: 'Owner' } });
-      for (const id of [search.json.id, check.json.id]) {
-        await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
-      }
-      ctx.searches.set(who.account.id, search.json.id);
-      ctx.checks.set(who.account.id, check.json.id);
-    }
+    for (const who of [owner, stranger, disabled, suspended]) await makeObjects(ctx, who);
+    host = await tenant(t);
+    for (const who of [owner, stranger, disabled, suspended, host]) sessions.set(who.account.id, await consoleSession(t, who));
     await call(t, 'PUT', `/v1/accounts/${disabled.account.id}?status=disabled`, { key: t.root.key });
     await call(t, 'PUT', `/v1/accounts/${suspended.account.id}?suspended=true`, { key: t.root.key });
     routes = t.app.routeCatalog.filter((r) => r.url.startsWith('/v1/') && !r.public);
+    pages = t.app.routeCatalog.filter((r) => r.url.startsWith('/console') && !r.public);
   });
   after(() => t.close());
 
@@ -227,6 +314,65 @@ describe(`shared security suite, every /v1 route (${dbKind})`, () => {
         (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) ||
         (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error');
       assert.ok(allowed, `${routeKey(r)} as owner answered ${res.status}: ${res.body}`);
+    }
+  });
+  it('finds the console pages to check', () => {
+    assert.ok(pages.length >= 30, `only ${pages.length} console routes found`);
+  });
+
+  it('sends a visitor without a session, or with a disabled account, to sign in, and refuses their forms with 401', async () => {
+    for (const r of pages) {
+      for (const s of [undefined, session(disabled)]) {
+        const p = probe(r, ctx);
+        const res = await page(t, r, p.url, s, s?.csrf ?? 'none');
+        if (r.method === 'GET') {
+          assert.equal(res.statusCode, 303, `${routeKey(r)} signed out`);
+          assert.match(String(res.headers.location), /^\/console\/sign-in\?next=/);
+        } else {
+          assert.equal(res.statusCode, 401, `${routeKey(r)} signed out`);
+          assert.match(res.body, /Sign in to the console first|Your session has ended/);
+        }
+      }
+    }
+  });
+
+  it('answers 403 to a suspended account on every console page but sign-out, and to a host on the reseller pages', async () => {
+    for (const r of lastSignOut(pages)) {
+      const res = await page(t, r, probe(r, ctx, suspended).url, session(suspended), session(suspended).csrf);
+      if (r.url === '/console/sign-out') assert.equal(res.statusCode, 303);
+      else {
+        assert.equal(res.statusCode, 403, `${routeKey(r)} suspended`);
+        assert.match(res.body, /This account is suspended/);
+      }
+      if (!r.resellerOnly) continue;
+      const other = await page(t, r, probe(r, ctx, host).url, session(host), session(host).csrf);
+      assert.equal(other.statusCode, 403, `${routeKey(r)} as a host`);
+      assert.match(other.body, /Only reseller accounts manage other accounts/);
+    }
+  });
+
+  it('refuses every console form with a forged or missing CSRF token', async () => {
+    for (const r of pages.filter((x) => x.method !== 'GET')) {
+      for (const token of ['forged', undefined]) {
+        const res = await page(t, r, probe(r, ctx).url, session(ctx.owner), token);
+        assert.equal(res.statusCode, 403, `${routeKey(r)} with ${token ?? 'no'} token`);
+        assert.match(res.body, /did not come from this console/);
+      }
+    }
+  });
+
+  it("answers 404 for another tenant's object on every console page that names one", async () => {
+    for (const r of pages.filter((x) => x.url.includes('/:'))) {
+      const res = await page(t, r, probe(r, ctx, ctx.stranger).url, session(ctx.owner), session(ctx.owner).csrf);
+      assert.equal(res.statusCode, 404, `${routeKey(r)} on another tenant's object`);
+    }
+  });
+
+  it('lets the owner through on every console page (the refusals above came from the checks, not the handlers)', async () => {
+    await makeObjects(ctx, ctx.owner); // the API's probes deleted the first ones
+    for (const r of lastSignOut(pages)) {
+      const res = await page(t, r, probe(r, ctx).url, session(ctx.owner), session(ctx.owner).csrf);
+      assert.ok(res.statusCode < 400, `${routeKey(r)} as owner answered ${res.statusCode}: ${res.body.slice(0, 500)}`);
     }
   });
 });

@@ -10,7 +10,7 @@ declare module 'fastify' {
     account: AccountRow;
   }
   interface FastifyContextConfig {
-    /** No x-api-key needed (health, OpenAPI document, web pages). */
+    /** No x-api-key or console session needed (health, the OpenAPI document, the guest pages, the console sign-in). */
     public?: boolean;
     /** Reachable by a suspended account (only GET /v1/accounts/me). */
     allowSuspended?: boolean;

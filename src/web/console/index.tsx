@@ -24,10 +24,6 @@ declare module 'fastify' {
     /** The console session's token, when the request carries a live one. */
     sessionToken: string | undefined;
   }
-  interface FastifyContextConfig {
-    /** A console page for people not signed in (the sign-in page). */
-    signedOut?: boolean;
-  }
 }
 
 /** The console's error pages: inside the console for a signed-in host, a card otherwise. */
@@ -99,7 +95,8 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
       } else if (token) {
         reply.clearCookie(SESSION_COOKIE, sessionCookie(secure));
       }
-      if (request.routeOptions.config.signedOut) return;
+      // The sign-in page, like the API's public routes, is for people without a session.
+      if (request.routeOptions.config.public) return;
       if (!request.sessionToken) {
         const ended = token ? '&ended=1' : '';
         if (request.method === 'GET') return reply.code(303).header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}${ended}`).send();

@@ -52,14 +52,14 @@ function signInPage(csrf: string, form: { email?: string; next?: string | undefi
 
 export const signInPages = (deps: Deps, secure: boolean): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/console/sign-in', { config: { signedOut: true }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
+    app.get('/console/sign-in', { config: { public: true }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
       if (request.sessionToken) return reply.code(303).header('location', safeNext(request.query.next)).send();
       const notice = request.query.ended ? 'Your session has ended. Sign in again.' : request.query.signed_out ? 'You are signed out.' : undefined;
       const csrf = await reply.generateCsrf({ userInfo: 'signed-out' });
       return sendPage(reply, signInPage(csrf, { next: request.query.next }, [], notice));
     });
 
-    app.post('/console/sign-in', { config: { signedOut: true }, schema: { hide: true, body: SignInForm } }, async (request, reply) => {
+    app.post('/console/sign-in', { config: { public: true }, schema: { hide: true, body: SignInForm } }, async (request, reply) => {
       const { email, password, next } = request.body;
       const result = await signIn(deps, { email, password, address: request.ip });
       if (!result.ok) {
