@@ -24,8 +24,8 @@ Commands:
   worker                 background jobs only
   migrate                bring the database schema up to date and exit
   accounts create --name N --email E [--reseller] [--parent ID] [--password P] [--json]
-  accounts password ID   set or reset an account's password (read from standard input)
                          create an account and print it with its API key
+  accounts password ID   set or reset an account's password (read from standard input)
   data import blocklist FILE --account ID [--json]
                          import blocklist entries from CSV (name,email,phone,document_number,reason)
   data import ip-threats FILE [--source S] [--title T] [--date D] [--link URL] [--tags a,b] [--json]
@@ -71,6 +71,7 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
       out(`guestscreen ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
       out(`Public URL: ${deps.config.publicUrl}`);
       out(`API reference: ${deps.config.publicUrl}/docs`);
+      out(`Host console: ${deps.config.publicUrl}/console`);
       const { dataSources } = await import('./modules/system/sources.js');
       for (const source of await dataSources(deps)) if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
