@@ -42,7 +42,7 @@ function ImportResult({ result }: { result: { imported: number; rejected: { line
     <section class="panel" role="status" id="import-result">
       <h2>Import finished</h2>
       <p>
-        {result.imported} {result.imported === 1 ? 'entry' : 'entries'} added{result.rejected.length ? `, ${result.rejected.length} rows skipped:` : '.'}
+        {result.imported} {result.imported === 1 ? 'entry' : 'entries'} added{result.rejected.length ? `, ${result.rejected.length} ${result.rejected.length === 1 ? 'row' : 'rows'} skipped:` : '.'}
       </p>
       {result.rejected.length ? (
         <ul class="plain">

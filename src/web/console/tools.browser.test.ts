@@ -53,7 +53,7 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     await page.setInputFiles('#csv', csv);
     await page.click('form[action="/console/blocklist/import"] button[type=submit]');
     const result = await page.waitForSelector('#import-result');
-    assert.match((await result.textContent()) ?? '', /2 entries added, 1 rows skipped:.*line 3/s);
+    assert.match((await result.textContent()) ?? '', /2 entries added, 1 row skipped:.*line 3/s);
     await snap(page, 'blocklist');
 
     await page.goto(`${base}/console/blocklist`);
