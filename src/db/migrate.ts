@@ -19,6 +19,7 @@ import * as m0015 from './migrations/0015-idempotency-owner.js';
 import * as m0016 from './migrations/0016-sanctions-version.js';
 import * as m0017 from './migrations/0017-match-dismissals.js';
 import * as m0018 from './migrations/0018-console.js';
+import * as m0019 from './migrations/0019-run-colors.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -43,6 +44,7 @@ const STEPS: Record<string, Step> = {
   '0016-sanctions-version': m0016,
   '0017-match-dismissals': m0017,
   '0018-console': m0018,
+  '0019-run-colors': m0019,
 };
 
 class StaticProvider implements MigrationProvider {

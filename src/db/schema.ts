@@ -238,6 +238,8 @@ export interface ScreeningRunsTable {
   checks: string;
   rules_fired: string;
   verdict: string;
+  /** The verdict's risk colour (also inside `verdict`), for counting by colour. */
+  risk_color: string | null;
   trigger: string;
   created_at: string;
 }

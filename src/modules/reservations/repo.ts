@@ -353,7 +353,9 @@ export async function waitingForDecision(
 /** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */
 export async function findReservations(db: Db, accountId: string, ids: string[]): Promise<ReservationRow[]> {
   if (!ids.length) return [];
-  const rows = (await db.selectFrom('reservations').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute()) as ReservationRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  // By id alone, so the planner walks the primary key: with account_id in the WHERE clause
+  // SQLite preferred the account's index and read every row of the account. Tenancy holds below.
+  const rows = (await db.selectFrom('reservations').selectAll().where('id', 'in', ids).execute()) as ReservationRow[];
+  const byId = new Map(rows.filter((r) => r.account_id === accountId).map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

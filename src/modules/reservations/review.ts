@@ -152,7 +152,7 @@ export type RiskColor = (typeof RISK_COLORS)[number];
 export async function screeningDays(deps: Deps, account: AccountRow, days = 7) {
   const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
   const since = new Date(today - (days - 1) * 86_400_000);
-  const counts = await screenedPerDay(deps.db, deps.dialect.kind, account.id, iso(since));
+  const counts = await screenedPerDay(deps.db, account.id, iso(since));
   return Array.from({ length: days }, (_, i) => {
     const day = iso(new Date(since.getTime() + i * 86_400_000)).slice(0, 10);
     const colors = Object.fromEntries(RISK_COLORS.map((c) => [c, counts.find((x) => x.day === day && x.color === c)?.n ?? 0])) as Record<RiskColor, number>;

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { DialectKind } from '../../db/dialect.js';
 import type { Db } from '../../db/connection.js';
 import type { MatchDismissalsTable } from '../../db/schema.js';
 
@@ -28,15 +27,14 @@ export async function deleteDismissalsOf(db: Db, reservationId: string): Promise
  * Reservations screened per day since a time, by the colour of that day's verdicts: the console's
  * chart. A reservation screened twice in a day with two colours counts once under each.
  */
-export async function screenedPerDay(db: Db, kind: DialectKind, accountId: string, since: string): Promise<{ day: string; color: string; n: number }[]> {
-  const color = kind === 'postgres' ? sql<string>`(verdict::jsonb ->> 'risk_color')` : sql<string>`json_extract(verdict, '$.risk_color')`;
+export async function screenedPerDay(db: Db, accountId: string, since: string): Promise<{ day: string; color: string; n: number }[]> {
   const day = sql<string>`substr(created_at, 1, 10)`;
   const rows = await db
     .selectFrom('screening_runs')
-    .select([day.as('day'), color.as('color'), sql<number | string>`count(distinct reservation_id)`.as('n')])
+    .select([day.as('day'), 'risk_color as color', sql<number | string>`count(distinct reservation_id)`.as('n')])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', since)
-    .groupBy([day, color])
+    .groupBy([day, 'risk_color'])
     .execute();
-  return rows.map((r) => ({ day: r.day, color: r.color, n: Number(r.n) }));
+  return rows.flatMap((r) => (r.color ? [{ day: r.day, color: r.color, n: Number(r.n) }] : []));
 }

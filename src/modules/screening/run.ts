@@ -219,6 +219,7 @@ export async function runScreening(payload: unknown, { deps }: JobContext): Prom
         checks: JSON.stringify(verdict.details),
         rules_fired: JSON.stringify(verdict.rules_fired),
         verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
+        risk_color: verdict.risk_color,
         trigger,
         created_at: now,
       },

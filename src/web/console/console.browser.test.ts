@@ -65,6 +65,8 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await signIn(page, base, host.account.email);
     const row = page.locator(`tr[data-reservation="${id}"]`);
     assert.match((await row.textContent()) ?? '', /Moritz Fake.*Quay Loft.*Red · Declined.*blocklist/s);
+    assert.match((await page.textContent('.legend')) ?? '', /Red: 1/, "the week's verdicts count the flagged guest once");
+    assert.match((await page.textContent('#chart-desc')) ?? '', /: 1$/, 'and today has one reservation screened');
     await snap(page, 'queue');
     await row.locator('a').click();
     assert.equal(await page.textContent('h1'), 'Moritz Fake');
