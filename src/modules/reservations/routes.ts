@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { authErrors, isTrue, MessageResponse, QueryFlag } from '../../http/schemas.js';
@@ -143,6 +143,17 @@ const StargateResponse = Type.Array(
     message: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
   }),
 );
+
+/** A file the guest uploaded, as a download: for the API and the console alike. */
+export function sendUpload(reply: FastifyReply, f: Awaited<ReturnType<typeof openUpload>>) {
+  return reply
+    .type(f.contentType)
+    .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
+    .header('cache-control', 'no-store')
+    // Whatever the guest uploaded, a browser that opens it runs nothing in it.
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .send(f.data);
+}
 
 export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -386,14 +397,7 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         },
       },
       async (request, reply) => {
-        const f = await openUpload(deps, await load(request), request.params.file_id);
-        return reply
-          .type(f.contentType)
-          .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
-          .header('cache-control', 'no-store')
-          // Whatever the guest uploaded, a browser that opens it runs nothing in it.
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .send(f.data);
+        return sendUpload(reply, await openUpload(deps, await load(request), request.params.file_id));
       },
     );
   };

@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/validation.js';
 import { RegisterBody } from '../../modules/accounts/schemas.js';
 import { listChildren, listKeys, registerChild, toAccountView, updateManagedAccount } from '../../modules/accounts/service.js';
 import { createSignupLink } from '../../modules/signup/service.js';
-import { ConsolePage, Csrf, CsrfField, dropEmpty, Pager, PostButton, seeOther, show, when, type Ctx } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, Pager, PostButton, seeOther, show, when } from './shell.js';
 
 const PAGE = 20;
 const DONE: Record<string, string> = {
@@ -51,17 +51,7 @@ async function accountsPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
         <h2 id="children-h">Accounts</h2>
         {children.items.length ? (
           <table class="cards" id="children">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>E-mail</th>
-                <th>Created</th>
-                <th>State</th>
-                <th>
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <Head columns={['Name', 'E-mail', 'Created', 'State']} actions />
             <tbody>
               {children.items.map((a) => (
                 <tr data-account={a.id}>
@@ -185,12 +175,7 @@ export const accountPages = (deps: Deps): FastifyPluginAsyncTypebox =>
           <h1>API keys</h1>
           <p class="muted">Each key acts as its account in the API (the x-api-key header). Keep them secret.</p>
           <table class="cards" id="keys">
-            <thead>
-              <tr>
-                <th>Account</th>
-                <th>Key</th>
-              </tr>
-            </thead>
+            <Head columns={['Account', 'Key']} />
             <tbody>
               {keys.map((k) => (
                 <tr data-account={k.user_id}>

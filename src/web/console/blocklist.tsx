@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors.js';
 import { importBlocklist } from '../../modules/blocklist/import.js';
 import { EntryBody } from '../../modules/blocklist/routes.js';
 import { addEntry, getEntry, listEntries, removeEntry, updateEntry } from '../../modules/blocklist/service.js';
-import { ConsolePage, Csrf, CsrfField, dropEmpty, Pager, PostButton, seeOther, show, when, type Ctx } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, Pager, PostButton, seeOther, show, when } from './shell.js';
 
 const PAGE = 25;
 const MAX_CSV_BYTES = 20 * 1024 * 1024;
@@ -69,19 +69,7 @@ async function listPage(deps: Deps, ctx: Ctx, from: number, done?: string, impor
         <h2 id="list-h">{page.total === 1 ? '1 entry' : `${page.total} entries`}</h2>
         {page.items.length ? (
           <table class="cards">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>E-mail</th>
-                <th>Phone</th>
-                <th>Document</th>
-                <th>Why</th>
-                <th>Added</th>
-                <th>
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <Head columns={['Name', 'E-mail', 'Phone', 'Document', 'Why', 'Added']} actions />
             <tbody>
               {page.items.map((e) => (
                 <tr data-entry={e.id}>

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
-import { ConsolePage, Csrf, CsrfField, dropEmpty, seeOther, show, when, type Ctx } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, seeOther, show, when } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const Text = (max = 100) => Type.Optional(Type.String({ maxLength: max }));
@@ -49,13 +49,7 @@ function CheckList({ kind, list }: { kind: 'background' | 'adverse-media'; list:
   if (!list.items.length) return <p>None yet.</p>;
   return (
     <table class="cards">
-      <thead>
-        <tr>
-          <th>Person</th>
-          <th>Started</th>
-          <th>State</th>
-        </tr>
-      </thead>
+      <Head columns={['Person', 'Started', 'State']} />
       <tbody>
         {list.items.map((c) => (
           <tr data-check={c.id}>

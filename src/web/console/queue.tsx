@@ -6,7 +6,7 @@ import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/reservations/review.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
 import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
-import { ColorBadge, COLOR_WORDS, ConsolePage, dropEmpty, Pager, show, stay, STATUS_WORDS } from './shell.js';
+import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
 
 const PAGE = 25;
 const QueueQuery = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false });
@@ -18,15 +18,7 @@ function ReservationTable({ rows, caption }: { rows: ReservationRow[]; caption: 
   return (
     <table class="cards">
       <caption class="skip">{caption}</caption>
-      <thead>
-        <tr>
-          <th>Guest</th>
-          <th>Stay</th>
-          <th>Listing</th>
-          <th>Verdict</th>
-          <th>Top risk</th>
-        </tr>
-      </thead>
+      <Head columns={['Guest', 'Stay', 'Listing', 'Verdict', 'Top risk']} />
       <tbody>
         {rows.map((r) => {
           const o = outlook(r);

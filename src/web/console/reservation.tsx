@@ -10,12 +10,13 @@ import { paymentsView } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
+import { sendUpload } from '../../modules/reservations/routes.js';
 import { openIdentification } from '../../modules/reservations/views.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { storedVerdict } from '../../modules/screening/run.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
-import { ColorBadge, COLOR_WORDS, ConsolePage, Csrf, CsrfField, PostButton, seeOther, show, stay, STATUS_WORDS, when, type Ctx } from './shell.js';
+import { COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   general_risk: 'Booking pattern',
@@ -62,13 +63,7 @@ function Checks({ r }: { r: ReservationRow }) {
   if (!verdict) return <p>Screening has not finished yet: the checks show here once it has.</p>;
   return (
     <table class="cards">
-      <thead>
-        <tr>
-          <th>Check</th>
-          <th>Status</th>
-          <th>What it found</th>
-        </tr>
-      </thead>
+      <Head columns={['Check', 'Status', 'What it found']} />
       <tbody>
         {CHECK_NAMES.map((name) => {
           const d = verdict.details[name];
@@ -157,14 +152,7 @@ function History({ runs }: { runs: Decisions }) {
   if (!runs.length) return <p>No screening run yet.</p>;
   return (
     <table class="cards">
-      <thead>
-        <tr>
-          <th>When</th>
-          <th>Why it ran</th>
-          <th>Verdict</th>
-          <th>Reason</th>
-        </tr>
-      </thead>
+      <Head columns={['When', 'Why it ran', 'Verdict', 'Reason']} />
       <tbody>
         {runs.map((run) => {
           const v = run.verdict as Verdict;
@@ -202,12 +190,7 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
       </p>
       {screens.length ? (
         <table class="cards">
-          <thead>
-            <tr>
-              <th>Screen</th>
-              <th>Answers</th>
-            </tr>
-          </thead>
+          <Head columns={['Screen', 'Answers']} />
           <tbody>
             {screens.map(([screen, rec]) => (
               <tr>
@@ -429,13 +412,7 @@ export const reservationPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       { schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }), file_id: Type.String({ maxLength: 100 }) }) } },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
-        const f = await openUpload(deps, r, request.params.file_id);
-        return reply
-          .type(f.contentType)
-          .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
-          .header('cache-control', 'no-store')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .send(f.data);
+        return sendUpload(reply, await openUpload(deps, r, request.params.file_id));
       },
     );
   };

@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/validation.js';
 import { compileProblem } from '../../modules/rules/context.js';
 import { Expression, RuleAction } from '../../modules/rules/routes.js';
 import { createRule, deleteRule, dryRun, getRule, listRules, updateRule } from '../../modules/rules/service.js';
-import { ConsolePage, Csrf, CsrfField, PostButton, seeOther, show, STATUS_WORDS, type Ctx } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const DONE: Record<string, string> = { created: 'Rule saved. It applies from the next screening.', saved: 'Rule saved.', deleted: 'Rule deleted.', enabled: 'Rule enabled.', disabled: 'Rule disabled.' };
@@ -83,14 +83,7 @@ function DryRunResult({ dry }: { dry: DryRun }) {
       </p>
       {dry.items.length ? (
         <table class="cards">
-          <thead>
-            <tr>
-              <th>Guest</th>
-              <th>Code</th>
-              <th>Now</th>
-              <th>Would become</th>
-            </tr>
-          </thead>
+          <Head columns={['Guest', 'Code', 'Now', 'Would become']} />
           <tbody>
             {dry.items.map((h) => (
               <tr>
@@ -124,17 +117,7 @@ export const rulePages = (deps: Deps): FastifyPluginAsyncTypebox =>
             <h2 id="rules-h">{rules.length === 1 ? '1 rule' : `${rules.length} rules`}</h2>
             {rules.length ? (
               <table class="cards">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Condition</th>
-                    <th>Then</th>
-                    <th>State</th>
-                    <th>
-                      <span class="skip">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <Head columns={['Name', 'Condition', 'Then', 'State']} actions />
                 <tbody>
                   {rules.map((r) => (
                     <tr data-rule={r.id}>

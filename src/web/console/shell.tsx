@@ -83,6 +83,22 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
   );
 }
 
+/** A table's header row; `actions` adds the column of buttons, named for screen readers only. */
+export const Head = ({ columns, actions }: { columns: string[]; actions?: boolean }) => (
+  <thead>
+    <tr>
+      {columns.map((c) => (
+        <th>{c}</th>
+      ))}
+      {actions ? (
+        <th>
+          <span class="skip">Actions</span>
+        </th>
+      ) : null}
+    </tr>
+  </thead>
+);
+
 export const COLOR_WORDS: Record<string, string> = { green: 'Green', yellow: 'Yellow', orange: 'Orange', red: 'Red' };
 export const STATUS_WORDS: Record<string, string> = { verified: 'Verified', review: 'Needs review', declined: 'Declined', pending: 'Pending' };
 

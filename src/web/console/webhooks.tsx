@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/validation.js';
 import { deliveriesView, replayDelivery, rotateWebhookSecret } from '../../modules/events/service.js';
 import { WEBHOOK_KEYS } from '../../modules/webhooks/keys.js';
 import { describeWebhooks, registerWebhook, unregisterWebhook } from '../../modules/webhooks/service.js';
-import { ConsolePage, Csrf, CsrfField, Pager, PostButton, seeOther, show, when, type Ctx } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, Head, Pager, PostButton, seeOther, show, when } from './shell.js';
 
 const PAGE = 20;
 const DONE: Record<string, string> = { registered: 'Webhook saved.', removed: 'Webhook removed.', replayed: 'The event is queued to be sent again; it shows at the top of the log.' };
@@ -31,16 +31,7 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
         <h2 id="hooks-h">Where events go</h2>
         {hooks.webhooks.length ? (
           <table class="cards">
-            <thead>
-              <tr>
-                <th>Events</th>
-                <th>URL</th>
-                <th>State</th>
-                <th>
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <Head columns={['Events', 'URL', 'State']} actions />
             <tbody>
               {hooks.webhooks.map((w) => (
                 <tr data-webhook={w.webhook_key}>
@@ -98,17 +89,7 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
         <h2 id="log-h">Delivery log</h2>
         {log.items.length ? (
           <table class="cards" id="deliveries">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Event</th>
-                <th>To</th>
-                <th>Outcome</th>
-                <th>
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <Head columns={['When', 'Event', 'To', 'Outcome']} actions />
             <tbody>
               {log.items.map((d) => {
                 const last = d.attempts.at(-1);
