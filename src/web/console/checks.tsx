@@ -75,6 +75,27 @@ const NotSetUp = ({ what }: { what: string }) => (
   </p>
 );
 
+/** One kind of check: its form (or why there is none) and the latest ones. */
+function CheckPanel(p: { ctx: Ctx; kind: 'background' | 'adverse-media'; title: string; intro: string; button: string; notSetUp: string; available: boolean; list: Listed }) {
+  return (
+    <section class="panel" aria-labelledby={`${p.kind}-h`}>
+      <h2 id={`${p.kind}-h`}>{p.title}</h2>
+      <p class="muted">{p.intro}</p>
+      {p.available ? (
+        <form method="post" action={`/console/checks/${p.kind}`}>
+          <Csrf ctx={p.ctx} />
+          <PersonFields prefix={p.kind === 'background' ? 'bg' : 'am'} country={p.kind === 'background' ? 'optional' : 'required'} />
+          <button type="submit">{p.button}</button>
+        </form>
+      ) : (
+        <NotSetUp what={p.notSetUp} />
+      )}
+      <h2>Recent</h2>
+      <CheckList kind={p.kind} list={p.list} />
+    </section>
+  );
+}
+
 /** While a report runs, htmx looks again every two seconds; without JavaScript a reload does. */
 function Following({ url, running }: { url: string; running: boolean }) {
   if (!running) return null;
@@ -97,36 +118,8 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
         <ConsolePage ctx={ctx} title="Background checks" section="checks">
           <h1>Background checks and news searches</h1>
           <div class="grid2">
-            <section class="panel" aria-labelledby="bg-h">
-              <h2 id="bg-h">Background check</h2>
-              <p class="muted">Sanctions lists, registers and news about a person, with a PDF report.</p>
-              {available.globalcheck ? (
-                <form method="post" action="/console/checks/background">
-                  <Csrf ctx={ctx} />
-                  <PersonFields prefix="bg" country="optional" />
-                  <button type="submit">Start background check</button>
-                </form>
-              ) : (
-                <NotSetUp what="Background checks" />
-              )}
-              <h2>Recent</h2>
-              <CheckList kind="background" list={background} />
-            </section>
-            <section class="panel" aria-labelledby="am-h">
-              <h2 id="am-h">News search</h2>
-              <p class="muted">Articles that name the person near words of wrongdoing.</p>
-              {available.adverse_media ? (
-                <form method="post" action="/console/checks/adverse-media">
-                  <Csrf ctx={ctx} />
-                  <PersonFields prefix="am" country="required" />
-                  <button type="submit">Search the news</button>
-                </form>
-              ) : (
-                <NotSetUp what="News searches" />
-              )}
-              <h2>Recent</h2>
-              <CheckList kind="adverse-media" list={media} />
-            </section>
+            <CheckPanel ctx={ctx} kind="background" title="Background check" intro="Sanctions lists, registers and news about a person, with a PDF report." button="Start background check" notSetUp="Background checks" available={available.globalcheck} list={background} />
+            <CheckPanel ctx={ctx} kind="adverse-media" title="News search" intro="Articles that name the person near words of wrongdoing." button="Search the news" notSetUp="News searches" available={available.adverse_media} list={media} />
           </div>
         </ConsolePage>
       ));
