@@ -48,7 +48,8 @@ const CHART_COLORS: Record<string, string> = { green: '#2e9e55', yellow: '#e3b80
 function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }) {
   const width = 420;
   const height = 170;
-  const barArea = height - 40;
+  // Room above the tallest bar for its count, and below the baseline for the days.
+  const barArea = height - 50;
   const max = Math.max(1, ...days.map((d) => d.total));
   const slot = width / days.length;
   const totals = Object.fromEntries(RISK_COLORS.map((c) => [c, days.reduce((a, d) => a + d.colors[c], 0)]));
@@ -59,7 +60,7 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
         <title id="chart-title">Reservations screened per day, last 7 days</title>
         <desc id="chart-desc">{days.map((d) => `${dateInWords(d.day)}: ${d.total}`).join('; ')}</desc>
         {days.map((d, i) => {
-          let y = barArea + 10;
+          let y = barArea + 20;
           const x = i * slot + slot * 0.2;
           const w = slot * 0.6;
           return (
@@ -78,7 +79,7 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
             </g>
           );
         })}
-        <line x1="0" x2={width} y1={barArea + 10} y2={barArea + 10} stroke="#d5dae3" />
+        <line x1="0" x2={width} y1={barArea + 20} y2={barArea + 20} stroke="#d5dae3" />
       </svg>
       <div>
         <p>

@@ -52,13 +52,6 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
             <a class="brand" href="/console">
               guestscreen
             </a>
-            <nav aria-label="Console">
-              {nav.map(([key, href, label]) => (
-                <a href={href} aria-current={key === section ? 'page' : undefined}>
-                  {label}
-                </a>
-              ))}
-            </nav>
             <span class="me">
               <span class="who" title={ctx.account.id}>
                 {ctx.account.name}
@@ -68,6 +61,13 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
                 <button type="submit">Sign out</button>
               </form>
             </span>
+            <nav aria-label="Console">
+              {nav.map(([key, href, label]) => (
+                <a href={href} aria-current={key === section ? 'page' : undefined}>
+                  {label}
+                </a>
+              ))}
+            </nav>
           </div>
         </header>
         <main class="wide" id="main">
