@@ -3,6 +3,7 @@ import { PermanentJobError } from '../../jobs/worker.js';
 import { iso } from '../../lib/time.js';
 import { OutboundRefused, postOutbound } from '../../lib/outbound.js';
 import { findAccount } from '../accounts/repo.js';
+import { disableWebhook } from '../webhooks/repo.js';
 import * as repo from './repo.js';
 import { signatureHeader } from './signing.js';
 
@@ -60,13 +61,7 @@ export async function deliverWebhook(payload: unknown, { deps, job }: JobContext
     { state, attempts: job.attempt, last_status: status, last_error: error, updated_at: now() },
   );
   if (gone && delivery.target !== 'callback') {
-    await deps.db
-      .updateTable('webhooks')
-      .set({ disabled_at: now(), disabled_reason: `the receiver answered 410 Gone to delivery ${delivery.id}` })
-      .where('account_id', '=', account.id)
-      .where('webhook_key', '=', delivery.target)
-      .where('url', '=', delivery.url)
-      .execute();
+    await disableWebhook(deps.db, account.id, delivery.target, delivery.url, now(), `the receiver answered 410 Gone to delivery ${delivery.id}`);
   }
   if (error === null) return;
   if (gone) throw new PermanentJobError(`${delivery.url} answered 410 Gone; the webhook is disabled`);

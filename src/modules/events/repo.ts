@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { insertRows } from '../../db/compiled.js';
-import type { Db } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
 
@@ -29,8 +29,11 @@ export async function recordAttempt(
   attempt: Insertable<WebhookAttemptsTable>,
   delivery: Partial<Pick<DeliveryRow, 'state' | 'attempts' | 'last_status' | 'last_error' | 'updated_at'>>,
 ): Promise<void> {
-  await db.insertInto('webhook_attempts').values(attempt).execute();
-  await db.updateTable('webhook_deliveries').set(delivery).where('id', '=', deliveryId).execute();
+  // One transaction: a crash between the two writes would leave an attempt the delivery does not count.
+  await withTx(db, async (tx) => {
+    await tx.insertInto('webhook_attempts').values(attempt).execute();
+    await tx.updateTable('webhook_deliveries').set(delivery).where('id', '=', deliveryId).execute();
+  });
 }
 
 export async function listDeliveries(db: Db, accountId: string, from: number, size: number) {

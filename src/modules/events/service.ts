@@ -8,6 +8,7 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { updateAccount } from '../accounts/repo.js';
 import type { WebhookKey } from '../webhooks/keys.js';
+import { findWebhookUrl } from '../webhooks/repo.js';
 import * as repo from './repo.js';
 
 export interface EventInput {
@@ -72,13 +73,7 @@ export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId
   const { delivery } = found;
   let url = delivery.url;
   if (delivery.target !== 'callback') {
-    const hook = await deps.db
-      .selectFrom('webhooks')
-      .select('url')
-      .where('account_id', '=', account.id)
-      .where('webhook_key', '=', delivery.target)
-      .executeTakeFirst();
-    if (hook) url = hook.url;
+    url = (await findWebhookUrl(deps.db, account.id, delivery.target)) ?? url;
   }
   const now = iso(deps.clock());
   const id = newId('evt').replace('evt_', 'dlv_');

@@ -20,3 +20,13 @@ export async function deleteWebhook(db: Db, accountId: string, key: string): Pro
 export async function listWebhooks(db: Db, accountId: string): Promise<WebhookRow[]> {
   return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('webhook_key').execute();
 }
+
+export async function findWebhookUrl(db: Db, accountId: string, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('webhooks').select('url').where('account_id', '=', accountId).where('webhook_key', '=', key).executeTakeFirst();
+  return row?.url;
+}
+
+/** Turns a webhook off when its receiver said it is gone for good (410) to a delivery to this URL. */
+export async function disableWebhook(db: Db, accountId: string, key: string, url: string, at: string, reason: string): Promise<void> {
+  await db.updateTable('webhooks').set({ disabled_at: at, disabled_reason: reason }).where('account_id', '=', accountId).where('webhook_key', '=', key).where('url', '=', url).execute();
+}
