@@ -1,10 +1,8 @@
 #!/usr/bin/env -S node --heap-growing-percent=50
 // The flag (also in package.json's start script): under the searches, requests parked while a
 // reader thread answers outlive young-generation collections and are promoted, and V8, finding
-// its collections cheap, let the old generation grow fourfold (37 → 156 MB, 36 MB live after
-// the collection; --trace-gc) before collecting it. Growing by half at most, peak RSS over a
-// text search, a filtered search and creates was 238-243 MB instead of 320-338 MB, three runs
-// of each alternating, with throughput within the runs' spread.
+// its collections cheap, let the old generation grow fourfold before collecting it. Growing by
+// half at most keeps the peak memory well down at the same throughput (docs/performance.md).
 import closeWithGrace from 'close-with-grace';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
@@ -319,7 +317,7 @@ async function demoCommand(deps: Deps, args: string[]) {
   // The demo's listed guests come from the lists: install the bundled ones first on a new database.
   await loadLists(deps, { quiet: values.json });
   const started = Date.now();
-  // faker and its locales take 37 MB: loaded for `demo` only, not in every service process.
+  // faker and its locales are large: loaded for `demo` only, not in every service process.
   const { seedDemo } = await import('./modules/demo/seed.js');
   // One console password for this run's demo accounts, new each run, printed below.
   const password = randomBytes(9).toString('base64url');

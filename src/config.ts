@@ -191,9 +191,9 @@ export class ConfigError extends Error {
 const flag = (v: string | undefined) => v === 'true' || v === '1';
 
 /**
- * One reader thread per core beyond the one the main thread needs, at least one, at most four.
- * On two cores a second reader raised text searches from about 760 to 930 a second without
- * lowering their p99 (about 100 ms either way), and took the core the main thread needs.
+ * One reader thread per core beyond the one the main thread needs, at least one, at most four:
+ * on two cores a second reader did not lower the searches' tail latency and took the core the
+ * main thread needs.
  */
 export const defaultReaders = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 

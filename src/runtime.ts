@@ -49,10 +49,9 @@ const BUSY_API = 8;
 /**
  * The job worker of this process; enqueues from this process wake it at once.
  * `dedicated`: the process does nothing else (`guestscreen worker`), so it runs more jobs at once
- * (their writes share commits: 16 → 64 took a backlog from 400 to 568 screenings/s). Beside the
- * API (`guestscreen start`) the same 64 took a sixth off the requests it answered, so it runs 16,
- * and only 2 while the API is busy (BUSY_API requests or more in flight): the API and the worker
- * share one thread, and at 16 the worker took 5-11 % off the creates answered under load.
+ * (their writes share commits, so a backlog drains faster). Beside the API (`guestscreen start`)
+ * that many took requests away from the API, so it runs 16, and only 2 while the API is busy
+ * (BUSY_API requests or more in flight): the API and the worker share one thread.
  * What the worker does not run then waits in the queue; a dedicated worker is not held back.
  */
 export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'beside-api'): Worker {

@@ -35,8 +35,8 @@ const shapes = new WeakMap<object, Map<string, { compiled: CompiledQuery; slots:
  * holds): Kysely builds and compiles them once per database handle and shape, and each call runs
  * that SQL with its own values, by name. `build` gets `v(name)`, a placeholder for the value of
  * that name, and must put each into a query as a value, untouched; the shape must say everything
- * else the SQL depends on. Building a reservation search anew was about 6 % of the main thread's
- * time under a load of searches.
+ * else the SQL depends on. Building a reservation search anew was a visible share of the main
+ * thread's time under a load of searches.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function byShape<D extends Kysely<any>>(db: D, shape: string, values: Record<string, unknown>, build: (v: (name: string) => never) => Compilable<unknown>[]): Compilable<unknown>[] {

@@ -41,8 +41,8 @@ function openSqlite(file: string, readerThreads: number): DatabaseHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   // Savepoints (one per write in a group commit, and one for every statement that may need
-  // undoing) journal the pages they change; in memory rather than in a temporary file, a
-  // create's insert took 62 µs instead of 110 (creates 1,237 → 1,369/s).
+  // undoing) journal the pages they change; in memory rather than in a temporary file, so a
+  // create's insert does not wait on the file.
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('foreign_keys = ON');
   // Erased personal data is overwritten on disk, not just unlinked.
@@ -73,7 +73,7 @@ interface SqliteStatement {
  * Kysely asks better-sqlite3 to prepare every statement anew; profiling GET /v1/accounts/me
  * showed a fifth of the CPU time in prepare(). Prepared statements are reusable, so keep the
  * most recent ones by their SQL text. Booleans are mapped here, at binding; a Kysely plugin
- * that rewrote every query's tree for them took 4% of a create's CPU.
+ * that rewrote every query's tree for them cost a visible share of a create's CPU.
  */
 function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
   const cache = new Map<string, SqliteStatement>();
@@ -155,8 +155,8 @@ function deferredSearchIndex(sqlite: BetterSqlite3.Database) {
 
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time. Named, a
- * statement is parsed once per connection and its plan reused: GET /v1/reservations/{id} went
- * from 3,820 to 5,040–5,760 req/s over 100,000 reservations. Names go to the first 500
+ * statement is parsed once per connection and its plan reused, which pays on every read of a
+ * reservation. Names go to the first 500
  * distinct SQL texts with parameters (texts that vary with the length of an IN list would
  * otherwise pile up prepared statements on every connection); the rest run unnamed as before,
  * and so do selects marked PLAN_PER_CALL.
@@ -206,7 +206,7 @@ function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
  * pg builds a row's type parsers and its empty template anew for every answer, the template as
  * a dictionary-mode object (`Object.create(null)`) that every row is then copied from: for the
  * 29 columns of a reservation that was the largest single cost of GET /v1/reservations/{id} on
- * PostgreSQL (`addFields`, 9 % of the CPU, node-postgres issue 3055). A named statement always
+ * PostgreSQL (`addFields`, node-postgres issue 3055). A named statement always
  * describes the same columns (a migration that changes them fails it with 0A000, see above), so
  * its parsers and an ordinary object template are kept by name and reused while the answer's
  * columns match.
@@ -219,7 +219,7 @@ interface Shape {
 }
 const shapes = new Map<string, Shape>();
 
-/** pg loads only where PostgreSQL is configured: 46 ms of every start on the embedded SQLite otherwise. */
+/** pg loads only where PostgreSQL is configured, not in every start on the embedded SQLite. */
 let pgModule: { pg: typeof pg; ShapedResult: new (statement: string) => pg.Result } | undefined;
 function loadPg() {
   if (pgModule) return pgModule;
@@ -305,7 +305,7 @@ export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subj
     };
   }
   // PostgreSQL runs transactions side by side on its pool and shares WAL flushes among
-  // concurrent commits by itself; funnelling them into one connection made creates 6 times slower.
+  // concurrent commits by itself; funnelling them into one connection made creates much slower.
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(fn);
   let batcher = batchers.get(db);
   if (!batcher) {
@@ -326,8 +326,8 @@ interface PendingWrite {
 /**
  * Group commit, on SQLite. Writes that arrive while a batch is being written wait and go together in the
  * next one: one transaction, each write in its own savepoint, so one write's failure rolls back
- * only that write. A commit costs a disk flush (about 0.8 ms here, and on SQLite only one
- * transaction writes at a time), so under load many writes share each flush instead of queueing
+ * only that write. A commit costs a disk flush (and on SQLite only one transaction writes at a
+ * time), so under load many writes share each flush instead of queueing
  * for one each. Nobody hears back before the commit that makes their write durable; if the
  * commit fails, every write of the batch fails with it.
  */

@@ -31,7 +31,7 @@ export interface DialectHelpers {
 export interface CompactOptions {
   /** Merge only when the index is in at least this many segments (default 8; 1 merges a single segment too, dropping the terms of deleted rows). */
   minSegments?: number;
-  /** Leaf pages merged a step (default 100: about 10 ms). */
+  /** Leaf pages merged a step (default 100: a short write). */
   pages?: number;
   pauseMs?: number;
 }
@@ -39,9 +39,8 @@ export interface CompactOptions {
 /**
  * FTS5 writes each transaction's terms as a segment of their own and merges them as they pile
  * up (automerge), so an index written a little at a time sits in tens of segments, and every
- * search looks each term up in each: over 100,000 reservations seeded the way the API writes
- * them, 25 segments answered 741–897 text searches a second, one segment 969–1,101 (alternating
- * runs). 'optimize' merges them in one go, a write that held the database for 0.9 s there;
+ * search looks each term up in each, so one segment answers more searches a second than tens.
+ * 'optimize' merges them in one go, a write that holds the database for as long as it takes;
  * FTS5's 'merge' with a negative page count starts the same merge and positive ones go on with
  * it, each step a short write of its own, until a step does nothing (fewer than two changes).
  */
@@ -81,8 +80,8 @@ export const countAll = () => sql<number | string>`count(*)`;
  * PostgreSQL: marks a select whose best plan depends on its parameters' values (a LIKE pattern,
  * a date range, an account of 20 or of 100,000 bookings). Such a statement is sent unnamed and
  * planned for its values each time; the others are prepared once per connection and may run a
- * generic plan (see withNamedStatements in connection.ts). With a generic plan, text search over
- * 100,000 reservations fell from 281 to 58 req/s. Use with `.modifyFront(PLAN_PER_CALL)`.
+ * generic plan (see withNamedStatements in connection.ts), which made text search several times
+ * slower. Use with `.modifyFront(PLAN_PER_CALL)`.
  */
 export const PLAN_PER_CALL_MARK = '/* plan:per-call */';
 export const PLAN_PER_CALL = sql.raw(PLAN_PER_CALL_MARK);

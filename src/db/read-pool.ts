@@ -1,8 +1,7 @@
 /**
  * Reader threads for SQLite. better-sqlite3 answers on the thread that asks, so in one process
- * every query, the HTTP work and the job worker take turns on one core: a text search over
- * 100,000 reservations spends about 1.1 ms of its 2.3 in SQLite, and while it does nothing else
- * runs. SQLite in WAL mode lets other connections read while one writes, so heavy reads (the
+ * every query, the HTTP work and the job worker take turns on one core: a text search spends
+ * about half its time in SQLite, and while it does nothing else runs. SQLite in WAL mode lets other connections read while one writes, so heavy reads (the
  * reservation searches) go to threads with read-only connections of their own, and the main
  * thread keeps the writes, the transactions and the small reads, for which a message to a
  * thread and back would cost more than the query.

@@ -81,7 +81,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     }
     const keyHash = hashApiKey(key);
     // A cached key was found in the database, so it is well formed: the checksum (CRC32 and
-    // base62, 2 % of a GET /v1/accounts/me) is checked on a miss only.
+    // base62, not free) is checked on a miss only.
     const cached = deps.keyCache.get(keyHash, now.getTime());
     if (cached) return admit(request, cached, now);
     failures.assertAllowed(request.ip, now.getTime());

@@ -144,8 +144,7 @@ export class Worker {
       const payload: unknown = JSON.parse(job.payload);
       if (!Value.Check(def.payload, payload)) throw new PermanentJobError(`invalid payload for ${job.kind}`);
       // One timer and one listener per attempt, both removed when it ends: AbortSignal.timeout()
-      // and AbortSignal.any() left a timer that later built a DOMException for every finished job
-      // (5% of the worker's CPU when draining a backlog).
+      // and AbortSignal.any() left a timer that later built a DOMException for every finished job.
       let onAbort: (() => void) | undefined;
       const timer = setTimeout(() => {
         timedOut = true;

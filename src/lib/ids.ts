@@ -3,8 +3,8 @@ import { monotonicFactory } from 'ulidx';
 
 /**
  * Random bytes for the ids and tokens, drawn from the system's CSPRNG 4 KiB at a time: ulidx's
- * own source asks crypto for one byte per character, and that was 4% of the CPU of a create
- * (and randomBytes() for a portal token 2%). A byte over 256 maps evenly onto ulid's 32
+ * own source asks crypto for one byte per character, a visible share of a create's CPU (and so
+ * was randomBytes() for each portal token). A byte over 256 maps evenly onto ulid's 32
  * characters.
  */
 const pool = Buffer.alloc(4096);

@@ -5,7 +5,7 @@ let lib: typeof import('libphonenumber-js/max') | undefined;
 
 /**
  * libphonenumber-js with its full metadata, loaded with the first phone number it parses
- * rather than at start (47 ms of every start, which `GET /v1/accounts/me` does not need).
+ * rather than at start, which most requests never need.
  */
 export function parsePhoneNumberFromString(text: string): PhoneNumber | undefined {
   lib ??= createRequire(import.meta.url)('libphonenumber-js/max') as typeof import('libphonenumber-js/max');

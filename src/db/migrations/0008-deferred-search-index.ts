@@ -6,8 +6,7 @@ import type { DialectHelpers } from '../dialect.js';
  * savepoint, and every statement that may need undoing (a multi-row insert, an insert into a
  * table with a unique index) opens one. Written by a trigger in the middle of a create, each
  * reservation's terms became a segment of their own, written and later merged: the statements
- * after it in the same create paid for that (the guest messages' insert took 50 µs instead of
- * 10). The triggers now only note which rows' terms are stale, and the terms of a whole
+ * after it in the same create paid for that. The triggers now only note which rows' terms are stale, and the terms of a whole
  * transaction are written once, right before it commits (flushSearchIndex in connection.ts).
  *
  * `indexed` says whether the full-text index holds terms for the row from an earlier

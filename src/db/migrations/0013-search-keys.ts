@@ -3,8 +3,8 @@ import { sqliteSearchKey, sqliteSearchText, type DialectHelpers } from '../diale
 
 /**
  * SQLite only. The full-text index was keyed by the reservation's row (seq), so a text search
- * looked up every match's row to learn its account and check-in date: over 100,000
- * reservations, 350 matches a search on average and 2 ms of the reader thread's time. Keyed by
+ * looked up every match's row to learn its account and check-in date, hundreds of look-ups for
+ * a common name. Keyed by
  * account, check-in day and row instead (SEARCH_KEY in dialect.ts), an account's matches are
  * one range of the index, in the order the default search answers them, and only the page's
  * rows are read.

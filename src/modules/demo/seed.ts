@@ -197,10 +197,9 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
     result.accounts.push({ id: account.id, name: account.name, email: account.email, api_key: apiKey, reservations: count });
   }
   // PostgreSQL plans by its table statistics, and autovacuum refreshes them only a while after a
-  // bulk load (or never, where it is off): right after seeding 100,000 reservations it took one
-  // account for 340 rows and ran a text search in 8.4 ms instead of 2.0 ms. Vacuum also marks the
-  // new pages all-visible, without which an index-only scan visits the table for every entry: a
-  // filtered count over 2,848 matches took 7.3 ms instead of 1.1. SQLite keeps no statistics
+  // bulk load (or never, where it is off): right after seeding it misjudged an account's size and
+  // chose slower search plans. Vacuum also marks the new pages all-visible, without which an
+  // index-only scan visits the table for every entry. SQLite keeps no statistics
   // unless asked, and its search plans are fixed in the queries themselves (see reservations/repo.ts).
   // Only the tables seeded (the names resolve in this service's schema, not the whole database).
   if (deps.dialect.kind === 'postgres') await sql`vacuum (analyze) accounts, api_keys, reservations, reservation_notes, payment_events`.execute(deps.db);

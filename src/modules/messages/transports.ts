@@ -16,7 +16,7 @@ export interface OutgoingMessage {
 /** Which way a message went: 'smtp', 'sms', or 'outbox' when no transport is configured. */
 export type Via = 'smtp' | 'sms' | 'outbox';
 
-/** nodemailer loads with the first e-mail (49 ms of every start otherwise). */
+/** nodemailer loads with the first e-mail, not in every start. */
 let nodemailerModule: typeof import('nodemailer') | undefined;
 const nodemailer = () => (nodemailerModule ??= createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer'));
 

@@ -54,7 +54,7 @@ export function mutableColumns(r: ReservationRow): Updateable<ReservationsTable>
 
 /**
  * What the reservation view (views.ts) shows, read instead of every column where only the view is
- * answered: a screened reservation also carries its screening result, 2.3 KB of JSON that the
+ * answered: a screened reservation also carries its screening result, kilobytes of JSON that the
  * view does not show and the driver would otherwise decode on every read.
  */
 export const VIEW_COLUMNS = [
@@ -219,8 +219,7 @@ export async function searchReservations(
   const shape = `${dialect}:${f.dateField}:${JSON.stringify(has)}`;
   const queries = byShape(db, shape, values, (v) => {
     // With a text term on SQLite the trigram index is the selective part: the unary + keeps the
-    // planner from walking the account's other indexes instead (8.4 ms against 0.2 ms for a count
-    // over 100,000 reservations).
+    // planner from walking the account's other indexes instead.
     const textFirst = has.text === 'fts';
     const col = (name: keyof ReservationsTable) => (textFirst ? sql.raw(`+reservations.${name}`) : sql.ref(`reservations.${name}`));
     let q = db.selectFrom('reservations').modifyFront(PLAN_PER_CALL).where(col('account_id'), '=', v('account'));
@@ -254,10 +253,8 @@ type Orderable<T> = { orderBy(c: string, d: OrderByModifiers): T };
  * Text search in one statement: the index is searched once, its matches (key and sort date) are
  * kept in a materialised common table expression, and both the count and the page are read from
  * it; text matches come in no useful order, so only the keys are sorted, not whole rows. As two
- * statements, the count and the page each ran the search and read every match's row: on
- * PostgreSQL 1.95 ms a search against 4.5 ms (the trigram scan and the recheck of every
- * candidate row twice), on SQLite 0.78 ms against 1.15 (FTS5 and a look-up of each match), over
- * the benchmark's 75 name prefixes on 100,000 reservations. The left join keeps the count when
+ * statements, the count and the page each ran the search and read every match's row (on
+ * PostgreSQL the trigram scan and the recheck of every candidate row twice). The left join keeps the count when
  * the page is past the end. On SQLite a text search alone in the default order goes by the
  * index's keys instead (text-search.ts).
  */

@@ -281,10 +281,9 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
 
 /**
  * The `search.purge` job: SQLite's full-text index drops an erased guest's terms from its pages
- * only when the segments holding them are merged, so it is merged whole, in steps of about
- * 10 ms with pauses between (compactSearchIndex): the service goes on answering meanwhile. An
- * 'optimize' right in the erasure did the same in one write, which held the database for 0.9 s
- * at 100,000 reservations.
+ * only when the segments holding them are merged, so it is merged whole, in short steps with
+ * pauses between (compactSearchIndex): the service goes on answering meanwhile. An 'optimize'
+ * right in the erasure did the same in one write, which held the database far too long.
  */
 export async function purgeSearchIndex(_payload: unknown, { deps }: JobContext): Promise<void> {
   await deps.dialect.compactSearchIndex(deps.db, { minSegments: 1 });

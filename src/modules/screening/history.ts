@@ -26,9 +26,8 @@ interface Window {
 }
 
 /**
- * The account's recent bookings, for the medians of the fraud check. Reading the 500 rows took
- * 260 µs of every screening run (a quarter of its database time when draining a backlog), and the
- * window hardly moves between runs: each run now reads only what was created since the last one.
+ * The account's recent bookings, for the medians of the fraud check. Reading the 500 rows was a
+ * large share of every screening run's database time, and the window hardly moves between runs: each run now reads only what was created since the last one.
  * Bookings created anywhere are seen at once; a price or length changed in this process drops
  * the window (forgetHistory), one changed by another process reaches it within a minute.
  */

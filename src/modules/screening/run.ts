@@ -42,8 +42,8 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   const history = await accountHistory(deps.db, r.account_id, r.id, now);
   const since = iso(new Date(now.getTime() - 86_400_000));
   // One look-up per contact on its own index; the time window is applied here, because a
-  // created_at bound in SQL let SQLite pick the date index and walk a day of bookings (66 ms
-  // after a busy day) instead of the guest's few.
+  // created_at bound in SQL let SQLite pick the date index and walk a whole day of bookings
+  // instead of the guest's few.
   const sameContactIds = new Set<string>();
   for (const [column, value] of [
     ['guest_email', r.guest_email],
