@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { authErrors, emptyBodyIsObject, MessageResponse, PageOf, Pagination } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
@@ -73,6 +74,10 @@ const Person = {
 };
 
 /** Adverse-media searches (under the spec's /lookup) and background checks: jobs answered PENDING at once. */
+/** A background check's PDF report, opened in the browser, never cached: for the API and the console alike. */
+export const sendPdf = (reply: FastifyReply, filename: string, pdf: Buffer) =>
+  reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).header('cache-control', 'no-store').send(pdf);
+
 export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
@@ -186,8 +191,7 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       '/background-check/results/:id/pdf',
       { schema: { tags: ['Background checks'], summary: 'The PDF report of a finished background check', params: Id, response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...authErrors } } },
       async (request, reply) => {
-        const pdf = checks.openPdf(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'globalcheck'));
-        return reply.type('application/pdf').header('content-disposition', `inline; filename="${request.params.id}.pdf"`).header('cache-control', 'no-store').send(pdf);
+        return sendPdf(reply, `${request.params.id}.pdf`, checks.openPdf(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'globalcheck')));
       },
     );
   };

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import type { ComponentChildren } from 'preact';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
+import { sendPdf } from '../../modules/checks/routes.js';
 import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, seeOther, show, when } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -106,6 +108,27 @@ function Following({ url, running }: { url: string; running: boolean }) {
   );
 }
 
+/** A check's own page: who it is about, how it stands, and its findings once it has them. */
+function ReportPage(p: { ctx: Ctx; title: string; heading: string; url: string; started: string; status: string; risk?: string | undefined; error?: string | null | undefined; children: ComponentChildren }) {
+  return (
+    <ConsolePage ctx={p.ctx} title={p.title} section="checks">
+      <p>
+        <a href="/console/checks">← Background checks</a>
+      </p>
+      <h1>{p.heading}</h1>
+      <section class="panel" id="report">
+        <p>
+          Started {when(p.started)}; <strong id="check-status">{STATUS_WORDS[p.status] ?? p.status}</strong>
+          {p.risk ? `: ${p.risk}` : ''}.
+        </p>
+        <Following url={p.url} running={p.status === 'PENDING'} />
+        {p.error ? <p class="error">{p.error}</p> : null}
+        {p.children}
+      </section>
+    </ConsolePage>
+  );
+}
+
 export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/checks', { schema: { hide: true } }, async (request, reply) => {
@@ -143,52 +166,37 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       const s = openSubject(deps, row);
       const url = `/console/checks/background/${row.id}`;
       return show(request, reply, (ctx) => (
-        <ConsolePage ctx={ctx} title="Background check" section="checks">
-          <p>
-            <a href="/console/checks">← Background checks</a>
-          </p>
-          <h1>
-            Background check: {s.firstName} {s.lastName}
-          </h1>
-          <section class="panel" id="report">
+        <ReportPage ctx={ctx} title="Background check" heading={`Background check: ${s.firstName} ${s.lastName}`} url={url} started={view.start_date} status={view.status} risk={view.risk_status ? (RISK_WORDS[view.risk_status] ?? view.risk_status) : undefined} error={view.error}>
+          {view.pdf ? (
             <p>
-              Started {when(view.start_date)}; <strong id="check-status">{STATUS_WORDS[view.status] ?? view.status}</strong>
-              {view.risk_status ? `: ${RISK_WORDS[view.risk_status] ?? view.risk_status}` : ''}.
+              <a class="button" href={`${url}/pdf`} id="pdf">
+                Open the PDF report
+              </a>
             </p>
-            <Following url={url} running={view.status === 'PENDING'} />
-            {view.error ? <p class="error">{view.error}</p> : null}
-            {view.pdf ? (
-              <p>
-                <a class="button" href={`${url}/pdf`} id="pdf">
-                  Open the PDF report
-                </a>
-              </p>
-            ) : null}
-            {view.report_items.map((section) => (
-              <>
-                <h2>
-                  {section.name}: {SECTION_WORDS[section.status] ?? section.status}
-                </h2>
-                {section.searched ? <p class="muted">{section.searched}</p> : null}
-                <ul class="plain">
-                  {section.items.map((item) => (
-                    <li>
-                      <strong>{item.title}</strong>
-                      {item.subtitle ? ` — ${item.subtitle}` : ''}
-                      {item.description ? <div class="muted">{item.description}</div> : null}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            ))}
-          </section>
-        </ConsolePage>
+          ) : null}
+          {view.report_items.map((section) => (
+            <>
+              <h2>
+                {section.name}: {SECTION_WORDS[section.status] ?? section.status}
+              </h2>
+              {section.searched ? <p class="muted">{section.searched}</p> : null}
+              <ul class="plain">
+                {section.items.map((item) => (
+                  <li>
+                    <strong>{item.title}</strong>
+                    {item.subtitle ? ` — ${item.subtitle}` : ''}
+                    {item.description ? <div class="muted">{item.description}</div> : null}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ))}
+        </ReportPage>
       ));
     });
 
     app.get('/console/checks/background/:id/pdf', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-      const pdf = openPdf(deps, await findCheck(deps, request.account.id, request.params.id, 'globalcheck'));
-      return reply.type('application/pdf').header('content-disposition', `inline; filename="background-check-${request.params.id}.pdf"`).header('cache-control', 'no-store').send(pdf);
+      return sendPdf(reply, `background-check-${request.params.id}.pdf`, openPdf(deps, await findCheck(deps, request.account.id, request.params.id, 'globalcheck')));
     });
 
     app.get('/console/checks/adverse-media/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
@@ -197,32 +205,19 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       const s = openSubject(deps, row);
       const url = `/console/checks/adverse-media/${row.id}`;
       return show(request, reply, (ctx) => (
-        <ConsolePage ctx={ctx} title="News search" section="checks">
-          <p>
-            <a href="/console/checks">← Background checks</a>
-          </p>
-          <h1>
-            News about {s.firstName} {s.lastName}
-          </h1>
-          <section class="panel" id="report">
-            <p>
-              Started {when(view.startDate)}; <strong id="check-status">{STATUS_WORDS[view.status] ?? view.status}</strong>.
-            </p>
-            <Following url={url} running={view.status === 'PENDING'} />
-            {view.error ? <p class="error">{view.error}</p> : null}
-            {view.status === 'FINISHED' ? <p>{view.findings.length ? `${view.findings.length} articles${view.riskCategories.length ? `, about ${view.riskCategories.join(', ').replaceAll('_', ' ').toLowerCase()}` : ''}.` : 'No article names this person near words of wrongdoing.'}</p> : null}
-            <ul class="plain">
-              {view.findings.map((f) => (
-                <li>
-                  <a href={f.link} rel="noreferrer noopener" target="_blank">
-                    {f.title}
-                  </a>
-                  <div class="muted">{f.summary}</div>
-                </li>
-              ))}
-            </ul>
-          </section>
-        </ConsolePage>
+        <ReportPage ctx={ctx} title="News search" heading={`News about ${s.firstName} ${s.lastName}`} url={url} started={view.startDate} status={view.status} error={view.error}>
+          {view.status === 'FINISHED' ? <p>{view.findings.length ? `${view.findings.length} articles${view.riskCategories.length ? `, about ${view.riskCategories.join(', ').replaceAll('_', ' ').toLowerCase()}` : ''}.` : 'No article names this person near words of wrongdoing.'}</p> : null}
+          <ul class="plain">
+            {view.findings.map((f) => (
+              <li>
+                <a href={f.link} rel="noreferrer noopener" target="_blank">
+                  {f.title}
+                </a>
+                <div class="muted">{f.summary}</div>
+              </li>
+            ))}
+          </ul>
+        </ReportPage>
       ));
     });
   };
