@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -61,12 +62,15 @@ export async function signIn(deps: Deps, input: { email: string; password: strin
     return { ok: false, status: 401, message: 'That e-mail and password do not match an account. Check both and try again.' };
   }
   if (!account.is_active) return { ok: false, status: 401, message: 'This account is disabled. Ask whoever manages your account to enable it.' };
-  await repo.clearSignInFailures(deps.db, email);
-  await repo.deleteExpiredSessions(deps.db, iso(now));
-  await repo.deleteOldSignInFailures(deps.db, iso(new Date(now.getTime() - SIGN_IN_WINDOW_MS)));
   const token = `gss_${randomBytes(32).toString('base64url')}`;
   const expires = new Date(now.getTime() + deps.config.consoleSessionHours * 3_600_000);
-  await repo.insertSession(deps.db, { token_hash: digest(token), account_id: account.id, created_at: iso(now), expires_at: iso(expires) });
+  const signedIn = account;
+  await withTx(deps.db, async (tx) => {
+    await repo.clearSignInFailures(tx, email);
+    await repo.deleteExpiredSessions(tx, iso(now));
+    await repo.deleteOldSignInFailures(tx, iso(new Date(now.getTime() - SIGN_IN_WINDOW_MS)));
+    await repo.insertSession(tx, { token_hash: digest(token), account_id: signedIn.id, created_at: iso(now), expires_at: iso(expires) });
+  });
   return { ok: true, token, account };
 }
 
