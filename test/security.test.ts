@@ -13,6 +13,7 @@ import { hashPassword } from '../src/lib/passwords.js';
 import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
+import { timeSlicer } from '../src/lib/time-slice.js';
 
 /**
  * Every /v1 route and every console page must pass these checks. The list comes from the
@@ -143,7 +144,7 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   const search = await call(c.t, 'GET', '/v1/lookup/adverse-media/search?first_name=Ada&last_name=Owner&country=GB', { key: who.key });
   const check = await call(c.t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Ada', last_name: 'Owner' } });
   for (const id of [search.json.id, check.json.id]) {
-    await runCheck({ check_id: id }, { deps: c.t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+    await runCheck({ check_id: id }, { deps: c.t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
   }
   c.searches.set(who.account.id, search.json.id);
   c.checks.set(who.account.id, check.json.id);

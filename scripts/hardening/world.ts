@@ -10,6 +10,7 @@ import { importSanctions } from '../../src/providers/sanctions/import.js';
 import { runCheck } from '../../src/modules/checks/service.js';
 import { openPortal, saveStep } from '../../src/modules/portal/service.js';
 import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
+import { timeSlicer } from '../../src/lib/time-slice.js';
 
 export interface Objects {
   reservation: string;
@@ -56,7 +57,7 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
   const search = ok(await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Hard&last_name=Ening&country=GB', { key: who.key }), 'a search');
   const check = ok(await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Hard', last_name: 'Ening' } }), 'a check');
   for (const id of [search.json.id, check.json.id]) {
-    await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+    await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
   }
   return { reservation: r.json.id, rule: rule.json.id, block: block.json.id, delivery: delivery.id, file: file.id, search: search.json.id, check: check.json.id };
 }

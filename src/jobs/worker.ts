@@ -2,6 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { newId } from '../lib/ids.js';
+import { timeSlicer } from '../lib/time-slice.js';
 import { JOB_KINDS, type JobKind } from './kinds.js';
 import { claim, complete, fail, heartbeat, release, type JobRow } from './queue.js';
 
@@ -12,6 +13,8 @@ export interface JobContext {
   deps: Deps;
   job: JobRow;
   signal: AbortSignal;
+  /** Awaited inside a long loop: lets requests and other jobs run once the loop has held the thread for a while. */
+  breathe: () => Promise<void>;
 }
 
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
@@ -152,7 +155,7 @@ export class Worker {
       }, def.timeoutMs);
       try {
         await Promise.race([
-          handler(payload, { deps, job, signal: abort.signal }),
+          handler(payload, { deps, job, signal: abort.signal, breathe: timeSlicer() }),
           new Promise<never>((_, reject) => {
             onAbort = () => reject(new Error(timedOut ? `timed out after ${def.timeoutMs} ms` : 'worker stopping'));
             abort.signal.addEventListener('abort', onAbort, { once: true });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import type { JobRow } from '../../jobs/queue.js';
 import { runCheckr } from './service.js';
+import { timeSlicer } from '../../lib/time-slice.js';
 
 const KEY = 'ck_test_1234';
 
@@ -155,7 +156,7 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
     const order = await invited(r.json.id);
     assert.equal(checkr.invitations.get(order.invitation_id)!.work_locations, undefined, 'no country, no work location');
     checkr.expire(order.invitation_id);
-    await runCheckr({ check_id: r.json.id, poll: true }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal });
+    await runCheckr({ check_id: r.json.id, poll: true }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
     const done = (await results(r.json.id)).json;
     assert.equal(done.status, 'FINISHED');
     assert.equal(done.risk_status, 'CLEARED');

@@ -491,12 +491,13 @@ const REMATCH_PAGE = 200;
  * sanctions section, marked as named by the list after the check ran; the check turns REVIEW,
  * its PDF is made again, and the account's webhook hears `background_check.updated`.
  */
-export async function rematchChecksOnListChange(payload: unknown, { deps, signal }: JobContext): Promise<void> {
+export async function rematchChecksOnListChange(payload: unknown, { deps, signal, breathe }: JobContext): Promise<void> {
   const only = changedEntries(payload);
   for (let after = ''; ; ) {
     if (signal.aborted) throw new Error('stopped before every background check was matched');
     const page = await deps.db.selectFrom('background_checks').selectAll().where('type', '=', 'globalcheck').where('status', '=', 'FINISHED').where('id', '>', after).orderBy('id').limit(REMATCH_PAGE).execute();
     for (const row of page) {
+      await breathe();
       const subject = openSubject(deps, row);
       const hits = await searchSanctions(deps, { ...sanctionsQuery(subject), only });
       if (hits.length === 0) continue;

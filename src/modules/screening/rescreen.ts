@@ -12,7 +12,7 @@ const PAGE = 500;
  * time), with its account's threshold, and a stay with a hit is screened again, which records the
  * decision and fires the webhooks its new verdict calls for.
  */
-export async function rescreenOnListChange(payload: unknown, { deps, signal }: JobContext): Promise<void> {
+export async function rescreenOnListChange(payload: unknown, { deps, signal, breathe }: JobContext): Promise<void> {
   const only = changedEntries(payload);
   const thresholds = new Map<string, number>();
   const today = iso(deps.clock()).slice(0, 10);
@@ -21,6 +21,7 @@ export async function rescreenOnListChange(payload: unknown, { deps, signal }: J
     if (signal.aborted) throw new Error('stopped before every stay was matched');
     const page = await staysNotEnded(deps.db, today, after, PAGE);
     for (const r of page) {
+      await breathe();
       const name = [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ');
       if (!name) continue;
       let threshold = thresholds.get(r.account_id);
