@@ -43,8 +43,9 @@ Commands:
   jobs list [--failed] [--json]
                          queued, running and failed background jobs
   jobs retry ID          put a failed job back in line
-  demo [--accounts N] [--reservations N] [--per-account N] [--seed S] [--json]
+  demo [--accounts N] [--reservations N] [--per-account N] [--seed S] [--unscreened] [--json]
                          seed a demo reseller, accounts, reservations and payment events
+                         (--unscreened: queue none of them for screening, for load tests)
 
 Configuration is read from environment variables; see the README.`;
 
@@ -298,6 +299,7 @@ async function demoCommand(deps: Deps, args: string[]) {
       reservations: { type: 'string', default: '500' },
       'per-account': { type: 'string', default: '50' },
       seed: { type: 'string', default: '42' },
+      unscreened: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -312,6 +314,7 @@ async function demoCommand(deps: Deps, args: string[]) {
     reservations: num('reservations', values.reservations, 0),
     perAccount: num('per-account', values['per-account'], 0),
     seed: num('seed', values.seed, 0),
+    unscreened: values.unscreened,
   };
   const { rootId } = await prepare(deps);
   // The demo's listed guests come from the lists: install the bundled ones first on a new database.
@@ -326,7 +329,7 @@ async function demoCommand(deps: Deps, args: string[]) {
     out(JSON.stringify(result, null, 2));
     return;
   }
-  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s); \`guestscreen start\` screens them (some guests are on the sanctions lists, three on the first account's blocklist)`);
+  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s); ${opts.unscreened ? 'none queued for screening' : "`guestscreen start` screens them (some guests are on the sanctions lists, three on the first account's blocklist)"}`);
   out(`reseller ${result.reseller.id}: ${result.reseller.api_key}`);
   for (const a of result.accounts) out(`account ${a.id} (${a.name}, ${a.reservations} reservations): ${a.api_key}`);
   const first = result.accounts[0];

@@ -40,6 +40,8 @@ export interface DemoOptions {
   seed: number;
   /** The demo accounts' console password, hashed (hashPassword). */
   passwordHash?: string;
+  /** Queue nothing for screening: a load test of the API alone, without a backlog of screenings beside it. */
+  unscreened?: boolean;
 }
 
 export interface DemoResult {
@@ -188,7 +190,7 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
         await tx.insertInto('reservation_notes').values(rows.map(creationNote)).execute();
         for (let i = 0; i < events.length; i += BATCH) await tx.insertInto('payment_events').values(events.slice(i, i + BATCH)).execute();
         // Screened like any reservation made through the API, by the worker of `guestscreen start`.
-        await enqueueAll(tx, deps, 'screening.run', rows.map((r) => ({ payload: { reservation_id: r.id, trigger: 'created' as const }, uniqueKey: `screen:${r.id}` })));
+        if (!opts.unscreened) await enqueueAll(tx, deps, 'screening.run', rows.map((r) => ({ payload: { reservation_id: r.id, trigger: 'created' as const }, uniqueKey: `screen:${r.id}` })));
       });
       made += batch;
       result.payment_events += events.length;
