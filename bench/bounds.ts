@@ -24,8 +24,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
-import { SEARCH_KEY_SEQ } from '../src/db/dialect.js';
-import { rowsOf } from '../src/db/sqlite-bind.js';
+import { rowsOf } from '../src/db/sqlite/bind.js';
+import { SEARCH_KEY_SEQ } from '../src/db/sqlite/search-index.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { VIEW_COLUMNS, type ReservationViewRow } from '../src/modules/reservations/repo.js';
@@ -92,7 +92,7 @@ async function sqliteBounds(file: string, accountId: string, secret: string, ter
     const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
     const matchCount = db.prepare('select count(*) from reservations_fts where reservations_fts match ?').pluck();
     const firstMatches = db.prepare(`select ${SEARCH_KEY_SEQ} from reservations_fts where reservations_fts match ? order by rowid desc limit ${PAGE}`).pluck();
-    // Read as the service reads rows (sqlite-bind.ts).
+    // Read as the service reads rows (db/sqlite/bind.ts).
     const pageRows = rowsOf(db.prepare(`select ${VIEW_COLUMNS.join(', ')} from reservations where seq in (select value from json_each(?))`));
     const byKeys = { all: (keys: string) => pageRows.all([keys]) };
     const filteredCount = db.prepare(`select count(*) from reservations where ${FILTER}`).pluck();

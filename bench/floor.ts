@@ -18,9 +18,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { defaultReaders } from '../src/config.js';
-import { ftsPhrase } from '../src/db/dialect.js';
-import { SqliteReaders } from '../src/db/read-pool.js';
-import { rowsOf } from '../src/db/sqlite-bind.js';
+import { rowsOf } from '../src/db/sqlite/bind.js';
+import { SqliteReaders } from '../src/db/sqlite/readers.js';
+import { ftsPhrase } from '../src/db/sqlite/search-index.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
 import { VIEW_COLUMNS } from '../src/modules/reservations/repo.js';
@@ -52,11 +52,11 @@ const VIEW = VIEW_COLUMNS.join(', ');
 
 function sqliteStore(file: string): Store {
   const db = new BetterSqlite3(file, { readonly: true });
-  // Read as the service reads rows (sqlite-bind.ts).
+  // Read as the service reads rows (db/sqlite/bind.ts).
   const byId = rowsOf(db.prepare(`select ${VIEW} from reservations where account_id = ? and id = ?`));
-  // As the service does (read-pool.ts): searches on reader threads, as many as the service starts.
+  // As the service does (db/sqlite/readers.ts): searches on reader threads, as many as the service starts.
   const readers = new SqliteReaders(file, Number(process.env.GUESTSCREEN_SQLITE_READERS ?? defaultReaders()));
-  // As the service does (text-search.ts): the account's range of the trigram index, keyed by
+  // As the service does (db/sqlite/text-search.ts): the account's range of the trigram index, keyed by
   // check-in day, counted and paged by its keys, and only the rows of the page's days read.
   return {
     byId: async (id) => byId.all([accountId, id])[0],

@@ -13,7 +13,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SEARCH_KEY_SEQ, sqliteSearchKey } from '../src/db/dialect.js';
+import { SEARCH_KEY_SEQ, sqliteSearchKey } from '../src/db/sqlite/search-index.js';
 import { benchTerms } from './bounds.js';
 
 const [source, accountId] = process.argv.slice(2);

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
-import { measureBounds, measureGetBound, type Bound, type GetBound } from './bounds.js';
+import { measureBounds, measureGetBound, type GetBound } from './bounds.js';
 import { createIsolatedEnv, freePort } from '../test/harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -53,7 +53,7 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /** CPU time so far, in ms: the whole machine's busy time (/proc/stat) and, given a pid, that process's, all its threads. */
 function cpuMs(pid?: number): { machine: number; process: number } {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq] = fields.map(Number) as number[];
+  const [user, nice, system, , , irq, softirq] = fields.map(Number);
   // Busy time; the idle and I/O wait ticks and the time the hypervisor gave to other guests (steal) left out.
   const machine = user! + nice! + system! + irq! + softirq!;
   const stat = pid ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
@@ -454,7 +454,7 @@ for (const f of out.scenarios) {
 }
 process.stdout.write(`\nthe least a page of 20 results costs, timed part by part on one thread (bench/bounds.ts), and the least mean latency that allows with ${CONNECTIONS} in flight:\n`);
 process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('index µs', 10)}${pad('rows µs', 9)}${pad('views µs', 10)}${pad('json µs', 9)}${pad('total µs', 10)}${pad('one thread', 13)}${pad('two cores', 11)}\n`);
-for (const b of out.bounds as Bound[]) {
+for (const b of out.bounds) {
   const ms = (v: number | null) => (v === null ? '-' : `${v} ms`);
   process.stdout.write(
     `${b.scenario.padEnd(18)}${b.db.padEnd(10)}${pad(b.parts.index, 10)}${pad(b.parts.rows, 9)}${pad(b.parts.views, 10)}${pad(b.parts.json, 9)}${pad(b.total_us, 10)}${pad(ms(b.mean_ms_one_thread), 13)}${pad(ms(b.mean_ms_two_cores), 11)}\n`,

@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Busy CPU ms so far: the machine's (/proc/stat) and the process's, all its threads. */
 function cpuMs(pid: number) {
-  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as number[];
+  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const own = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // In clock ticks of 10 ms (USER_HZ 100, as on Linux everywhere).
@@ -25,7 +25,7 @@ function cpuMs(pid: number) {
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/baseline.ts`, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise<number>((resolve) => server.stdout!.on('data', (d: Buffer) => /ready (\d+)/.test(d.toString()) && resolve(Number(/ready (\d+)/.exec(d.toString())![1]))));
+const port = await new Promise<number>((resolve) => server.stdout.on('data', (d: Buffer) => /ready (\d+)/.test(d.toString()) && resolve(Number(/ready (\d+)/.exec(d.toString())![1]))));
 process.stdout.write(`${'work µs'.padStart(8)}${'req/s'.padStart(9)}${'ratio'.padStart(8)}${'server µs'.padStart(11)}${'machine µs'.padStart(12)}\n`);
 let baseline = 0;
 for (const us of [0, 5, 10, 15, 20, 30]) {

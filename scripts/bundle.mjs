@@ -19,9 +19,9 @@ const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 
 
 rmSync(`${root}dist`, { recursive: true, force: true });
 await build({
-  // The reader thread's file sits beside the chunk that starts it (src/db/read-pool.ts finds it
+  // The reader thread's file sits beside the chunk that starts it (src/db/sqlite/readers.ts finds it
   // as ./read-worker.js), so chunks are written in dist/ too.
-  entryPoints: { cli: 'src/cli.ts', 'read-worker': 'src/db/read-worker.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'read-worker': 'src/db/sqlite/read-worker.ts' },
   absWorkingDir: root,
   outdir: 'dist',
   chunkNames: '[name]-[hash]',

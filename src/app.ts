@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from './deps.js';
 import { registerAuth } from './http/auth.js';
 import { connectionOptions, registerLingeringClose } from './http/connections.js';
-import { AppError, registerErrorHandling } from './http/errors.js';
+import { AppError } from './lib/errors.js';
+import { registerErrorHandling } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerInputRules } from './http/input-rules.js';
 import { hashApiKey } from './lib/api-keys.js';
@@ -103,7 +104,7 @@ function loggedUrl(request: FastifyRequest): string {
   return `${path}?${query.join('&')}`;
 }
 
-/** The screening events this service sends, signed per the Standard Webhooks spec (docs/decisions.md). */
+/** The screening events this service sends, signed per the Standard Webhooks spec (docs/decisions/delivery.md). */
 const screeningWebhooks = Object.fromEntries(
   [
     ['screening.changed', "Sent to the account's screening_webhook_url when a reservation's verification status or manual decision changes."],

@@ -41,7 +41,7 @@ describe(`HTTP error handling (${dbKind})`, () => {
       ['POST', '/v1/reservations', { guest: { first_name: 'A', last_name: 'B' }, 'x\u0000': 1 }, /^body: a field name must not contain U\+0000/],
     ];
     for (const [method, url, body, error] of cases) {
-      const r = await call(t, method as 'GET', url, { ...k, body });
+      const r = await call(t, method, url, { ...k, body });
       assert.equal(r.status, 400, `${method} ${url}: ${r.body}`);
       assert.match(r.json.error, error);
     }

@@ -45,7 +45,7 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'file_id') return c.files.get(who.account.id) ?? 'fil_missing';
   // Lookups name no tenant's object: a well-formed input of each kind.
   const lookupInputs: Record<string, string> = { number: '%2B14155552671', email: 'probe%40example.com', domain: 'example.com', ip: '192.168.0.1', address: 'Paris%2C%20France' };
-  if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param] as string;
+  if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param];
   if (route.startsWith('/v1/lookup/adverse-media/')) return c.searches.get(who.account.id) ?? 'chk_missing';
   if (route.startsWith('/v1/background-check/')) return c.checks.get(who.account.id) ?? 'chk_missing';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
@@ -255,7 +255,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 401 without a key on every route', async () => {
     for (const r of routes) {
       const p = probe(r, ctx);
-      const res = await call(t, r.method as 'GET', p.url, { body: p.body });
+      const res = await call(t, r.method, p.url, { body: p.body });
       assert.equal(res.status, 401, `${routeKey(r)} without a key`);
       assert.equal(res.json.error, 'missing x-api-key header');
     }
@@ -267,7 +267,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       // The owner's key with its last character changed (to x, or to y when it was an x).
       const altered = `${ctx.owner.key.slice(0, -1)}${ctx.owner.key.endsWith('x') ? 'y' : 'x'}`;
       for (const key of [generateApiKey(), 'gsk_nottherightshape', altered]) {
-        const res = await call(t, r.method as 'GET', p.url, { key, body: p.body });
+        const res = await call(t, r.method, p.url, { key, body: p.body });
         assert.equal(res.status, 401, `${routeKey(r)} with key ${key.slice(0, 12)}…`);
       }
     }
@@ -276,7 +276,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 401 for a disabled account on every route', async () => {
     for (const r of routes) {
       const p = probe(r, ctx, disabled);
-      const res = await call(t, r.method as 'GET', p.url, { key: disabled.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: disabled.key, body: p.body });
       assert.equal(res.status, 401, routeKey(r));
       assert.equal(res.json.error, 'account is disabled');
     }
@@ -285,7 +285,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 403 for a suspended account on every route but GET /v1/accounts/me', async () => {
     for (const r of routes) {
       const p = probe(r, ctx, suspended);
-      const res = await call(t, r.method as 'GET', p.url, { key: suspended.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: suspended.key, body: p.body });
       if (routeKey(r) === 'GET /v1/accounts/me') assert.equal(res.status, 200);
       else {
         assert.equal(res.status, 403, routeKey(r));
@@ -299,7 +299,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       const cross = CROSS_TENANT[routeKey(r)];
       if (!r.url.includes(':id') && !cross) continue;
       const p = cross ? cross(ctx) : probe(r, ctx, ctx.stranger);
-      const res = await call(t, r.method as 'GET', p.url, { key: ctx.owner.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: ctx.owner.key, body: p.body });
       assert.equal(res.status, 404, `${routeKey(r)} on another tenant's object`);
     }
   });
@@ -308,7 +308,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
     const deletesLast = [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     for (const r of deletesLast) {
       const p = probe(r, ctx);
-      const res = await call(t, r.method as 'GET', p.url, { key: ctx.owner.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: ctx.owner.key, body: p.body });
       // A lookup with no provider configured here answers 500 provider_error, past every check above.
       const allowed =
         res.status < 400 ||

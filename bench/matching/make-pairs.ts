@@ -27,7 +27,7 @@ let state = Number(values.seed);
 const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 
-const rows = parse(readFileSync(values.sdn, 'latin1').replace(/\x1a/g, ''), { relax_quotes: true, relax_column_count: true }) as string[][];
+const rows: string[][] = parse(readFileSync(values.sdn, 'latin1').replace(/\x1a/g, ''), { relax_quotes: true, relax_column_count: true });
 const people = rows
   .filter((r) => r[2] === 'individual' && /^[A-Z' -]+, [A-Za-z' -]+$/.test(r[1] ?? ''))
   .map((r) => {

@@ -199,7 +199,7 @@ export async function fuzzRequests(w: World, total: number, seed: number): Promi
       if (answer.statusCode < 500) continue;
       const code = (() => {
         try {
-          return (answer.json() as { code?: string }).code;
+          return answer.json<{ code?: string }>().code;
         } catch {
           return undefined;
         }

@@ -34,7 +34,7 @@ export interface OpenApiDoc {
 }
 
 export async function operations(t: TestApp): Promise<{ doc: OpenApiDoc; ops: Operation[] }> {
-  const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as OpenApiDoc;
+  const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<OpenApiDoc>();
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (!path.startsWith('/v1/')) continue;

@@ -104,7 +104,7 @@ export function pathFor(w: World, path: string): string {
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'key') return 'guest_portal_screens_default';
     if (name === 'file_id') return w.objects.file;
-    if (path.startsWith('/v1/lookup/') && lookup[name]) return lookup[name] as string;
+    if (path.startsWith('/v1/lookup/') && lookup[name]) return lookup[name];
     if (path.startsWith('/v1/lookup/adverse-media/')) return w.objects.search;
     if (path.startsWith('/v1/background-check/')) return w.objects.check;
     if (path.startsWith('/v1/reservations/')) return w.objects.reservation;

@@ -116,7 +116,7 @@ export async function insertRows<DB, T extends keyof DB & string>(
       : opts.ignoreConflicts
         ? query.onConflict((oc) => oc.doNothing())
         : query;
-    compiled = withConflict.compile() as CompiledQuery<never>;
+    compiled = withConflict.compile();
     if (!compiled.parameters.every((p, i) => p === `${PLACEHOLDER}${i}`)) throw new Error(`insertRows: unexpected parameters in ${compiled.sql}`);
     shapes.set(key, compiled);
   }

@@ -114,6 +114,8 @@ export interface ReservationsTable {
   screened_at: string | null;
   created_at: string;
   updated_at: string;
+  /** PostgreSQL only: the searchable text, generated from the columns it joins (migration 0002); SQLite keeps it in the full-text index. */
+  search_text?: Generated<string>;
 }
 
 export interface ReservationNotesTable {

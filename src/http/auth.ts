@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { hashApiKey, isWellFormedApiKey } from '../lib/api-keys.js';
 import { iso } from '../lib/time.js';
 import { findAccountByKeyHash, touchLastLogin, type AccountRow } from '../modules/accounts/repo.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-// One list of error codes drives the status of every error answer.
-const STATUS = {
+import { AppError, badRequest, type ErrorCode } from '../lib/errors.js';
+
+// Each error code's status: the one place a refusal becomes HTTP.
+const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -13,30 +15,12 @@ const STATUS = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
-  /** A lookup's provider is not configured, failed or refused: the message says which and why. */
   provider_error: 500,
   unavailable: 503,
-} as const;
+};
 
-export type ErrorCode = keyof typeof STATUS;
-
-export class AppError extends Error {
-  readonly status: number;
-
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.status = STATUS[code];
-  }
-}
-
-export const badRequest = (message: string) => new AppError('bad_request', message);
-export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
-export const forbidden = (message: string) => new AppError('forbidden', message);
-export const conflict = (message: string) => new AppError('conflict', message);
+/** The HTTP status an error answers with. */
+export const statusOf = (err: AppError): number => STATUS[err.code];
 
 export interface ErrorBody {
   error: string;
@@ -73,14 +57,14 @@ function fromFastify(err: FastifyError): AppError | undefined {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
   const body: ErrorBody = { error: err.message, code: err.code, request_id: request.id };
-  return reply.code(err.status).headers(err.headers).type('application/json; charset=utf-8').send(body);
+  return reply.code(statusOf(err)).headers(err.headers).type('application/json; charset=utf-8').send(body);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : fromFastify(error);
     if (known) {
-      if (known.status >= 500) request.log.error({ err: error }, known.message);
+      if (statusOf(known) >= 500) request.log.error({ err: error }, known.message);
       return sendError(request, reply, known);
     }
     // Never show a stack or an internal message; the request id finds it in the logs.

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema, Static } from '@sinclair/typebox';
-import { AppError, badRequest } from './errors.js';
+import { AppError, badRequest } from '../lib/errors.js';
 import { findTextProblem } from './input-rules.js';
 import { formatValidationErrors } from './validation.js';
 
@@ -42,5 +42,5 @@ export async function readGetBody<T extends TSchema>(request: FastifyRequest, sc
   if (problem) throw badRequest(problem);
   const validate = request.compileValidationSchema(schema, 'body');
   if (!validate(parsed)) throw badRequest(formatValidationErrors(validate.errors ?? [], 'body').message);
-  return parsed as Static<T>;
+  return parsed;
 }

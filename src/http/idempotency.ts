@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../db/dialect.js';
 import { runInWriteScope, type WriteScope } from '../db/write-scope.js';
 import type { Deps } from '../deps.js';
 import { iso } from '../lib/time.js';
-import { AppError, badRequest } from './errors.js';
+import { AppError, badRequest } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../lib/errors.js';
 
 /**
  * Characters no request may carry in any string: U+0000 (PostgreSQL refuses it in text, and it

@@ -22,12 +22,12 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   const type = (schema as { type?: unknown }).type;
-  if (typeof type !== 'string' || type === 'object' || type === 'array') return Type.Union([schema, Type.Null()]) as unknown as TUnsafe<Static<T> | null>;
+  if (typeof type !== 'string' || type === 'object' || type === 'array') return Type.Union([schema, Type.Null()]);
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
 }
 
 function describe(e: FastifySchemaValidationError): string {
-  const params = e.params as Record<string, unknown>;
+  const params = e.params;
   switch (e.keyword) {
     case 'additionalProperties':
       return `unknown field '${String(params.additionalProperty)}'`;
@@ -45,7 +45,7 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], c
   const first = errors[0];
   const base = CONTEXT_NAME[context as SchemaContext] ?? context;
   if (!first) return new Error(`${base}: is invalid`);
-  const params = first.params as Record<string, unknown>;
+  const params = first.params;
   const segments = first.instancePath.split('/').filter(Boolean);
   if (first.keyword === 'required') segments.push(String(params.missingProperty));
   const where = [base, ...segments].join('.');

@@ -57,7 +57,7 @@ function lazily(compile: () => ValidateFunction): (data: unknown) => boolean {
   let validate: ValidateFunction | undefined;
   const run = (data: unknown) => {
     validate ??= compile();
-    const ok = validate(data) as boolean;
+    const ok = validate(data);
     run.errors = validate.errors;
     return ok;
   };

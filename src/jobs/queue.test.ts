@@ -191,7 +191,7 @@ describe(`job queue (${dbKind})`, () => {
     const seen: string[] = [];
     const handlers: JobHandlers = {
       'message.send': async (payload) => {
-        const id = (payload as { message_id: string }).message_id;
+        const id = payload.message_id;
         seen.push(id);
         if (id === 'flaky' && seen.filter((s) => s === 'flaky').length === 1) throw new Error('first try fails');
         if (id === 'broken') throw new PermanentJobError('cannot ever work');
@@ -242,7 +242,7 @@ describe(`job queue (${dbKind})`, () => {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
       worker.start();
-      let row;
+      let row: Awaited<ReturnType<typeof listJobs>>[number] | undefined;
       for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
         row = (await listJobs(t.deps.db)).find((j) => j.id === slow);
         if (row?.last_error) break;
@@ -284,7 +284,7 @@ describe(`job queue (${dbKind})`, () => {
         most[phase] = Math.max(most[phase], running);
         await new Promise((r) => setTimeout(r, 40));
         running--;
-        done.push((payload as { message_id: string }).message_id);
+        done.push((payload).message_id);
       },
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { newId } from '../lib/ids.js';
 import { timeSlicer } from '../lib/time-slice.js';
-import { JOB_KINDS, type JobKind } from './kinds.js';
+import { JOB_KINDS, type JobKind, type JobPayload } from './kinds.js';
 import { claim, complete, fail, heartbeat, release, type JobRow } from './queue.js';
 
 /** A failure that retrying cannot fix (bad payload, object gone): the job fails at once. */
@@ -17,8 +17,9 @@ export interface JobContext {
   breathe: () => Promise<void>;
 }
 
-export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
-export type JobHandlers = Record<JobKind, JobHandler>;
+/** Runs a job of kind K with its payload, checked against the kind's schema before the call. */
+export type JobHandler<K extends JobKind = JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;
+export type JobHandlers = { [K in JobKind]: JobHandler<K> };
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -155,7 +156,7 @@ export class Worker {
       }, def.timeoutMs);
       try {
         await Promise.race([
-          handler(payload, { deps, job, signal: abort.signal, breathe: timeSlicer() }),
+          (handler as JobHandler)(payload, { deps, job, signal: abort.signal, breathe: timeSlicer() }),
           new Promise<never>((_, reject) => {
             onAbort = () => reject(new Error(timedOut ? `timed out after ${def.timeoutMs} ms` : 'worker stopping'));
             abort.signal.addEventListener('abort', onAbort, { once: true });

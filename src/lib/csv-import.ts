@@ -37,7 +37,7 @@ export async function importCsv<T>(
     }
     const built = build(record);
     if (typeof built === 'object' && built !== null && 'problem' in built) rejected.push({ line: info.lines, problem: built.problem });
-    else batch.push(built as T);
+    else batch.push(built);
     if (batch.length >= 500) {
       await write(batch);
       imported += batch.length;

@@ -23,7 +23,7 @@ describe('the host message catalogue', () => {
     const slips: string[] = [];
     let formatted = 0;
     for (const key of Object.keys(HOST_MESSAGES) as HostMessage[]) {
-      const args = argumentsOf(new IntlMessageFormat(HOST_MESSAGES[key], 'en').getAst() as Node[]);
+      const args = argumentsOf(new IntlMessageFormat(HOST_MESSAGES[key], 'en').getAst());
       const base = Object.fromEntries([...args].map(([name, values]) => [name, values[0]!]));
       const variants = [base, ...[...args].flatMap(([name, values]) => values.slice(1).map((v) => ({ ...base, [name]: v })))];
       for (const values of variants) {

@@ -1,6 +1,6 @@
 import type { VendorName } from '../config.js';
 import type { Deps } from '../deps.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../lib/errors.js';
 import { OutboundRefused, requestOutbound } from '../lib/outbound.js';
 import { iso } from '../lib/time.js';
 

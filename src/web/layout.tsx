@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../lib/errors.js';
+import { statusOf } from '../http/errors.js';
 
 /** The stylesheet and script every page loads, served from the package (assets.ts). */
 export const STYLESHEET = '/assets/style.css';
@@ -79,7 +80,7 @@ export const sendPage = (reply: FastifyReply, page: VNode, status = 200) =>
 export function pageErrorHandler(name: string, heading: (status: number) => string, shell = (title: string, body: VNode) => <CardPage title={title}>{body}</CardPage>) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = err instanceof AppError ? err : undefined;
-    const status = known?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
+    const status = (known ? statusOf(known) : undefined) ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
     if (status >= 500) request.log.error({ err }, `${name} page failed`);
     const message =
       status >= 500

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
-import { AppError, badRequest } from '../http/errors.js';
+import { AppError, badRequest } from '../lib/errors.js';
 import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
 import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
@@ -30,7 +30,7 @@ function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string,
       ...Object.fromEntries(Object.entries(id).filter(([k]) => k !== 'mrz')),
       first_name: id.first_name ?? r.guest_first_name ?? '',
       last_name: id.last_name ?? r.guest_last_name ?? '',
-    } as Record<string, string>;
+    };
   }
   return {};
 }

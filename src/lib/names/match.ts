@@ -60,7 +60,7 @@ export interface NameMatch {
 
 const PARTICLES = new Set(['al', 'el', 'ul', 'bin', 'ibn', 'bint', 'ben', 'bn', 'ould', 'de', 'da', 'do', 'dos', 'das', 'del', 'della', 'di', 'du', 'la', 'le', 'van', 'von', 'der', 'den', 'ter', 'y', 'e', 'l']);
 const PATRONYMIC = /(ovich|evich|yevich|ievich|ich|ovna|evna|yevna|ichna|ogly|oglu|kyzy|qizi)$/;
-const GIVEN = new Set(givenNames as string[]);
+const GIVEN = new Set(givenNames);
 
 /** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
 const READ = new Map<string, { token: string; role: TokenPair['role'] }[][]>();

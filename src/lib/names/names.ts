@@ -116,6 +116,6 @@ export function normaliseName(name: string): string {
 /** Phonetic keys of a token (Double Metaphone, both codes), for finding candidates that sound alike. */
 export function phoneticKeys(token: string): string[] {
   if (token.length < 2) return [];
-  const [a, b] = doubleMetaphone(token) as [string, string];
+  const [a, b] = doubleMetaphone(token);
   return [...new Set([a, b].filter(Boolean))];
 }

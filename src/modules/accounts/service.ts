@@ -1,7 +1,7 @@
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { generateApiKey, hashApiKey } from '../../lib/api-keys.js';
-import { AppError, forbidden, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { withTx, type Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';

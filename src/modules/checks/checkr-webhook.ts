@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import { validCheckrSignature } from '../../providers/criminal/checkr.js';
 import { checkrEvent } from './service.js';
 

@@ -304,7 +304,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
       ['POST', '/v1/background-check/submit?type=globalcheck', undefined, /^first_name: required/],
     ];
     for (const [method, url, body, message] of cases) {
-      const r = await call(t, method as 'GET', url, { key: host.key, body });
+      const r = await call(t, method, url, { key: host.key, body });
       assert.equal(r.status, 400, `${url}: ${r.body}`);
       assert.match(r.json.error, message);
     }

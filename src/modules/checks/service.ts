@@ -2,9 +2,10 @@ import countries from 'i18n-iso-countries';
 import { withTx } from '../../db/connection.js';
 import type { BackgroundChecksTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
 import { DAY_MS, iso } from '../../lib/time.js';
 import { assertAdverseMediaSource, newsCorpusDate, searchAdverseMedia, subjectName, type MediaFinding, type MediaSubject } from '../../providers/adverse-media/index.js';
@@ -369,8 +370,8 @@ function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Sectio
  * The job: runs the search, keeps the sealed result (and the PDF), and tells the account's
  * webhook; a background check with a section waiting on Checkr keeps what it has and waits (runCheckr).
  */
-export async function runCheck(payload: unknown, { deps, job }: JobContext): Promise<void> {
-  const { check_id } = payload as { check_id: string };
+export async function runCheck(payload: JobPayload<'check.run'>, { deps, job }: JobContext): Promise<void> {
+  const { check_id } = payload;
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
   if (!row || row.status !== 'PENDING') return;
   const subject = openSubject(deps, row);
@@ -424,8 +425,8 @@ async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sec
  * schedules the next look) and at once when Checkr's webhook says something changed. When
  * Checkr is done, the criminal-records section takes the outcome and the check finishes.
  */
-export async function runCheckr(payload: unknown, { deps, job }: JobContext): Promise<void> {
-  const { check_id, poll } = payload as { check_id: string; poll: boolean };
+export async function runCheckr(payload: JobPayload<'check.checkr'>, { deps, job }: JobContext): Promise<void> {
+  const { check_id, poll } = payload;
   const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
   if (!row || row.status !== 'PENDING' || !row.result_enc) return;
   const order = await deps.db.selectFrom('checkr_orders').selectAll().where('check_id', '=', check_id).executeTakeFirst();
@@ -491,7 +492,7 @@ const REMATCH_PAGE = 200;
  * sanctions section, marked as named by the list after the check ran; the check turns REVIEW,
  * its PDF is made again, and the account's webhook hears `background_check.updated`.
  */
-export async function rematchChecksOnListChange(payload: unknown, { deps, signal, breathe }: JobContext): Promise<void> {
+export async function rematchChecksOnListChange(payload: JobPayload<'check.rematch'>, { deps, signal, breathe }: JobContext): Promise<void> {
   const only = changedEntries(payload);
   for (let after = ''; ; ) {
     if (signal.aborted) throw new Error('stopped before every background check was matched');

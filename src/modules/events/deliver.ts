@@ -1,4 +1,5 @@
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { PermanentJobError } from '../../jobs/worker.js';
 import { iso } from '../../lib/time.js';
 import { OutboundRefused, postOutbound } from '../../lib/outbound.js';
@@ -14,8 +15,8 @@ const ROTATION_OVERLAP_MS = 24 * 3600_000;
  * disables the webhook; anything else (3xx included: redirects are not followed) is retried
  * on the configured schedule until the attempts run out.
  */
-export async function deliverWebhook(payload: unknown, { deps, job }: JobContext): Promise<void> {
-  const { delivery_id } = payload as { delivery_id: string };
+export async function deliverWebhook(payload: JobPayload<'webhook.deliver'>, { deps, job }: JobContext): Promise<void> {
+  const { delivery_id } = payload;
   const found = await repo.findDelivery(deps.db, delivery_id);
   if (!found) return; // erased with its subject
   const { delivery, event } = found;

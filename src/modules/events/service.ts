@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { enqueue } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';

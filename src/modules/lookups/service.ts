@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import countries from 'i18n-iso-countries';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { breachesFor } from '../../providers/breaches/index.js';
 import { companyByDomain } from '../../providers/company/index.js';
 import type { LookupContext, Source } from '../../providers/core.js';

@@ -1,5 +1,6 @@
 import { withTx } from '../../db/connection.js';
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { findById } from '../reservations/repo.js';
@@ -7,8 +8,8 @@ import { stargateView } from './service.js';
 import { eraseFromOutbox, sendEmail, sendSms } from './transports.js';
 
 /** Sends one queued guest message, unless the reservation no longer needs it. */
-export async function sendGuestMessage(payload: unknown, { deps }: JobContext): Promise<void> {
-  const { message_id } = payload as { message_id: string };
+export async function sendGuestMessage(payload: JobPayload<'message.send'>, { deps }: JobContext): Promise<void> {
+  const { message_id } = payload;
   const m = await deps.db.selectFrom('guest_messages').selectAll().where('id', '=', message_id).executeTakeFirst();
   if (!m || m.state !== 'queued') return;
   const r = await findById(deps.db, m.account_id, m.reservation_id);
@@ -37,7 +38,7 @@ export async function sendGuestMessage(payload: unknown, { deps }: JobContext): 
  * erased reservation's messages go too. A send already past its check of the message when the
  * erasure committed writes its file before this job runs (it waits five seconds).
  */
-export async function eraseSentCopies(payload: unknown, { deps }: JobContext): Promise<void> {
-  const { message_ids } = payload as { message_ids: string[] };
+export async function eraseSentCopies(payload: JobPayload<'message.erase'>, { deps }: JobContext): Promise<void> {
+  const { message_ids } = payload;
   await eraseFromOutbox(deps.config, message_ids);
 }

@@ -3,7 +3,7 @@ import { insertRows } from '../../db/compiled.js';
 import { withTx, type Db } from '../../db/connection.js';
 import type { GuestPortalTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
@@ -90,7 +90,7 @@ async function lockPortal(tx: Db, deps: Deps, r: ReservationRow): Promise<Portal
   );
   let q = tx.selectFrom('guest_portal').selectAll().where('reservation_id', '=', r.id);
   if (deps.dialect.kind === 'postgres') q = q.forUpdate();
-  return (await q.executeTakeFirstOrThrow()) as PortalRow;
+  return (await q.executeTakeFirstOrThrow());
 }
 
 export type SaveResult = { ok: true } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
@@ -156,7 +156,7 @@ export async function saveStep(
   return { ok: true };
 }
 
-const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? (a[k] as string) : undefined);
+const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? (a[k]) : undefined);
 
 /**
  * What the portal adds to the booking: it fills what the booking lacks (the guest's contact,

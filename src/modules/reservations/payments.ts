@@ -1,62 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
 import countries from 'i18n-iso-countries';
 import { isIP } from 'node:net';
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
-import { Money as MoneyAmount } from '../../http/schemas.js';
-import { StringEnum } from '../../http/validation.js';
+import { badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { withTx } from '../../db/connection.js';
 import { requestScreening } from '../screening/run.js';
 import * as repo from './repo.js';
 import type { PaymentEventRow, ReservationRow } from './repo.js';
-
-export const EVENT_TYPES = ['authorization', 'capture', 'refund', 'charge', 'validation', 'void'] as const;
-export const EVENT_STATUSES = ['succeeded', 'failed', 'pending'] as const;
-
-const S = (max = 200) => Type.Optional(Type.String({ maxLength: max }));
-
-export const PaymentEventBody = Type.Object(
-  {
-    event_source: Type.String({ minLength: 1, maxLength: 100, description: 'the payment system, e.g. stripe' }),
-    event_id: Type.String({ minLength: 1, maxLength: 200, description: "the event's id in that system; repeats are ignored" }),
-    event_type: StringEnum(EVENT_TYPES),
-    event_status: StringEnum(EVENT_STATUSES),
-    customer_id: S(),
-    processor_status_code: S(100),
-    processor_message: S(1000),
-    network_status_code: S(100),
-    three_d_secure: Type.Optional(StringEnum(['authenticated', 'attempted', 'failed', 'not_supported', 'not_attempted'] as const)),
-    amount: Type.Optional(MoneyAmount()),
-    currency: S(3),
-    charge_descriptor: S(),
-    name_on_card: S(),
-    payment_method: S(50),
-    card_type: S(50),
-    card_provider: S(50),
-    card_iin: Type.Optional(Type.String({ pattern: '^[0-9]{6,8}$' })),
-    card_last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
-    card_country: S(2),
-    card_expiry_month: Type.Optional(Type.String({ pattern: '^(0?[1-9]|1[0-2])$' })),
-    card_expiry_year: Type.Optional(Type.String({ pattern: '^([0-9]{2}|[0-9]{4})$' })),
-    billing_country_code: S(2),
-    billing_address: S(500),
-    billing_city: S(),
-    billing_state_code: S(10),
-    billing_postal_code: S(20),
-    billing_phone: S(40),
-    billing_email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-    billing_name: S(),
-    ip_address: S(45),
-    user_agent: S(1000),
-    receipt_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'beyond the spec: shown in /payments' })),
-    timestamp: Type.Optional(Type.String({ format: 'date-time' })),
-  },
-  { additionalProperties: false, title: 'PaymentEventRequest' },
-);
-
-export type PaymentEvent = Static<typeof PaymentEventBody>;
+import type { PaymentEvent } from './schemas.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const COUNTRIES = new Set(Object.keys(countries.getAlpha2Codes()));
@@ -103,7 +55,7 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
 
 const eventOf = (row: PaymentEventRow) => JSON.parse(row.data) as PaymentEvent;
 
-/** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions.md). */
+/** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions/reservations.md). */
 export async function paymentsView(deps: Deps, r: ReservationRow) {
   const rows = await repo.listPaymentEvents(deps.db, r.id);
   const ok = (row: PaymentEventRow, type: string) => row.event_type === type && row.event_status === 'succeeded';
@@ -146,28 +98,3 @@ export async function paymentsView(deps: Deps, r: ReservationRow) {
   };
 }
 
-const Money = { currency: Type.String(), amount: Type.Number(), receipt_url: Type.String(), timestamp: Type.String() };
-
-export const PaymentsResponse = Type.Object({
-  security_deposit: Type.Object({
-    successful_authorizations: Type.Array(Type.Object({ ...Money, card_brand: Type.String() })),
-    charge_failures: Type.Array(Type.Object({ message: Type.String(), timestamp: Type.String() })),
-    refunds: Type.Array(Type.Object(Money)),
-    deposit_captures: Type.Array(Type.Object({ ...Money, card_brand: Type.String() })),
-  }),
-  payment_validation: Type.Object({
-    receipt_url: Type.String(),
-    name_on_card: Type.String(),
-    funding_type: Type.String(),
-    card_brand: Type.String(),
-    card_country: Type.String(),
-    status: Type.String(),
-    errors: Type.Array(Type.Object({ title: Type.String(), description: Type.String() })),
-  }),
-  damage_waiver: Type.Object(Money),
-  extra_services: Type.Object({
-    amount: Type.Number(),
-    receipt_url: Type.String(),
-    products: Type.Array(Type.Object({ name: Type.String(), price: Type.Number() })),
-  }),
-});

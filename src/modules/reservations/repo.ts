@@ -1,11 +1,11 @@
 import { sql, type Insertable, type OrderByModifiers, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { byShape, compiledOnce, insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
-import { countAll, ftsPhrase, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
-import { readProcedure, readRows } from '../../db/read-pool.js';
+import { countAll, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
+import { readRows, searchTextByCheckIn } from '../../db/reads.js';
 import type { Database, PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
 
-export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq'> & { seq?: number };
+export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq' | 'search_text'> & { seq?: number };
 export type NoteRow = Selectable<ReservationNotesTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 
@@ -173,7 +173,7 @@ export interface SearchFilters {
 
 const VIEW_SQL = VIEW_COLUMNS.join(', ');
 
-/** Only a text term, in the default order: on SQLite the full-text index answers it by its keys (text-search.ts). */
+/** Only a text term, in the default order: on SQLite the full-text index answers it by its keys (db/sqlite/text-search.ts). */
 const byIndexKeys = (dialect: DialectKind, f: SearchFilters) =>
   dialect === 'sqlite' &&
   f.text !== undefined &&
@@ -196,7 +196,7 @@ export async function searchReservations(
   f: SearchFilters,
 ): Promise<{ total: number; rows: ReservationViewRow[] }> {
   if (byIndexKeys(dialect, f)) {
-    const answer = await readProcedure(db, 'searchByCheckIn', { accountId, phrase: ftsPhrase(f.text!), offset: f.offset, limit: f.limit, columns: VIEW_SQL });
+    const answer = await searchTextByCheckIn(db, { accountId, term: f.text!, offset: f.offset, limit: f.limit, columns: VIEW_SQL });
     if (!('general' in answer)) return answer as { total: number; rows: ReservationViewRow[] };
   }
   // The values by name, and the shape: everything else the SQL depends on (byShape).
@@ -240,7 +240,7 @@ export async function searchReservations(
   });
   if (text) {
     const [rows] = (await readRows(db, queries)) as [(ReservationViewRow & { total: number | string })[]];
-    return { total: Number(rows[0]?.total ?? 0), rows: rows.filter((r) => r.id !== null).map(({ total: _, ...view }) => view as ReservationViewRow) };
+    return { total: Number(rows[0]?.total ?? 0), rows: rows.filter((r) => r.id !== null).map(({ total: _, ...view }) => view) };
   }
   const [counted, rows] = await readRows(db, queries);
   return { total: Number((counted![0] as { n: number | string }).n), rows: rows as ReservationViewRow[] };
@@ -256,7 +256,7 @@ type Orderable<T> = { orderBy(c: string, d: OrderByModifiers): T };
  * statements, the count and the page each ran the search and read every match's row (on
  * PostgreSQL the trigram scan and the recheck of every candidate row twice). The left join keeps the count when
  * the page is past the end. On SQLite a text search alone in the default order goes by the
- * index's keys instead (text-search.ts).
+ * index's keys instead (db/sqlite/text-search.ts).
  */
 function textSearchOnce(
   db: Db,

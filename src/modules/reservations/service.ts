@@ -1,9 +1,10 @@
 import { withTx, type Db } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { newId, newPortalToken } from '../../lib/ids.js';
 import { DAY_MS, iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
@@ -285,7 +286,7 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
  * pauses between (compactSearchIndex): the service goes on answering meanwhile. An 'optimize'
  * right in the erasure did the same in one write, which held the database far too long.
  */
-export async function purgeSearchIndex(_payload: unknown, { deps }: JobContext): Promise<void> {
+export async function purgeSearchIndex(_payload: JobPayload<'search.purge'>, { deps }: JobContext): Promise<void> {
   await deps.dialect.compactSearchIndex(deps.db, { minSegments: 1 });
 }
 

@@ -39,7 +39,7 @@ const SCHEMA = {
 
 export const RULE_ENV = (() => {
   const env = new Environment();
-  for (const [name, schema] of Object.entries(SCHEMA)) env.registerVariable({ name, schema: schema as never });
+  for (const [name, schema] of Object.entries(SCHEMA)) env.registerVariable({ name, schema: schema });
   return env;
 })();
 

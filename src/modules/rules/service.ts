@@ -1,11 +1,11 @@
 import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
-import type { PaymentEvent } from '../reservations/payments.js';
+import type { PaymentEvent } from '../reservations/schemas.js';
 import { openIdentification } from '../reservations/views.js';
 import type { Verdict } from '../screening/engine.js';
 import { reservationPart, screeningSettings } from '../screening/run.js';

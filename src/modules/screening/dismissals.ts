@@ -1,6 +1,6 @@
 import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { entryContent, sanctionsLists } from '../../providers/sanctions/index.js';

@@ -367,7 +367,7 @@ describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
       for (const [check, expected] of Object.entries(g.expect.details ?? {})) assert.equal(summary.details[check].status, expected, `${check}: ${context}`);
       for (const [check, expected] of Object.entries(g.expect.values ?? {})) assert.match(summary.details[check].value, expected, `${check}: ${context}`);
       said.push(summary.verification_status_reason, ...summary.top_risks, ...summary.top_recommendations);
-      for (const d of Object.values(summary.details) as { value?: string; help?: string; findings?: string[] }[]) said.push(d.value ?? '', d.help ?? '', ...(d.findings ?? []));
+      for (const d of Object.values<{ value?: string; help?: string; findings?: string[] }>(summary.details)) said.push(d.value ?? '', d.help ?? '', ...(d.findings ?? []));
       if (g.expect.status !== 'verified' && g.expect.status !== 'pending') assert.ok(summary.top_risks.length > 0, 'a held booking says why');
       assert.ok(!summary.top_risks.some((x: string) => /webmail/.test(x)), 'free webmail is never a risk');
 
@@ -427,7 +427,7 @@ describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
 
   it('flags the same e-mail booking again and again within a day', async () => {
     const acct = await tenant(t);
-    let last;
+    let last: Awaited<ReturnType<typeof call>> | undefined;
     for (let i = 0; i < 4; i++) last = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: acct.key, body: base({ email: 'busy.guest@gmail.com' }) });
     const summary = (await call(t, 'GET', `/v1/reservations/${last!.json.id}/summary`, { key: acct.key })).json;
     assert.match(summary.top_risks.join(' | '), /made 3 other reservations in the last 24 hours/);

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { matchName, type TokenPair } from '../../lib/names/match.js';
 import { sanctionsLists, searchSanctions } from '../../providers/sanctions/index.js';
 import type { AccountRow } from '../accounts/repo.js';

@@ -1,4 +1,5 @@
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { changedEntries, searchSanctions } from '../../providers/sanctions/index.js';
 import { staysNotEnded } from '../reservations/repo.js';
@@ -12,7 +13,7 @@ const PAGE = 500;
  * time), with its account's threshold, and a stay with a hit is screened again, which records the
  * decision and fires the webhooks its new verdict calls for.
  */
-export async function rescreenOnListChange(payload: unknown, { deps, signal, breathe }: JobContext): Promise<void> {
+export async function rescreenOnListChange(payload: JobPayload<'sanctions.rescreen'>, { deps, signal, breathe }: JobContext): Promise<void> {
   const only = changedEntries(payload);
   const thresholds = new Map<string, number>();
   const today = iso(deps.clock()).slice(0, 10);

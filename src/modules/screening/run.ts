@@ -3,6 +3,7 @@ import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/queue.js';
 import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import countries from 'i18n-iso-countries';
@@ -16,7 +17,7 @@ import { entryIdentifiers, sanctionsLists as listedSanctions, searchSanctions } 
 import { candidates, normaliseDocument } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
-import type { PaymentEvent } from '../reservations/payments.js';
+import type { PaymentEvent } from '../reservations/schemas.js';
 import * as repo from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { compositeStatus, emitScreeningEvent, screeningEventBody } from '../reservations/review.js';
@@ -197,8 +198,8 @@ export async function requestScreening(db: Db, deps: Deps, reservationId: string
 }
 
 /** The job: screen, keep the decision record, store the verdict, tell who asked to be told. */
-export async function runScreening(payload: unknown, { deps }: JobContext): Promise<void> {
-  const { reservation_id, trigger } = payload as { reservation_id: string; trigger: Trigger };
+export async function runScreening(payload: JobPayload<'screening.run'>, { deps }: JobContext): Promise<void> {
+  const { reservation_id, trigger } = payload;
   // screened_at is when the run began reading, not when it finished: sync=1 waits for a run
   // with screened_at >= the request, and a run that read before a payment event committed but
   // finished after the request would otherwise pass for a fresh one.

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { getManagedAccount, type AccountRow } from '../accounts/service.js';
 import * as repo from './repo.js';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';

@@ -1,6 +1,6 @@
 import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';

@@ -45,7 +45,7 @@ const COUNTRY_ALIASES: Record<string, string> = { usa: 'US', 'u s a': 'US', 'uni
 
 function countryOf(part: string): string | null {
   const f = fold(part);
-  if (COUNTRY_ALIASES[f]) return COUNTRY_ALIASES[f] as string;
+  if (COUNTRY_ALIASES[f]) return COUNTRY_ALIASES[f];
   if (/^[a-z]{2}$/.test(f) && countries.isValid(f.toUpperCase()) && part === part.toUpperCase() && part.length === 2) return null; // "CA" is a state more often than Canada
   if (/^[a-z]{3}$/.test(f)) return countries.alpha3ToAlpha2(f.toUpperCase()) ?? null;
   return countries.getAlpha2Code(part, 'en') ?? null;

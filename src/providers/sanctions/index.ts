@@ -153,8 +153,7 @@ export function forgetSanctionsIndex(deps: Deps): void {
 }
 
 /** A list-change job's payload (what an import changed) as the `only` of a search. */
-export const changedEntries = (payload: unknown): NonNullable<SanctionsQuery['only']> => {
-  const { source, entry_ids } = payload as { source: string; entry_ids: string[] | null };
+export const changedEntries = ({ source, entry_ids }: { source: string; entry_ids: string[] | null }): NonNullable<SanctionsQuery['only']> => {
   return { source, entryIds: entry_ids ? new Set(entry_ids) : null };
 };
 

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { importBlocklist } from '../../modules/blocklist/import.js';
 import { EntryBody } from '../../modules/blocklist/routes.js';
 import { addEntry, getEntry, listEntries, removeEntry, updateEntry } from '../../modules/blocklist/service.js';

@@ -4,7 +4,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
+import { statusOf } from '../../http/errors.js';
 import { createValidatorCompiler } from '../../http/validators.js';
 import { sessionAccount } from '../../modules/sessions/service.js';
 import { CardPage, sendPage } from '../layout.js';
@@ -30,7 +31,7 @@ declare module 'fastify' {
 function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const known = err instanceof AppError ? err : undefined;
   const csrfRefused = typeof err.code === 'string' && err.code.startsWith('FST_CSRF');
-  const status = csrfRefused ? 403 : (known?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500));
+  const status = csrfRefused ? 403 : ((known ? statusOf(known) : undefined) ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500));
   if (status >= 500) request.log.error({ err }, 'console page failed');
   for (const [k, v] of Object.entries(known?.headers ?? {})) reply.header(k, v);
   const message = csrfRefused

@@ -135,7 +135,7 @@ export function Pager({ base, from, size, total, query = {} }: { base: string; f
 
 /** Renders a console page for the signed-in account, with a fresh form token. */
 export async function show(request: FastifyRequest, reply: FastifyReply, page: (ctx: Ctx) => VNode | Promise<VNode>, status = 200) {
-  const csrf = await reply.generateCsrf({ userInfo: request.sessionToken });
+  const csrf = reply.generateCsrf({ userInfo: request.sessionToken });
   const path = request.url.split('?')[0] ?? '/console';
   return sendPage(reply, await page({ account: request.account, csrf, path }), status);
 }

@@ -55,7 +55,7 @@ export const signInPages = (deps: Deps, secure: boolean): FastifyPluginAsyncType
     app.get('/console/sign-in', { config: { public: true }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
       if (request.sessionToken) return reply.code(303).header('location', safeNext(request.query.next)).send();
       const notice = request.query.ended ? 'Your session has ended. Sign in again.' : request.query.signed_out ? 'You are signed out.' : undefined;
-      const csrf = await reply.generateCsrf({ userInfo: 'signed-out' });
+      const csrf = reply.generateCsrf({ userInfo: 'signed-out' });
       return sendPage(reply, signInPage(csrf, { next: request.query.next }, [], notice));
     });
 
@@ -64,7 +64,7 @@ export const signInPages = (deps: Deps, secure: boolean): FastifyPluginAsyncType
       const result = await signIn(deps, { email, password, address: request.ip });
       if (!result.ok) {
         if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
-        const csrf = await reply.generateCsrf({ userInfo: 'signed-out' });
+        const csrf = reply.generateCsrf({ userInfo: 'signed-out' });
         return sendPage(reply, signInPage(csrf, { email, next }, [result.message]), result.status);
       }
       reply.setCookie(SESSION_COOKIE, result.token, { ...sessionCookie(secure), maxAge: deps.config.consoleSessionHours * 3600 });

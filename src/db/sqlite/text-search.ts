@@ -1,15 +1,15 @@
 /**
  * SQLite's text search in the default order (newest check-in first), answered from the
- * full-text index's keys (SEARCH_KEY in db/dialect.ts, migration 0013): an account's matches are
+ * full-text index's keys (SEARCH_KEY in search-index.ts, migration 0013): an account's matches are
  * one range of the index, in check-in order, so the count and the page's place come from the
  * index alone, and only the rows of the days the page spans are read and sorted by date and id.
  * Over 100,000 reservations, a search read every match's row before, 350 on average.
  *
- * It runs as a read in steps (db/read-procedures.ts), on a reader thread where there is one, so
+ * It runs as a read in steps (procedures.ts), on a reader thread where there is one, so
  * the index is read in one snapshot with no message to the thread between steps.
  */
-import { SEARCH_KEY as K } from '../../db/dialect.js';
-import type { ReadSteps } from '../../db/read-procedures.js';
+import type { ReadSteps } from './procedures.js';
+import { SEARCH_KEY as K } from './search-index.js';
 
 export interface CheckInSearch {
   accountId: string;

@@ -1,12 +1,12 @@
 /**
  * Reads in steps: a generator yields the queries of a step, gets their rows back, and returns
  * the answer, so a read whose next query depends on the last one's rows runs where the data
- * is. On SQLite with reader threads (read-pool.ts) the whole read runs on one thread, in one
+ * is. On SQLite with reader threads (readers.ts) the whole read runs on one thread, in one
  * snapshot, with no message between steps; elsewhere each step goes to the database handle in
  * turn. A reader thread finds a procedure by its name here.
  */
-import { searchByCheckIn } from '../modules/reservations/text-search.js';
-import type { ReadQuery } from './read-pool.js';
+import type { ReadQuery } from './readers.js';
+import { searchByCheckIn } from './text-search.js';
 
 export type ReadSteps<R> = Generator<ReadQuery[], R, unknown[][]>;
 

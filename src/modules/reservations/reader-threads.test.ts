@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../test/harness.js';
-import { searchReservations } from '../modules/reservations/repo.js';
-import { withTx } from './connection.js';
-import { readersOf, SqliteReaders } from './read-pool.js';
+import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { searchReservations } from './repo.js';
+import { withTx } from '../../db/connection.js';
+import { readersOf, SqliteReaders } from '../../db/sqlite/readers.js';
 
 describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'SQLite only' }, () => {
   let t: TestApp;
@@ -61,7 +61,7 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
       const inside = await searchReservations(tx, 'sqlite', me.account.id, filters);
       assert.deepEqual(inside.rows.map((r) => r.id), [id]);
       before = (await searchReservations(t.deps.db, 'sqlite', me.account.id, filters)).total;
-      // A text search in steps (read-procedures.ts) runs each step on the transaction's connection.
+      // A text search in steps (db/sqlite/procedures.ts) runs each step on the transaction's connection.
       const text = await searchReservations(tx, 'sqlite', me.account.id, { text: 'uncommitted', dateField: 'check_in_date', offset: 0, limit: 20 });
       assert.deepEqual([text.total, text.rows.map((r) => r.id)], [1, [id]]);
     });

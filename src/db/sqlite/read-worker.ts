@@ -1,14 +1,14 @@
 /**
  * A thread that answers reads from its own read-only connection to the SQLite file (see
- * read-pool.ts). The queries of one message, or the steps of one read in steps
- * (read-procedures.ts), run in one read transaction, so they see one snapshot of the database:
+ * readers.ts). The queries of one message, or the steps of one read in steps
+ * (procedures.ts), run in one read transaction, so they see one snapshot of the database:
  * a count and its page agree.
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ReadQuery } from './read-pool.js';
-import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './read-procedures.js';
-import { rowsOf } from './sqlite-bind.js';
+import type { ReadQuery } from './readers.js';
+import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './procedures.js';
+import { rowsOf } from './bind.js';
 
 export type ReadRequest =
   | { id: number; queries: { sql: string; parameters: readonly unknown[] }[] }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, it } from 'node:test';
-import { rowsOf } from './sqlite-bind.js';
+import { rowsOf } from './bind.js';
 
 describe('rows read as arrays and made into objects', () => {
   const db = new BetterSqlite3(':memory:');

@@ -10,12 +10,12 @@
  * acknowledged is found. Reads inside a transaction stay on the transaction's connection
  * (`readersOf` answers only for the database handle itself).
  */
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './connection.js';
-import { PROCEDURES, runSteps, type ProcedureAnswer, type ProcedureArgs, type ProcedureName } from './read-procedures.js';
+import type { Db } from '../connection.js';
+import { PROCEDURES, runSteps, type ProcedureAnswer, type ProcedureArgs, type ProcedureName } from './procedures.js';
 import type { ReadAnswer, ReadRequest } from './read-worker.js';
 
 export interface ReadQuery {
@@ -56,7 +56,7 @@ export class SqliteReaders {
     return this.send({ queries: queries.map((q) => ({ sql: q.sql, parameters: q.parameters })) }) as Promise<unknown[][]>;
   }
 
-  /** A read in steps (read-procedures.ts), run whole on the least busy thread in one snapshot. */
+  /** A read in steps (procedures.ts), run whole on the least busy thread in one snapshot. */
   call<N extends ProcedureName>(name: N, args: ProcedureArgs<N>): Promise<ProcedureAnswer<N>> {
     return this.send({ procedure: { name, args } }) as Promise<ProcedureAnswer<N>>;
   }
@@ -67,7 +67,7 @@ export class SqliteReaders {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       reader.pending.set(id, { resolve, reject });
-      reader.worker.postMessage({ id, ...request } as ReadRequest);
+      reader.worker.postMessage({ id, ...request });
     });
   }
 
@@ -121,18 +121,7 @@ export function readersOf(db: Db): SqliteReaders | undefined {
 }
 
 /**
- * Each query's rows: on a reader thread, in one snapshot, where the handle has reader threads;
- * otherwise on the handle itself (PostgreSQL's pool, a transaction, readers switched off).
- */
-export async function readRows(db: Db, queries: Compilable<unknown>[]): Promise<unknown[][]> {
-  const compiled = queries.map((q) => q.compile());
-  const readers = readersOf(db);
-  if (readers) return readers.run(compiled);
-  return Promise.all(compiled.map(async (q) => (await db.executeQuery(q)).rows));
-}
-
-/**
- * A read in steps (read-procedures.ts): whole on a reader thread where the handle has them,
+ * A read in steps (procedures.ts): whole on a reader thread where the handle has them,
  * otherwise each step's queries on the handle in turn.
  */
 export async function readProcedure<N extends ProcedureName>(db: Db, name: N, args: ProcedureArgs<N>): Promise<ProcedureAnswer<N>> {
