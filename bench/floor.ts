@@ -62,7 +62,7 @@ function sqliteStore(file: string): Store {
     byId: async (id) => byId.all([accountId, id])[0],
     text: async (term, offset, limit) => {
       const answer = await readers.call('searchByCheckIn', { accountId: accountId!, phrase: ftsPhrase(term), offset, limit, columns: VIEW });
-      if ('general' in answer) throw new Error('rows past the index keys\' bounds: the floor route runs only the keyed search');
+      if ('general' in answer) throw new Error("rows past the index keys' bounds: the floor route runs only the keyed search");
       return answer;
     },
     filtered: async (q, offset, limit) => {

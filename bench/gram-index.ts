@@ -69,7 +69,9 @@ db.transaction(() => {
 })();
 db.pragma('wal_checkpoint(TRUNCATE)');
 const entries = db.prepare('select count(*) from grams').pluck().get() as number;
-process.stdout.write(`suffix index: ${entries} entries for ${loaded.length} reservations (${(entries / loaded.length).toFixed(1)} each), the file grew by ${Math.round((statSync(file).size - sizeBefore) / 2 ** 20)} MB\n`);
+process.stdout.write(
+  `suffix index: ${entries} entries for ${loaded.length} reservations (${(entries / loaded.length).toFixed(1)} each), the file grew by ${Math.round((statSync(file).size - sizeBefore) / 2 ** 20)} MB\n`,
+);
 const gramCount = db.prepare('select count(distinct seq) from grams where account_id = ? and gram >= ? and gram < ?').pluck();
 const gramPage = db.prepare('select seq from grams where account_id = ? and gram >= ? and gram < ? group by seq order by max(check_in_date) desc limit 20').pluck();
 time('suffix index: count', (t) => gramCount.get(accountId, t, upper(t)));

@@ -163,7 +163,10 @@ async function startBaseline(): Promise<Yardstick> {
 /** bench/floor.ts over the database the service uses: the storage's share of a request. */
 async function startFloor(accountId: string, where: string, secret: string): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/floor.ts`, String(port), accountId, where], { env: { ...process.env, GUESTSCREEN_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/floor.ts`, String(port), accountId, where], {
+    env: { ...process.env, GUESTSCREEN_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await waitForLine(child, /ready \d+/);
   process.once('exit', () => child.kill('SIGTERM'));
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
@@ -242,7 +245,9 @@ async function runOn(db: 'sqlite' | 'postgres', yardstick: Yardstick) {
     if (r.errors || r.non2xx) log(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
     const ratio = (rps: number) => Math.round((rps / baselineRps) * 1000) / 1000;
     const f: Figure = { name, db, rps: Math.round(r.rps), p50_ms: r.p50, p99_ms: r.p99, ratio: ratio(r.rps), baseline_rps: Math.round(baselineRps), cpu_us: r.cpu_us };
-    log(`${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before; CPU a request ${r.cpu_us.process} µs in the service, ${r.cpu_us.machine} µs on the machine; service's peak RSS so far ${peakRssMb(service.pid!)} MB`);
+    log(
+      `${db} ${name}: ${f.rps} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, ${(f.ratio * 100).toFixed(1)}% of the baseline just before; CPU a request ${r.cpu_us.process} µs in the service, ${r.cpu_us.machine} µs on the machine; service's peak RSS so far ${peakRssMb(service.pid!)} MB`,
+    );
     if (withFloor) {
       const onFloor = async (prefix: string, label: string) => {
         const fl = await run(floor.url, prefix, floor.pid);
@@ -257,21 +262,37 @@ async function runOn(db: 'sqlite' | 'postgres', yardstick: Yardstick) {
   };
 
   await record('me', (url, _, pid) => load(`${url}/v1/accounts/me`, { headers }, true, pid));
-  await record('get_reservation', (url, prefix, pid) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `${prefix}/v1/reservations/${pick(ids)}` }) }] }, true, pid), true, true);
-  await record('search_text', (url, _, pid) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }, true, pid), true);
-  await record('search_filtered', (url, _, pid) =>
-    load(url, {
-      headers,
-      requests: [
+  await record(
+    'get_reservation',
+    (url, prefix, pid) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `${prefix}/v1/reservations/${pick(ids)}` }) }] }, true, pid),
+    true,
+    true,
+  );
+  await record(
+    'search_text',
+    (url, _, pid) => load(url, { headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/reservations?search=${encodeURIComponent(pick(terms))}` }) }] }, true, pid),
+    true,
+  );
+  await record(
+    'search_filtered',
+    (url, _, pid) =>
+      load(
+        url,
         {
-          setupRequest: (req) => ({
-            ...req,
-            path: `/v1/reservations?status=CONFIRMED&source=${pick(['Airbnb', 'Vrbo', 'Direct'])}&startDate=2026-01-01&endDate=2026-06-30&from=${pick([0, 20, 40])}&size=20`,
-          }),
+          headers,
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/v1/reservations?status=CONFIRMED&source=${pick(['Airbnb', 'Vrbo', 'Direct'])}&startDate=2026-01-01&endDate=2026-06-30&from=${pick([0, 20, 40])}&size=20`,
+              }),
+            },
+          ],
         },
-      ],
-    }, true, pid),
-  true,
+        true,
+        pid,
+      ),
+    true,
   );
   floor.stop();
   // The least a page of results costs, part by part, while the service is idle (bench/bounds.ts).
@@ -302,18 +323,29 @@ async function runOn(db: 'sqlite' | 'postgres', yardstick: Yardstick) {
   }
   let n = 0;
   await record('create', (url, _, pid) =>
-    load(`${url}/v1/reservations`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ confirmation_code: `BENCH-${process.pid}-${n++}`, check_in_date: '2027-02-01', check_out_date: '2027-02-04', total_price: 420, guest: { first_name: 'Bench', last_name: `Guest ${n}`, email: `bench${n}@gmail.com` } }),
-          }),
-        },
-      ],
-    }, false, pid),
+    load(
+      `${url}/v1/reservations`,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({
+                confirmation_code: `BENCH-${process.pid}-${n++}`,
+                check_in_date: '2027-02-01',
+                check_out_date: '2027-02-04',
+                total_price: 420,
+                guest: { first_name: 'Bench', last_name: `Guest ${n}`, email: `bench${n}@gmail.com` },
+              }),
+            }),
+          },
+        ],
+      },
+      false,
+      pid,
+    ),
   );
   const peak = peakRssMb(service.pid!);
   service.kill('SIGTERM');
@@ -341,17 +373,50 @@ async function drainScreening(env: Record<string, string>): Promise<{ screeningP
   const { createDeps } = await import('../src/runtime.js');
   const { loadConfig } = await import('../src/config.js');
   const deps = createDeps(loadConfig(env));
-  const count = async () => Number((await deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'screening.run').executeTakeFirstOrThrow()).n);
-  const runs = async () => Number((await deps.db.selectFrom('screening_runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await deps.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('kind', '=', 'screening.run')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const runs = async () =>
+    Number(
+      (
+        await deps.db
+          .selectFrom('screening_runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const total = await count();
   const before = await runs();
-  const jobsBefore = Number((await deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const jobsBefore = Number(
+    (
+      await deps.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const worker = spawn(process.execPath, [CLI, 'worker'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
   const started = performance.now();
   while ((await count()) > 0 && performance.now() - started < 300_000) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
   const done = (await runs()) - before;
-  const jobsDone = jobsBefore - Number((await deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const jobsDone =
+    jobsBefore -
+    Number(
+      (
+        await deps.db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   worker.kill('SIGTERM');
   await new Promise((r) => worker.once('exit', r));
   await deps.database.close();
@@ -408,7 +473,9 @@ const out = {
   bounds: results.flatMap((r) => r.bounds),
   get_ceiling: sqlite.getCeiling,
   p99_curve: p99Curve,
-  p99_needs: Object.fromEntries(Object.entries(P99_TARGETS_MS).map(([name, ms]) => [name, { target_ms: ms, little_rps: Math.ceil((CONNECTIONS * 1000) / ms), bare_rps: throughputForP99(p99Curve, ms) }])),
+  p99_needs: Object.fromEntries(
+    Object.entries(P99_TARGETS_MS).map(([name, ms]) => [name, { target_ms: ms, little_rps: Math.ceil((CONNECTIONS * 1000) / ms), bare_rps: throughputForP99(p99Curve, ms) }]),
+  ),
   screening_per_s: sqlite.screeningPerS,
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
@@ -418,9 +485,7 @@ const out = {
 writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(out, null, 2)}\n`);
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
-process.stdout.write(
-  `\nbaseline (bare Fastify), measured just before each scenario: ${out.baseline_rps} req/s on average, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`,
-);
+process.stdout.write(`\nbaseline (bare Fastify), measured just before each scenario: ${out.baseline_rps} req/s on average, ${SECONDS} s per scenario, ${CONNECTIONS} connections\n\n`);
 process.stdout.write(
   `${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('req/s', 9)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('baseline', 10)}${pad('ratio', 9)}   floor route: ${pad('req/s', 7)}${pad('p99 ms', 8)}${pad('ratio', 8)}\n`,
 );
@@ -431,7 +496,9 @@ for (const f of out.scenarios) {
   );
 }
 for (const f of out.scenarios.filter((s) => s.floor_keyed)) {
-  process.stdout.write(`${`${f.name} (floor + key + decryption)`.padEnd(67)}${pad(f.floor_keyed!.rps, 7)}${pad(f.floor_keyed!.p99_ms, 8)}${pad(`${(f.floor_keyed!.ratio * 100).toFixed(1)}%`, 8)}  ${f.db}\n`);
+  process.stdout.write(
+    `${`${f.name} (floor + key + decryption)`.padEnd(67)}${pad(f.floor_keyed!.rps, 7)}${pad(f.floor_keyed!.p99_ms, 8)}${pad(`${(f.floor_keyed!.ratio * 100).toFixed(1)}%`, 8)}  ${f.db}\n`,
+  );
 }
 process.stdout.write(
   '\nfloor route: bench/floor.ts, a bare Fastify route running the same SQL on the same data, no auth, decryption or view;\n+ key + decryption: the same read by id, plus hashing the API key and opening the sealed identification\n',
@@ -443,7 +510,9 @@ process.stdout.write(
   `\nCPU time a request took (µs; the machine's includes the load generator and the database server), and, for a p99 target, the least throughput it takes\n` +
     `(Little's law: ${CONNECTIONS} / target; bare: the baseline's curve above) and the cores that throughput takes at the machine's cost (this machine has ${cpus().length}):\n`,
 );
-process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('service', 9)}${pad('machine', 9)}${pad('floor svc', 11)}${pad('floor mach', 12)}${pad('p99 target', 12)}${pad('Little', 8)}${pad('bare', 8)}${pad('cores', 7)}\n`);
+process.stdout.write(
+  `${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('service', 9)}${pad('machine', 9)}${pad('floor svc', 11)}${pad('floor mach', 12)}${pad('p99 target', 12)}${pad('Little', 8)}${pad('bare', 8)}${pad('cores', 7)}\n`,
+);
 for (const f of out.scenarios) {
   const need = out.p99_needs[`${f.db} ${f.name}`];
   const bare = need ? `${need.bare_rps.bound === 'above' ? '>' : need.bare_rps.bound === 'below' ? '<' : ''}${need.bare_rps.rps}` : '';
@@ -453,7 +522,9 @@ for (const f of out.scenarios) {
   );
 }
 process.stdout.write(`\nthe least a page of 20 results costs, timed part by part on one thread (bench/bounds.ts), and the least mean latency that allows with ${CONNECTIONS} in flight:\n`);
-process.stdout.write(`${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('index µs', 10)}${pad('rows µs', 9)}${pad('views µs', 10)}${pad('json µs', 9)}${pad('total µs', 10)}${pad('one thread', 13)}${pad('two cores', 11)}\n`);
+process.stdout.write(
+  `${'scenario'.padEnd(18)}${'db'.padEnd(10)}${pad('index µs', 10)}${pad('rows µs', 9)}${pad('views µs', 10)}${pad('json µs', 9)}${pad('total µs', 10)}${pad('one thread', 13)}${pad('two cores', 11)}\n`,
+);
 for (const b of out.bounds) {
   const ms = (v: number | null) => (v === null ? '-' : `${v} ms`);
   process.stdout.write(
@@ -468,4 +539,6 @@ if (c) {
       `with an answer of ${c.answer_bytes} bytes, as long as the read's, ${c.rps_with_answer} req/s, ${(c.ratio_with_answer * 100).toFixed(1)}%: the most get_reservation can reach (target 40%)\n`,
   );
 }
-process.stdout.write(`\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB${results[1] ? ` (PostgreSQL: ${results[1].peakRssMb} MB)` : ''}\n`);
+process.stdout.write(
+  `\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB${results[1] ? ` (PostgreSQL: ${results[1].peakRssMb} MB)` : ''}\n`,
+);

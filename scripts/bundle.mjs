@@ -15,7 +15,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * node_modules stays an import, resolved at run time.
  */
 const BUNDLED = new Set(['kysely', '@sinclair/typebox', '@fastify/type-provider-typebox', 'mrz', '@marcbachmann/cel-js', 'ulidx', 'layerr']);
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 rmSync(`${root}dist`, { recursive: true, force: true });
 await build({

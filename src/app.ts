@@ -175,10 +175,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   // Fastify's `req` serializer and the logger's redaction of its paths each line cost more.
   app.addHook('onResponse', (request, reply, done) => {
     if (!ACCESS_LEVELS.has(request.log.level)) return done();
-    request.log.info(
-      { method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime },
-      'request completed',
-    );
+    request.log.info({ method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });
   // A client that goes away before its answer leaves a line too (it gets no `request completed`).
@@ -197,9 +194,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       info: {
         title: 'guestscreen API',
         version: '1.0.0',
-        description:
-          'Guest screening for short-term rentals and hospitality. Every /v1 route takes the account key in `x-api-key`. ' +
-          'Errors are `{"error": "..."}` with `code` and `request_id`.',
+        description: 'Guest screening for short-term rentals and hospitality. Every /v1 route takes the account key in `x-api-key`. ' + 'Errors are `{"error": "..."}` with `code` and `request_id`.',
       },
       servers: [{ url: deps.config.publicUrl }],
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },

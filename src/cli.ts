@@ -54,7 +54,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 /** On a database without sanctions lists, the ones that ship with the service (providers/sanctions/bundled.ts). */
 async function loadLists(deps: Deps, opts: { quiet?: boolean } = {}): Promise<void> {
   const { loadBundledLists } = await import('./providers/sanctions/bundled.js');
-  for (const l of await loadBundledLists(deps)) if (!opts.quiet) out(`Sanctions list loaded: ${l.source} of ${l.date} (${l.imported} names with aliases); \`guestscreen data import sanctions\` replaces it with a newer copy`);
+  for (const l of await loadBundledLists(deps))
+    if (!opts.quiet) out(`Sanctions list loaded: ${l.source} of ${l.date} (${l.imported} names with aliases); \`guestscreen data import sanctions\` replaces it with a newer copy`);
 }
 
 async function run(deps: Deps, command: string, args: string[]): Promise<boolean> {
@@ -72,7 +73,8 @@ async function run(deps: Deps, command: string, args: string[]): Promise<boolean
       out(`API reference: ${deps.config.publicUrl}/docs`);
       out(`Host console: ${deps.config.publicUrl}/console`);
       const { dataSources } = await import('./modules/system/sources.js');
-      for (const source of await dataSources(deps)) if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
+      for (const source of await dataSources(deps))
+        if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
       if (rootKey) out(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
       closeWithGrace({ delay: 15_000 }, async ({ err }) => {
         if (err) app.log.error({ err }, 'shutting down after an error');
@@ -212,7 +214,13 @@ async function dataCommand(deps: Deps, args: string[]) {
       });
       await prepare(deps);
       const { importThreatFeed } = await import('./providers/ip-threats/import.js');
-      const result = await importThreatFeed(deps, file, { ...values, tags: values.tags?.split(',').map((t) => t.trim()).filter(Boolean) });
+      const result = await importThreatFeed(deps, file, {
+        ...values,
+        tags: values.tags
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      });
       report(values.json, result, `addresses and blocks of ${result.source} (data of ${result.date}), replacing its earlier import`);
       return;
     }
@@ -234,7 +242,15 @@ async function dataCommand(deps: Deps, args: string[]) {
     case 'sanctions': {
       const { values } = parseArgs({
         args: rest,
-        options: { format: { type: 'string' }, aliases: { type: 'string' }, addresses: { type: 'string' }, comments: { type: 'string' }, source: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean', default: false } },
+        options: {
+          format: { type: 'string' },
+          aliases: { type: 'string' },
+          addresses: { type: 'string' },
+          comments: { type: 'string' },
+          source: { type: 'string' },
+          date: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
         strict: true,
       });
       const { LIST_FORMATS } = await import('./providers/sanctions/formats.js');
@@ -272,7 +288,13 @@ async function jobsCommand(deps: Deps, args: string[]) {
     const { values } = parseArgs({ args: rest, options: { failed: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, strict: true });
     const jobs = await listJobs(deps.db, { failed: values.failed });
     if (values.json) {
-      out(JSON.stringify(jobs.map((j) => ({ ...j, payload: JSON.parse(j.payload) as unknown })), null, 2));
+      out(
+        JSON.stringify(
+          jobs.map((j) => ({ ...j, payload: JSON.parse(j.payload) as unknown })),
+          null,
+          2,
+        ),
+      );
       return;
     }
     if (jobs.length === 0) out(values.failed ? 'no failed jobs' : 'no jobs');
@@ -329,7 +351,9 @@ async function demoCommand(deps: Deps, args: string[]) {
     out(JSON.stringify(result, null, 2));
     return;
   }
-  out(`seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s); ${opts.unscreened ? 'none queued for screening' : "`guestscreen start` screens them (some guests are on the sanctions lists, three on the first account's blocklist)"}`);
+  out(
+    `seeded ${result.reservations} reservations and ${result.payment_events} payment events in ${result.accounts.length} accounts (${((Date.now() - started) / 1000).toFixed(1)} s); ${opts.unscreened ? 'none queued for screening' : "`guestscreen start` screens them (some guests are on the sanctions lists, three on the first account's blocklist)"}`,
+  );
   out(`reseller ${result.reseller.id}: ${result.reseller.api_key}`);
   for (const a of result.accounts) out(`account ${a.id} (${a.name}, ${a.reservations} reservations): ${a.api_key}`);
   const first = result.accounts[0];

@@ -67,9 +67,7 @@ export interface VendorConfig {
 const EnvSchema = Type.Object({
   PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
   HOST: Type.Optional(Type.String({ minLength: 1 })),
-  LOG_LEVEL: Type.Optional(
-    Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
-  ),
+  LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)))),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   GUESTSCREEN_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -225,7 +223,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const s of v.secrets) if (e[`${prefix}_${s}`] !== undefined) secrets[s] = e[`${prefix}_${s}`] as string;
     const given = Object.keys(secrets);
     if (given.length > 0 && given.length < v.secrets.length) {
-      problems.push(`${name} needs all of ${v.secrets.map((s) => `${prefix}_${s}`).join(', ')}; missing ${v.secrets.filter((s) => !(s in secrets)).map((s) => `${prefix}_${s}`).join(', ')}`);
+      problems.push(
+        `${name} needs all of ${v.secrets.map((s) => `${prefix}_${s}`).join(', ')}; missing ${v.secrets
+          .filter((s) => !(s in secrets))
+          .map((s) => `${prefix}_${s}`)
+          .join(', ')}`,
+      );
     }
     const url = e[`${prefix}_URL`] ?? v.url;
     const on = v.secrets.length > 0 ? given.length === v.secrets.length : name === 'rdap' ? e.GUESTSCREEN_RDAP_ENABLED !== 'false' && e.GUESTSCREEN_RDAP_ENABLED !== '0' : url !== undefined;
@@ -239,7 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   else if (headersTimeoutSeconds > requestTimeoutSeconds) {
     problems.push(`GUESTSCREEN_HEADERS_TIMEOUT_SECONDS: must not be more than GUESTSCREEN_REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
-  const refreshUrls = (e.GUESTSCREEN_SANCTIONS_REFRESH_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  const refreshUrls = (e.GUESTSCREEN_SANCTIONS_REFRESH_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   for (const u of refreshUrls) {
     const problem = outboundUrlProblem(u);
     if (problem) problems.push(`GUESTSCREEN_SANCTIONS_REFRESH_URLS: '${u}' ${problem}`);
@@ -263,17 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.GUESTSCREEN_PUBLIC_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ''),
     allowPrivateTargets: flag(e.GUESTSCREEN_ALLOW_PRIVATE_TARGETS),
     pmsNames: ['api', ...pmsNames.filter((n) => n !== 'api')],
-    webhookRetrySchedule: (e.GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000')
-      .split(',')
-      .map(Number),
+    webhookRetrySchedule: (e.GUESTSCREEN_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,36000').split(',').map(Number),
     rateLimitPerMinute: e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE === undefined ? 6000 : Number(e.GUESTSCREEN_RATE_LIMIT_PER_MINUTE),
     authFailuresPerMinute: e.GUESTSCREEN_AUTH_FAILURES_PER_MINUTE === undefined ? 60 : Number(e.GUESTSCREEN_AUTH_FAILURES_PER_MINUTE),
     headersTimeoutMs: headersTimeoutSeconds * 1000,
     requestTimeoutMs: requestTimeoutSeconds * 1000,
     signupTtlHours: e.GUESTSCREEN_SIGNUP_TTL_HOURS === undefined ? 168 : Number(e.GUESTSCREEN_SIGNUP_TTL_HOURS),
     consoleSessionHours: e.GUESTSCREEN_CONSOLE_SESSION_HOURS === undefined ? 12 : Number(e.GUESTSCREEN_CONSOLE_SESSION_HOURS),
-    lastLoginResolutionSeconds:
-      e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
+    lastLoginResolutionSeconds: e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_LAST_LOGIN_RESOLUTION_SECONDS),
     keyCacheMs: (e.GUESTSCREEN_KEY_CACHE_SECONDS === undefined ? 5 : Number(e.GUESTSCREEN_KEY_CACHE_SECONDS)) * 1000,
     smtpUrl: e.GUESTSCREEN_SMTP_URL,
     mailFrom: e.GUESTSCREEN_MAIL_FROM ?? 'guestscreen <no-reply@localhost>',

@@ -63,13 +63,18 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'besi
       ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
       // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
       ...(deps.config.sanctionsRefresh
-        ? [{ name: 'sanctions refresh', everyMs: deps.config.sanctionsRefresh.everyHours * 3_600_000, firstAfterMs: 60_000, run: async () => void (await enqueue(deps.db, deps, 'sanctions.refresh', {}, { uniqueKey: 'sanctions-refresh' })) }]
+        ? [
+            {
+              name: 'sanctions refresh',
+              everyMs: deps.config.sanctionsRefresh.everyHours * 3_600_000,
+              firstAfterMs: 60_000,
+              run: async () => void (await enqueue(deps.db, deps, 'sanctions.refresh', {}, { uniqueKey: 'sanctions-refresh' })),
+            },
+          ]
         : []),
       // SQLite's full-text index, merged in short steps (compactSearchIndex in db/dialect.ts): a
       // few seconds after the start, so not in the way of it, then hourly.
-      ...(deps.dialect.kind === 'sqlite'
-        ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }]
-        : []),
+      ...(deps.dialect.kind === 'sqlite' ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }] : []),
     ],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { concurrency: 2, busy: () => deps.api.inFlight >= BUSY_API } } : {}),
   });

@@ -18,17 +18,20 @@ describe(`the access log (${dbKind})`, () => {
         done();
       },
     });
-    t = await createTestApp({}, {
-      logger: { level: 'info', stream },
-      // A route slow enough for a client to give up on it.
-      configure: (app) =>
-        app.get('/v1/__slow', { config: { public: true } }, async () => {
-          slow.entered();
-          await sleep(300);
-          slow.left();
-          return { ok: true };
-        }),
-    });
+    t = await createTestApp(
+      {},
+      {
+        logger: { level: 'info', stream },
+        // A route slow enough for a client to give up on it.
+        configure: (app) =>
+          app.get('/v1/__slow', { config: { public: true } }, async () => {
+            slow.entered();
+            await sleep(300);
+            slow.left();
+            return { ok: true };
+          }),
+      },
+    );
   });
   after(() => t.close());
 
@@ -76,13 +79,7 @@ describe(`the access log (${dbKind})`, () => {
     await call(t, 'GET', '/v1/reservations/res_0123?pms=api', { key: t.root.key });
     await call(t, 'GET', `/v1/no-such-route?q=Roe`, { key: t.root.key });
     const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
-    assert.deepEqual(urls, [
-      '/v1/lookup/phone/…',
-      '/v1/lookup/breaches/…',
-      '/v1/reservations?search=…&emails=…&status=accepted&size=5',
-      '/v1/reservations/res_0123?pms=api',
-      '/v1/no-such-route?q=…',
-    ]);
+    assert.deepEqual(urls, ['/v1/lookup/phone/…', '/v1/lookup/breaches/…', '/v1/reservations?search=…&emails=…&status=accepted&size=5', '/v1/reservations/res_0123?pms=api', '/v1/no-such-route?q=…']);
     for (const personal of [phone, encodeURIComponent(phone), email, encodeURIComponent(email), 'Roe']) {
       assert.ok(!JSON.stringify(lines).includes(personal), `${personal} is not logged`);
     }
@@ -104,6 +101,9 @@ describe(`the access log (${dbKind})`, () => {
     // The handler's answer, to a closed connection, is not logged as completed.
     await sleep(50);
     const ours = lines.filter((l) => l.url === '/v1/__slow?x=…');
-    assert.deepEqual(ours.map((l) => [l.msg, l.method]), [['request aborted', 'GET']]);
+    assert.deepEqual(
+      ours.map((l) => [l.msg, l.method]),
+      [['request aborted', 'GET']],
+    );
   });
 });

@@ -59,7 +59,10 @@ describe(`guestscreen command (${dbKind})`, () => {
       const r = await app.inject({ method: 'POST', url: '/v1/screening/match', headers: { 'x-api-key': key }, payload: { name: 'Михаил Фрадков' } });
       assert.equal(r.json().candidates[0]?.primary_name, 'FRADKOV, Mikhail Efimovich');
       assert.deepEqual(
-        r.json().lists.filter((l: { list: string }) => l.list !== 'blocklist').map((l: { list: string; date: string }) => `${l.list} ${l.date}`),
+        r
+          .json()
+          .lists.filter((l: { list: string }) => l.list !== 'blocklist')
+          .map((l: { list: string; date: string }) => `${l.list} ${l.date}`),
         ['OFAC Consolidated (non-SDN) 2025-12', 'OFAC SDN 2024-05-03'],
       );
     } finally {
@@ -72,7 +75,10 @@ describe(`guestscreen command (${dbKind})`, () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.reservations, 127);
-    assert.deepEqual(out.accounts.map((a: { reservations: number }) => a.reservations), [120, 7]);
+    assert.deepEqual(
+      out.accounts.map((a: { reservations: number }) => a.reservations),
+      [120, 7],
+    );
     assert.ok(out.payment_events > 0);
     const app = await openApp(env);
     try {
@@ -91,7 +97,14 @@ describe(`guestscreen command (${dbKind})`, () => {
     const worker = startWorker(deps, 'dedicated');
     try {
       const started = Date.now();
-      while ((await deps.db.selectFrom('screening_runs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n < 127) {
+      while (
+        (
+          await deps.db
+            .selectFrom('screening_runs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n < 127
+      ) {
         assert.ok(Date.now() - started < 60_000, 'every demo reservation screened within a minute');
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -118,9 +131,10 @@ describe(`guestscreen command (${dbKind})`, () => {
     const listed = runCli(['jobs', 'list', '--failed', '--json'], env);
     assert.equal(listed.code, 0, listed.stderr);
     const jobs = JSON.parse(listed.stdout);
-    assert.deepEqual(jobs.map((j: { id: string; last_error: string; payload: unknown }) => [j.id, j.last_error, j.payload]), [
-      [id, 'SMTP server said no', { message_id: 'msg_gone' }],
-    ]);
+    assert.deepEqual(
+      jobs.map((j: { id: string; last_error: string; payload: unknown }) => [j.id, j.last_error, j.payload]),
+      [[id, 'SMTP server said no', { message_id: 'msg_gone' }]],
+    );
     assert.match(runCli(['jobs', 'list'], env).stdout, /message\.send\s+failed\s+attempt 1\/8.*SMTP server said no/);
     const retried = runCli(['jobs', 'retry', id!], env);
     assert.equal(retried.code, 0, retried.stderr);
@@ -162,7 +176,10 @@ describe(`guestscreen command (${dbKind})`, () => {
       try {
         const key = JSON.parse(runCli(['accounts', 'create', '--name', 'Feeds', '--email', 'f@example.test', '--json'], env).stdout).api_key;
         const threats = await app.inject({ url: '/v1/lookup/ip-threats/45.155.205.77', headers: { 'x-api-key': key } });
-        assert.deepEqual(threats.json().map((x: { source: string; tags: string[] }) => [x.source, x.tags]), [['ops list', ['abuse', 'scanner']]]);
+        assert.deepEqual(
+          threats.json().map((x: { source: string; tags: string[] }) => [x.source, x.tags]),
+          [['ops list', ['abuse', 'scanner']]],
+        );
         const geo = await app.inject({ url: '/v1/lookup/geoip/8.8.8.8', headers: { 'x-api-key': key } });
         assert.equal(geo.json().source.name, 'imported MMDB (city.mmdb)');
         assert.equal(geo.json().country_code, 'US');

@@ -183,10 +183,7 @@ export interface Received {
 }
 
 /** A real HTTP receiver on 127.0.0.1 that records requests and answers with `respond`. */
-export async function startReceiver(
-  respond: (req: Received, n: number) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200 }),
-  delayMs = 0,
-) {
+export async function startReceiver(respond: (req: Received, n: number) => { status: number; body?: string; headers?: Record<string, string> } = () => ({ status: 200 }), delayMs = 0) {
   const { createServer } = await import('node:http');
   const received: Received[] = [];
   const server = createServer((req, res) => {
@@ -269,18 +266,18 @@ export async function everyRowAsText(deps: Deps): Promise<Map<string, string>> {
   const tables =
     deps.dialect.kind === 'sqlite'
       ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(deps.db)).rows.map((r) => r.name)
-      : (
-          await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-            deps.db,
-          )
-        ).rows.map((r) => r.name);
+      : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(deps.db)).rows.map((r) => r.name);
   const out = new Map<string, string>();
   for (const table of tables) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(deps.db)).rows;
     out.set(
       table,
       rows
-        .map((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v))).join('|'))
+        .map((row) =>
+          Object.values(row)
+            .map((v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v)))
+            .join('|'),
+        )
         .join('\n'),
     );
   }

@@ -6,12 +6,15 @@ describe(`HTTP error handling (${dbKind})`, () => {
   let t: TestApp;
   before(async () => {
     // A route that fails the way a bug would, to prove no stack or message leaks.
-    t = await createTestApp({}, {
-      configure: (app) =>
-        app.get('/v1/__boom', { config: { public: true } }, async () => {
-          throw new Error('secret internal detail at /srv/app.js:42');
-        }),
-    });
+    t = await createTestApp(
+      {},
+      {
+        configure: (app) =>
+          app.get('/v1/__boom', { config: { public: true } }, async () => {
+            throw new Error('secret internal detail at /srv/app.js:42');
+          }),
+      },
+    );
   });
   after(() => t.close());
 
@@ -56,7 +59,11 @@ describe(`HTTP error handling (${dbKind})`, () => {
   it('answers 400 for a page offset that is not a finite safe integer, on every paged list', async () => {
     const lists = ['/v1/reservations', '/v1/accounts/children', '/v1/blocklist', '/v1/accounts/webhooks/deliveries', '/v1/background-check/results', '/v1/lookup/adverse-media/results'];
     for (const list of lists) {
-      for (const [from, error] of [['1e309', 'must be a finite number'], ['Infinity', 'must be a finite number'], ['99999999999999999999', 'must be <= 9007199254740991']]) {
+      for (const [from, error] of [
+        ['1e309', 'must be a finite number'],
+        ['Infinity', 'must be a finite number'],
+        ['99999999999999999999', 'must be <= 9007199254740991'],
+      ]) {
         const r = await call(t, 'GET', `${list}?from=${from}`, { key: t.root.key });
         assert.equal(r.status, 400, `${list}?from=${from}: ${r.body}`);
         assert.equal(r.json.error, `query.from: ${error}`);

@@ -41,6 +41,9 @@ describe(`OpenAPI document and API reference (${dbKind})`, () => {
     assert.deepEqual((await call(t, 'GET', '/healthz')).json, { status: 'ok' });
     const ready = (await call(t, 'GET', '/readyz')).json;
     assert.equal(ready.status, 'ready');
-    assert.deepEqual(ready.sources.map((x: { name: string }) => x.name), ['sanctions lists', 'news', 'IP threat feeds', 'criminal records']);
+    assert.deepEqual(
+      ready.sources.map((x: { name: string }) => x.name),
+      ['sanctions lists', 'news', 'IP threat feeds', 'criminal records'],
+    );
   });
 });

@@ -163,7 +163,10 @@ async function consoleSession(t: TestApp, who: Tenant): Promise<Session> {
   const signedIn = await signIn(t.deps, { email: who.account.email, password, address: '127.0.0.1' });
   assert.ok(signedIn.ok);
   const page = await t.app.inject({ method: 'GET', url: '/console/settings', headers: { cookie: `gs_session=${signedIn.token}` } });
-  const csrfCookie = [page.headers['set-cookie']].flat().find((c) => c?.startsWith('gs_csrf='))?.split(';')[0];
+  const csrfCookie = [page.headers['set-cookie']]
+    .flat()
+    .find((c) => c?.startsWith('gs_csrf='))
+    ?.split(';')[0];
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
   assert.ok(csrfCookie && csrf, 'a console page carries a form token');
   return { cookie: `gs_session=${signedIn.token}; ${csrfCookie}`, csrf };
@@ -311,9 +314,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       const res = await call(t, r.method, p.url, { key: ctx.owner.key, body: p.body });
       // A lookup with no provider configured here answers 500 provider_error, past every check above.
       const allowed =
-        res.status < 400 ||
-        (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) ||
-        (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error');
+        res.status < 400 || (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) || (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error');
       assert.ok(allowed, `${routeKey(r)} as owner answered ${res.status}: ${res.body}`);
     }
   });

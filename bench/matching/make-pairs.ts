@@ -24,7 +24,7 @@ export interface Pair {
 const { values } = parseArgs({ options: { sdn: { type: 'string' }, seed: { type: 'string', default: '7' } } });
 if (!values.sdn) throw new Error('--sdn FILE: an OFAC SDN CSV (legacy format)');
 let state = Number(values.seed);
-const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 
 const rows: string[][] = parse(readFileSync(values.sdn, 'latin1').replace(/\x1a/g, ''), { relax_quotes: true, relax_column_count: true });
@@ -54,15 +54,71 @@ function typo(name: string): string {
   tokens[i] = pick(slips)();
   return tokens.join(' ');
 }
-const NEIGHBOUR: Record<string, string> = { a: 's', b: 'v', c: 'x', d: 's', e: 'r', f: 'g', g: 'h', h: 'j', i: 'o', j: 'k', k: 'l', l: 'k', m: 'n', n: 'm', o: 'p', p: 'o', r: 't', s: 'a', t: 'r', u: 'y', v: 'b', w: 'e', y: 'u', z: 'x' };
+const NEIGHBOUR: Record<string, string> = {
+  a: 's',
+  b: 'v',
+  c: 'x',
+  d: 's',
+  e: 'r',
+  f: 'g',
+  g: 'h',
+  h: 'j',
+  i: 'o',
+  j: 'k',
+  k: 'l',
+  l: 'k',
+  m: 'n',
+  n: 'm',
+  o: 'p',
+  p: 'o',
+  r: 't',
+  s: 'a',
+  t: 'r',
+  u: 'y',
+  v: 'b',
+  w: 'e',
+  y: 'u',
+  z: 'x',
+};
 
 /** Russian names back into Cyrillic, as a Russian guest types them (the reverse of the lists' romanisation). */
 function cyrillic(latin: string): string {
   const rules: [RegExp, string][] = [
-    [/shch/g, 'щ'], [/yevich/g, 'евич'], [/zh/g, 'ж'], [/kh/g, 'х'], [/ts/g, 'ц'], [/ch/g, 'ч'], [/sh/g, 'ш'], [/yu/g, 'ю'], [/ya/g, 'я'], [/yo/g, 'ё'],
-    [/iy\b/g, 'ий'], [/yy\b/g, 'ый'], [/([aeiou])y/g, '$1й'], [/\by?e/g, 'е'], [/y/g, 'ы'],
-    [/a/g, 'а'], [/b/g, 'б'], [/v/g, 'в'], [/g/g, 'г'], [/d/g, 'д'], [/e/g, 'е'], [/z/g, 'з'], [/i/g, 'и'], [/k/g, 'к'], [/l/g, 'л'], [/m/g, 'м'], [/n/g, 'н'],
-    [/o/g, 'о'], [/p/g, 'п'], [/r/g, 'р'], [/s/g, 'с'], [/t/g, 'т'], [/u/g, 'у'], [/f/g, 'ф'], [/'/g, 'ь'],
+    [/shch/g, 'щ'],
+    [/yevich/g, 'евич'],
+    [/zh/g, 'ж'],
+    [/kh/g, 'х'],
+    [/ts/g, 'ц'],
+    [/ch/g, 'ч'],
+    [/sh/g, 'ш'],
+    [/yu/g, 'ю'],
+    [/ya/g, 'я'],
+    [/yo/g, 'ё'],
+    [/iy\b/g, 'ий'],
+    [/yy\b/g, 'ый'],
+    [/([aeiou])y/g, '$1й'],
+    [/\by?e/g, 'е'],
+    [/y/g, 'ы'],
+    [/a/g, 'а'],
+    [/b/g, 'б'],
+    [/v/g, 'в'],
+    [/g/g, 'г'],
+    [/d/g, 'д'],
+    [/e/g, 'е'],
+    [/z/g, 'з'],
+    [/i/g, 'и'],
+    [/k/g, 'к'],
+    [/l/g, 'л'],
+    [/m/g, 'м'],
+    [/n/g, 'н'],
+    [/o/g, 'о'],
+    [/p/g, 'п'],
+    [/r/g, 'р'],
+    [/s/g, 'с'],
+    [/t/g, 'т'],
+    [/u/g, 'у'],
+    [/f/g, 'ф'],
+    [/'/g, 'ь'],
   ];
   return latin
     .toLowerCase()
@@ -77,12 +133,20 @@ function cyrillic(latin: string): string {
 const sample = <T>(list: readonly T[], n: number): T[] => Array.from({ length: n }, () => pick(list));
 
 // Positives.
-for (const p of sample(people.filter((x) => x.given.length >= 2), 120)) pairs.push({ query: guest(p), listed: p.listed, same: 1, kind: 'first and last name only' });
+for (const p of sample(
+  people.filter((x) => x.given.length >= 2),
+  120,
+))
+  pairs.push({ query: guest(p), listed: p.listed, same: 1, kind: 'first and last name only' });
 for (const p of sample(people, 80)) pairs.push({ query: typo(guest(p)), listed: p.listed, same: 1, kind: 'a typo' });
 for (const p of sample(russian, 60)) pairs.push({ query: cyrillic(guest(p)), listed: p.listed, same: 1, kind: 'own script: Cyrillic' });
 for (const [query, listed] of ARABIC_SCRIPT) pairs.push({ query, listed, same: 1, kind: 'own script: Arabic' });
 for (const p of sample(people, 30)) pairs.push({ query: `${p.given[0]}${title(p.family)}`.replace(/\s/g, ''), listed: p.listed, same: 1, kind: 'written together' });
-for (const p of sample(people.filter((x) => x.given.length >= 2), 30)) pairs.push({ query: `${p.given.join(' ')} ${title(p.family)}`, listed: `${p.family}, ${p.given[0]}`, same: 1, kind: 'full name against the short form' });
+for (const p of sample(
+  people.filter((x) => x.given.length >= 2),
+  30,
+))
+  pairs.push({ query: `${p.given.join(' ')} ${title(p.family)}`, listed: `${p.family}, ${p.given[0]}`, same: 1, kind: 'full name against the short form' });
 for (const p of sample(people, 30)) pairs.push({ query: `${title(p.family)} ${p.given.join(' ')}`, listed: p.listed, same: 1, kind: 'family name first' });
 
 // Negatives: guests of many countries, each against the listed person closest to them in spelling.

@@ -74,7 +74,16 @@ if (values.sdn) {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)] ?? 0;
     const total = times.reduce((a, b) => a + b, 0);
-    results.fullList = { searches: times.length, listedFound: found, listed: listed.length, unlistedWithHit: guestsWithHit, unlisted: unlisted.length, medianMs: median, p95Ms: times[Math.floor(times.length * 0.95)], perSecond: (times.length / total) * 1000 };
+    results.fullList = {
+      searches: times.length,
+      listedFound: found,
+      listed: listed.length,
+      unlistedWithHit: guestsWithHit,
+      unlisted: unlisted.length,
+      medianMs: median,
+      p95Ms: times[Math.floor(times.length * 0.95)],
+      perSecond: (times.length / total) * 1000,
+    };
     out(`whole list: ${found} of ${listed.length} listed people found (recall ${(found / listed.length).toFixed(3)}); ${guestsWithHit} of ${unlisted.length} unlisted guests with a hit`);
     out(`  a search: median ${median.toFixed(2)} ms, p95 ${(times[Math.floor(times.length * 0.95)] ?? 0).toFixed(2)} ms, ${((times.length / total) * 1000).toFixed(0)} a second on one core`);
   } finally {

@@ -24,15 +24,23 @@ export async function authorizationMatrix(w: World): Promise<AuthzFigures> {
   const figures: AuthzFigures = { operations: ops.length, requests: 0, matched: 0, mismatches: [], crossTenant: 0 };
   // Deletions last, the owner's very last: they take the objects the other requests name.
   const order = [...ops].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
-  for (const principal of PRINCIPALS.filter((p) => p !== 'owner')) await run(principal, order.filter((o) => o.method !== 'DELETE'));
-  for (const principal of PRINCIPALS.filter((p) => p !== 'owner')) await run(principal, order.filter((o) => o.method === 'DELETE'));
+  for (const principal of PRINCIPALS.filter((p) => p !== 'owner'))
+    await run(
+      principal,
+      order.filter((o) => o.method !== 'DELETE'),
+    );
+  for (const principal of PRINCIPALS.filter((p) => p !== 'owner'))
+    await run(
+      principal,
+      order.filter((o) => o.method === 'DELETE'),
+    );
   await run('owner', order);
   return figures;
 
   async function run(principal: Principal, list: typeof ops) {
     for (const op of list) {
       const info = catalog.get(`${op.method} ${op.route}`);
-      const namesObject = /\{(id|file_id)\}/.test(op.path) && !op.path.startsWith('/v1/lookup/') || op.path.startsWith('/v1/lookup/adverse-media/results/');
+      const namesObject = (/\{(id|file_id)\}/.test(op.path) && !op.path.startsWith('/v1/lookup/')) || op.path.startsWith('/v1/lookup/adverse-media/results/');
       const takesUserId = 'user_id' in op.query;
       let query = minimalQuery(doc, op);
       if (takesUserId && principal !== 'owner') query += `${query ? '&' : '?'}user_id=${w.owner.account.id}`;

@@ -43,7 +43,10 @@ export async function erasureCanary(): Promise<ErasureFigures> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const key = env.GUESTSCREEN_ROOT_KEY as string;
-  const service = spawn(process.execPath, ['--import', 'tsx', CLI, 'start'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const service = spawn(process.execPath, ['--import', 'tsx', CLI, 'start'], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let logs = '';
   service.stdout.on('data', (d: Buffer) => (logs += d.toString()));
   service.stderr.on('data', (d: Buffer) => (logs += d.toString()));
@@ -81,7 +84,14 @@ export async function erasureCanary(): Promise<ErasureFigures> {
       identification: { document_number: `${canary}DOC`, birth_date: '1988-01-01' },
     });
     await api('POST', `/v1/reservations/${r.id}/notes`, { text: `Called ${canary} about parking` });
-    await api('POST', `/v1/reservations/${r.id}/payment-event`, { event_source: 'stripe', event_id: 'ch_1', event_type: 'charge', event_status: 'succeeded', billing_name: canary, name_on_card: canary });
+    await api('POST', `/v1/reservations/${r.id}/payment-event`, {
+      event_source: 'stripe',
+      event_id: 'ch_1',
+      event_type: 'charge',
+      event_status: 'succeeded',
+      billing_name: canary,
+      name_on_card: canary,
+    });
     const form = new FormData();
     form.append('action', 'save');
     form.append('document', new Blob([Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(`% ${canary}\n`.repeat(10))])], { type: 'application/pdf' }), `${canary}-passport.pdf`);

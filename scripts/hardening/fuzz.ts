@@ -23,12 +23,31 @@ const RAW_NUMBERS = ['1e309', '-1e309', '99999999999999999999', '-99999999999999
 const RAW = '\u0001raw:';
 
 const nastyString = fc.oneof(
-  fc.constantFrom('a\u0000b', '\u0000', '\ud800', 'x\udfffy', '\uffff', '\ufdd0', '\u{10ffff}', '%00', '\u202e\u200b\u0301', '😀'.repeat(50), "'; drop table reservations; --", '../../etc/passwd', '<script>alert(1)</script>', '{{7*7}}', '${7*7}'),
+  fc.constantFrom(
+    'a\u0000b',
+    '\u0000',
+    '\ud800',
+    'x\udfffy',
+    '\uffff',
+    '\ufdd0',
+    '\u{10ffff}',
+    '%00',
+    '\u202e\u200b\u0301',
+    '😀'.repeat(50),
+    "'; drop table reservations; --",
+    '../../etc/passwd',
+    '<script>alert(1)</script>',
+    '{{7*7}}',
+    '${7*7}',
+  ),
   fc.constantFrom(10_000, 100_000, 900_000).map((n) => 'x'.repeat(n)),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
-const nastyNumber = fc.oneof(fc.constantFrom(...RAW_NUMBERS).map((n) => `${RAW}${n}`), fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -1, 0, 1e300, -1e300, 4.9e-324));
+const nastyNumber = fc.oneof(
+  fc.constantFrom(...RAW_NUMBERS).map((n) => `${RAW}${n}`),
+  fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -1, 0, 1e300, -1e300, 4.9e-324),
+);
 const wrongType = fc.oneof(fc.constant(null), fc.constant([]), fc.constant({}), fc.constant(true), fc.jsonValue({ maxDepth: 3 }));
 
 /** A value for a schema: mostly what it accepts, sometimes an extreme of it. */
@@ -71,8 +90,17 @@ type Mutation =
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('leaf' as const), pick: fc.nat(), value: fc.oneof(nastyString, nastyNumber, wrongType) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('query' as const), value: fc.oneof(nastyString, nastyNumber, fc.constantFrom('1e309', 'Infinity', 'NaN', '-1', '99999999999999999999', '0x10', '')) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('path' as const), value: fc.constantFrom('a%00b', '%ED%A0%80', '%EF%BF%BF', '..%2F..%2Fetc', 'x'.repeat(5000), '%', '%E0%A4%A', 'res_' + 'z'.repeat(40)) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('query' as const), value: fc.oneof(nastyString, nastyNumber, fc.constantFrom('1e309', 'Infinity', 'NaN', '-1', '99999999999999999999', '0x10', '')) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('path' as const),
+      value: fc.constantFrom('a%00b', '%ED%A0%80', '%EF%BF%BF', '..%2F..%2Fetc', 'x'.repeat(5000), '%', '%E0%A4%A', 'res_' + 'z'.repeat(40)),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('proto' as const), key: fc.constantFrom('__proto__' as const, 'constructor' as const, 'prototype' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(40, 1000, 100_000), arrays: fc.boolean() }) },
   {
@@ -117,7 +145,11 @@ interface Built {
 
 function build(w: World, doc: OpenApiDoc, op: Operation, base: unknown, m: Mutation): Built {
   let url = pathFor(w, op.path);
-  const query = Object.fromEntries(Object.entries(op.query).filter(([, q]) => q.required).map(([name, q]) => [name, String(minimal(doc, q.schema, name))]));
+  const query = Object.fromEntries(
+    Object.entries(op.query)
+      .filter(([, q]) => q.required)
+      .map(([name, q]) => [name, String(minimal(doc, q.schema, name))]),
+  );
   let body = op.body ? base : undefined;
   let contentType = 'application/json';
   let text: string | undefined;

@@ -48,13 +48,21 @@ try {
 
   const ssrf = await ssrfCorpus(world);
   figures.ssrf = ssrf;
-  goal('0 connections to refused ranges', ssrf.connections === 0 && ssrf.leaks.length === 0 && ssrf.rebindingRefused, `${ssrf.forms} URL forms, ${ssrf.refusedByGuard} refused by the guard, ${ssrf.refusedAtRegistration} refused as webhook URLs, rebinding refused: ${ssrf.rebindingRefused}, ${ssrf.connections} connections`);
+  goal(
+    '0 connections to refused ranges',
+    ssrf.connections === 0 && ssrf.leaks.length === 0 && ssrf.rebindingRefused,
+    `${ssrf.forms} URL forms, ${ssrf.refusedByGuard} refused by the guard, ${ssrf.refusedAtRegistration} refused as webhook URLs, rebinding refused: ${ssrf.rebindingRefused}, ${ssrf.connections} connections`,
+  );
   for (const l of ssrf.leaks.slice(0, 10)) out(`  ${l}`);
 
   const fuzzStart = Date.now();
   const fuzz = await fuzzRequests(world, size.fuzz, seed);
   figures.fuzz = { ...fuzz, seconds: Math.round((Date.now() - fuzzStart) / 1000) };
-  goal('0 unexpected 5xx, 0 hangs under fuzzing', fuzz.unexpected5xx === 0 && fuzz.hangs === 0, `${fuzz.requests} requests, ${fuzz.unexpected5xx} unexpected 5xx, ${fuzz.hangs} hangs, ${fuzz.providerErrors} lookups without a provider (500 by design); ${JSON.stringify(fuzz.byStatus)}`);
+  goal(
+    '0 unexpected 5xx, 0 hangs under fuzzing',
+    fuzz.unexpected5xx === 0 && fuzz.hangs === 0,
+    `${fuzz.requests} requests, ${fuzz.unexpected5xx} unexpected 5xx, ${fuzz.hangs} hangs, ${fuzz.providerErrors} lookups without a provider (500 by design); ${JSON.stringify(fuzz.byStatus)}`,
+  );
   for (const e of fuzz.examples.slice(0, 10)) out(`  ${e.slice(0, 300)}`);
 } finally {
   await t.close();
@@ -69,7 +77,11 @@ try {
     slow.slowHeaderCutInTime === slow.slowHeaderConnections && slow.slowBodyCutInTime === slow.slowBodyConnections,
     `headers ${slow.slowHeaderCutInTime}/${slow.slowHeaderConnections} within ${slow.headersTimeoutMs} ms, bodies ${slow.slowBodyCutInTime}/${slow.slowBodyConnections} within ${slow.requestTimeoutMs} ms (+1.5 s for Node's once-a-second check), longest ${slow.longestMs} ms`,
   );
-  goal('oversized headers 431, oversized bodies a readable 413', slow.oversizedHeader431 && slow.oversizedBody413Readable === slow.oversizedBodyTries, `431: ${slow.oversizedHeader431}, 413 read by ${slow.oversizedBody413Readable} of ${slow.oversizedBodyTries} clients that sent 8 MiB first`);
+  goal(
+    'oversized headers 431, oversized bodies a readable 413',
+    slow.oversizedHeader431 && slow.oversizedBody413Readable === slow.oversizedBodyTries,
+    `431: ${slow.oversizedHeader431}, 413 read by ${slow.oversizedBody413Readable} of ${slow.oversizedBodyTries} clients that sent 8 MiB first`,
+  );
 } finally {
   await slowApp.close();
 }
@@ -109,6 +121,8 @@ async function killRun(cycles: number): Promise<{ passed: boolean; duplicates: n
     passed: code === 0,
     duplicates: Number(line?.[4] ?? -1),
     losses: Number(line?.[5] ?? -1),
-    summary: line ? `${line[1]} acknowledged, ${line[3]} retried after going unanswered, ${line[2]} kill -9 restarts: ${line[4]} applied twice, ${line[5]} lost` : `durability run failed: ${text.slice(-500)}`,
+    summary: line
+      ? `${line[1]} acknowledged, ${line[3]} retried after going unanswered, ${line[2]} kill -9 restarts: ${line[4]} applied twice, ${line[5]} lost`
+      : `durability run failed: ${text.slice(-500)}`,
   };
 }

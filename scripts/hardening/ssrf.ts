@@ -37,11 +37,52 @@ const DNS: Record<string, string[]> = {
 
 /** Host forms (literal or named) that must all be refused; the port is the spy's. */
 const HOSTS = [
-  '127.0.0.1', '127.1', '127.0.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '127.000.000.001', '127.255.255.254',
-  '0.0.0.0', '0', '[::1]', '[::]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[::7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]',
-  '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]', '[fe80::1]', '[fd00::1]', '[ff02::1]', '[::ffff:169.254.169.254]', '[::ffff:a00:1]', '[2001::7f00:1]',
-  '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.255',
-  '224.0.0.1', '239.255.255.250', '255.255.255.255', '240.0.0.1', '192.0.0.1', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.1',
+  '127.0.0.1',
+  '127.1',
+  '127.0.1',
+  '2130706433',
+  '0x7f000001',
+  '0x7f.0.0.1',
+  '0177.0.0.1',
+  '017700000001',
+  '127.000.000.001',
+  '127.255.255.254',
+  '0.0.0.0',
+  '0',
+  '[::1]',
+  '[::]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[::127.0.0.1]',
+  '[::7f00:1]',
+  '[0:0:0:0:0:ffff:127.0.0.1]',
+  '[64:ff9b::127.0.0.1]',
+  '[2002:7f00:1::]',
+  '[fe80::1]',
+  '[fd00::1]',
+  '[ff02::1]',
+  '[::ffff:169.254.169.254]',
+  '[::ffff:a00:1]',
+  '[2001::7f00:1]',
+  '10.0.0.1',
+  '10.255.255.255',
+  '172.16.0.1',
+  '172.31.255.255',
+  '192.168.0.1',
+  '169.254.169.254',
+  '169.254.0.1',
+  '100.64.0.1',
+  '100.127.255.255',
+  '224.0.0.1',
+  '239.255.255.250',
+  '255.255.255.255',
+  '240.0.0.1',
+  '192.0.0.1',
+  '192.0.2.1',
+  '198.18.0.1',
+  '198.51.100.1',
+  '203.0.113.1',
   ...Object.keys(DNS),
 ];
 
@@ -79,7 +120,10 @@ export async function ssrfCorpus(w: World): Promise<SsrfFigures> {
   const resolver: Resolver = (hostname, _options, callback) => {
     const answer = DNS[hostname] ?? DNS[`${hostname}.`];
     if (!answer) return callback(Object.assign(new Error(`${hostname} unknown to the corpus's DNS`), { code: 'ENOTFOUND' }), []);
-    callback(null, answer.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+    callback(
+      null,
+      answer.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   };
   const urls = [...HOSTS.flatMap((h) => [`http://${h}:${port}/hook`, `https://${h}:${port}/hook`]), ...MALFORMED];
   const figures: SsrfFigures = { forms: urls.length, refusedByGuard: 0, refusedAtRegistration: 0, connections: 0, rebindingRefused: false, leaks: [] };

@@ -32,9 +32,18 @@ describe(`queries compiled once (${dbKind})`, () => {
     const b = await tenant(t, { name: 'Delta Stays' });
     const names = (db: Db, list: string[]) => {
       const values = Object.fromEntries(list.map((n, i) => [`n${i}`, n]));
-      const [q] = byShape(db, `test-names:${list.length}`, values, (v) =>
-        [db.selectFrom('accounts').select('id').where('is_active', '=', true).where('name', 'in', list.map((_, i) => v(`n${i}`))).orderBy('id')],
-      );
+      const [q] = byShape(db, `test-names:${list.length}`, values, (v) => [
+        db
+          .selectFrom('accounts')
+          .select('id')
+          .where('is_active', '=', true)
+          .where(
+            'name',
+            'in',
+            list.map((_, i) => v(`n${i}`)),
+          )
+          .orderBy('id'),
+      ]);
       return db.executeQuery(q!.compile()).then((r) => r.rows.map((row) => (row as { id: string }).id));
     };
     assert.deepEqual(await names(t.deps.db, ['Gamma Stays']), [a.account.id]);
@@ -76,6 +85,12 @@ describe(`queries compiled once (${dbKind})`, () => {
   it('refuses rows whose columns differ', async () => {
     const now = new Date().toISOString();
     const base = { kind: 'webhook.deliver', payload: '{}', state: 'available', attempt: 0, max_attempts: 3, run_at: now, created_at: now, updated_at: now };
-    await assert.rejects(insertRows(t.deps.db, 'jobs', [{ id: 'job_ir_6', ...base }, { id: 'job_ir_7', ...base, last_error: 'x' }]), /same columns/);
+    await assert.rejects(
+      insertRows(t.deps.db, 'jobs', [
+        { id: 'job_ir_6', ...base },
+        { id: 'job_ir_7', ...base, last_error: 'x' },
+      ]),
+      /same columns/,
+    );
   });
 });

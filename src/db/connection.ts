@@ -47,4 +47,3 @@ export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subj
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(fn);
   return groupCommit(db, fn);
 }
-

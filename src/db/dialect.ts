@@ -29,8 +29,6 @@ export interface DialectHelpers {
   compactSearchIndex(db: Kysely<any>, opts?: CompactOptions): Promise<number>;
 }
 
-
-
 export function dialectHelpers(kind: DialectKind): DialectHelpers {
   return kind === 'sqlite'
     ? {
@@ -83,8 +81,6 @@ export function reservationTextMatch(kind: DialectKind, term: string): { shape: 
     where: (v) => sql<boolean>`reservations.seq in (select ${sql.raw(SEARCH_KEY_SEQ)} from reservations_fts where reservations_fts match ${v})`,
   };
 }
-
-
 
 /** A unique constraint refused the write (SQLite SQLITE_CONSTRAINT_UNIQUE / PostgreSQL 23505). */
 export function isUniqueViolation(err: unknown): boolean {

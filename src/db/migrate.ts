@@ -63,10 +63,7 @@ export class MigrationError extends Error {}
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResult[]> {
   // On PostgreSQL, name the schema: Kysely's existence check otherwise sees the bookkeeping
   // tables of any schema in the database and skips creating its own.
-  const schema =
-    handle.dialect.kind === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]?.s
-      : undefined;
+  const schema = handle.dialect.kind === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]?.s : undefined;
   const migrator = new Migrator({
     db: schema ? withIntrospectionOf(handle.db, schema) : handle.db,
     provider: new StaticProvider(handle.dialect),

@@ -72,7 +72,5 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(request, reply, new AppError('internal', `internal error; quote request id ${request.id}`));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)));
 }

@@ -13,8 +13,7 @@ const LIMIT = 1024 * 1024;
  */
 export async function readGetBody<T extends TSchema>(request: FastifyRequest, schema: T): Promise<Static<T> | undefined> {
   const headers = request.headers;
-  const hasBody =
-    headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+  const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
   if (!hasBody) return undefined;
   const type = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {

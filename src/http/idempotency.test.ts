@@ -114,7 +114,9 @@ describe(`Idempotency-Key (${dbKind})`, () => {
       .values({
         account_id: me.account.id,
         key: 'k-lost',
-        request_hash: createHash('sha256').update(`POST /v1/reservations\n${JSON.stringify(guestOnly)}`).digest('hex'),
+        request_hash: createHash('sha256')
+          .update(`POST /v1/reservations\n${JSON.stringify(guestOnly)}`)
+          .digest('hex'),
         state: 'in_flight',
         response_status: null,
         response_body: null,
@@ -134,13 +136,16 @@ describe(`Idempotency-Key (${dbKind})`, () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const deps: { current?: Deps } = {};
-    const slow = await createTestApp({}, {
-      configure: (app) =>
-        app.post('/v1/__slow-block', async (request) => {
-          await gate;
-          return addEntry(deps.current!, request.account, { email: 'slow@example.test', reason: 'slow' });
-        }),
-    });
+    const slow = await createTestApp(
+      {},
+      {
+        configure: (app) =>
+          app.post('/v1/__slow-block', async (request) => {
+            await gate;
+            return addEntry(deps.current!, request.account, { email: 'slow@example.test', reason: 'slow' });
+          }),
+      },
+    );
     deps.current = slow.deps;
     try {
       const me = await tenant(slow);

@@ -59,8 +59,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     route.onSend = [...asList(route.onSend), storeAnswer];
   });
 
-  const byKey = (db: Db, accountId: string, key: string) =>
-    db.updateTable('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key);
+  const byKey = (db: Db, accountId: string, key: string) => db.updateTable('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key);
 
   /** Marks the work done, in the work's own transaction, while the request still holds the key. */
   const scopeOf = (request: FastifyRequest, held: { key: string; owner: string }): WriteScope => ({
@@ -92,7 +91,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
   async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<{ key: string; owner: string } | 'answered' | null> {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.account) return null;
-    const key = Array.isArray(header) ? header[0] ?? '' : header;
+    const key = Array.isArray(header) ? (header[0] ?? '') : header;
     if (key.length < 1 || key.length > 255) throw badRequest('header.idempotency-key: must be 1 to 255 characters');
     const accountId = request.account.id;
     const hash = fingerprint(request);
@@ -102,12 +101,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     const lockedUntil = iso(new Date(now.getTime() + deps.config.idempotencyLockSeconds * 1000));
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      const row = await deps.db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = await deps.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
       if (!row || row.expires_at <= iso(now)) {
         if (row) await deps.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
         try {
@@ -146,10 +140,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
       }
       if (row.locked_until > iso(now)) throw inProgress();
       // The attempt holding the key died (its lock ran out): take the key over, if nobody else just did.
-      const taken = await byKey(deps.db, accountId, key)
-        .where('locked_until', '=', row.locked_until)
-        .set({ locked_until: lockedUntil, owner })
-        .executeTakeFirst();
+      const taken = await byKey(deps.db, accountId, key).where('locked_until', '=', row.locked_until).set({ locked_until: lockedUntil, owner }).executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) continue;
       request.idempotency = { key, owner };
       if (row.state !== 'applied') return request.idempotency;
@@ -161,7 +152,10 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
           'the request with this Idempotency-Key was applied, but the service stopped before answering it; it will not be applied again. Read the object it changed to see the outcome',
         );
       }
-      reply.code(200).header('idempotent-recovered', 'true').send(await replay(request, row.resource_id));
+      reply
+        .code(200)
+        .header('idempotent-recovered', 'true')
+        .send(await replay(request, row.resource_id));
       return 'answered';
     }
     throw inProgress();
@@ -174,7 +168,10 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     if (reply.statusCode >= 500) {
       // Work it committed stays applied, and a retry may recover its answer at once; work it
       // did not commit leaves no trace (the key would be 'applied'), so a retry may run it again.
-      await mine.where('state', '=', 'applied' satisfies KeyState).set({ locked_until: iso(deps.clock()) }).execute();
+      await mine
+        .where('state', '=', 'applied' satisfies KeyState)
+        .set({ locked_until: iso(deps.clock()) })
+        .execute();
       await deps.db
         .deleteFrom('idempotency_keys')
         .where('account_id', '=', request.account.id)
@@ -195,9 +192,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
         resourceId = null;
       }
     }
-    await mine
-      .set({ state: 'done' satisfies KeyState, response_status: reply.statusCode, response_body: body, resource_id: resourceId, owner: null })
-      .execute();
+    await mine.set({ state: 'done' satisfies KeyState, response_status: reply.statusCode, response_body: body, resource_id: resourceId, owner: null }).execute();
     return payload;
   }
 }

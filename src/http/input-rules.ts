@@ -58,8 +58,7 @@ export function findTextProblem(value: unknown, where: string, depth = 0): strin
  */
 export function registerInputRules(app: FastifyInstance) {
   app.addHook('preValidation', (request, _reply, done) => {
-    const problem =
-      findTextProblem(request.params, 'path') ?? findTextProblem(request.query, 'query') ?? findTextProblem(request.body, 'body');
+    const problem = findTextProblem(request.params, 'path') ?? findTextProblem(request.query, 'query') ?? findTextProblem(request.body, 'body');
     done(problem ? badRequest(problem) : undefined);
   });
 }

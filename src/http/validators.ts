@@ -29,7 +29,12 @@ export function boundNumbers<T>(schema: T): T {
 }
 
 function withRules(ajv: Ajv): Ajv {
-  ajv.addKeyword({ keyword: 'finite', schemaType: 'boolean', validate: (_: boolean, data: unknown) => typeof data !== 'number' || Number.isFinite(data), error: { message: 'must be a finite number' } });
+  ajv.addKeyword({
+    keyword: 'finite',
+    schemaType: 'boolean',
+    validate: (_: boolean, data: unknown) => typeof data !== 'number' || Number.isFinite(data),
+    error: { message: 'must be a finite number' },
+  });
   return addFormats(ajv);
 }
 

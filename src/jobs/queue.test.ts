@@ -23,11 +23,17 @@ describe(`job queue (${dbKind})`, () => {
     const a = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'a' });
     const later = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'later' }, { runAt: new Date(now.getTime() + 60_000) });
     const first = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w1', 10, 120_000);
-    assert.deepEqual(first.map((j) => j.id), [a]);
+    assert.deepEqual(
+      first.map((j) => j.id),
+      [a],
+    );
     assert.equal(first[0]!.attempt, 1);
     assert.deepEqual(await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10), [], 'a running job is not claimed twice');
     now = new Date(now.getTime() + 61_000);
-    assert.deepEqual((await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10, 120_000)).map((j) => j.id), [later]);
+    assert.deepEqual(
+      (await claim(t.deps.db, t.deps.dialect.kind, clock, 'w2', 10, 120_000)).map((j) => j.id),
+      [later],
+    );
     assert.ok(await kinds());
   });
 
@@ -54,7 +60,10 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(job!.attempt, 3);
     await fail(t.deps.db, job!, 'HTTP 503', clock, { retry: true, config: t.deps.config });
     const failed = await listJobs(t.deps.db, { failed: true });
-    assert.deepEqual(failed.map((j) => [j.id, j.last_error]), [[id, 'HTTP 503']]);
+    assert.deepEqual(
+      failed.map((j) => [j.id, j.last_error]),
+      [[id, 'HTTP 503']],
+    );
 
     assert.equal(await retryJob(t.deps.db, id!, clock), true);
     [job] = await claim(t.deps.db, t.deps.dialect.kind, clock, 'w', 1);
@@ -85,7 +94,7 @@ describe(`job queue (${dbKind})`, () => {
     }
   });
 
-  it('keeps one waiting job per unique key, which takes the newest request\'s payload', async () => {
+  it("keeps one waiting job per unique key, which takes the newest request's payload", async () => {
     await clear();
     await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'first' }, { uniqueKey: 'msg:u' });
     await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'second' }, { uniqueKey: 'msg:u' });
@@ -97,7 +106,10 @@ describe(`job queue (${dbKind})`, () => {
     await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'third' }, { uniqueKey: 'msg:u' });
     await complete(t.deps.db, job!);
     jobs = await listJobs(t.deps.db);
-    assert.deepEqual(jobs.map((j) => JSON.parse(j.payload).message_id), ['third']);
+    assert.deepEqual(
+      jobs.map((j) => JSON.parse(j.payload).message_id),
+      ['third'],
+    );
   });
 
   it('does not let a worker start a waiting job that an uncommitted write joined (PostgreSQL; SQLite has one writer)', { skip: dbKind !== 'postgres' }, async () => {
@@ -133,11 +145,31 @@ describe(`job queue (${dbKind})`, () => {
 
   it('runs its upkeep at start and on its timer, survives a failed round, and stops it with the worker', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
+    const handlers: JobHandlers = {
+      'message.send': noop,
+      'webhook.deliver': noop,
+      'screening.run': noop,
+      'check.run': noop,
+      'check.checkr': noop,
+      'search.purge': noop,
+      'message.erase': noop,
+      'sanctions.rescreen': noop,
+      'check.rematch': noop,
+      'sanctions.refresh': noop,
+    };
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, {
       pollMs: 20,
-      chores: [{ name: 'test', everyMs: 30, run: async () => { rounds++; if (rounds === 2) throw new Error('a failed round'); } }],
+      chores: [
+        {
+          name: 'test',
+          everyMs: 30,
+          run: async () => {
+            rounds++;
+            if (rounds === 2) throw new Error('a failed round');
+          },
+        },
+      ],
     });
     worker.start();
     assert.equal(rounds, 1, 'the first round runs at start');
@@ -152,7 +184,18 @@ describe(`job queue (${dbKind})`, () => {
 
   it('runs upkeep given a first delay only after it, then on its timer, and none if stopped before', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
+    const handlers: JobHandlers = {
+      'message.send': noop,
+      'webhook.deliver': noop,
+      'screening.run': noop,
+      'check.run': noop,
+      'check.checkr': noop,
+      'search.purge': noop,
+      'message.erase': noop,
+      'sanctions.rescreen': noop,
+      'check.rematch': noop,
+      'sanctions.refresh': noop,
+    };
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'later', everyMs: 30, firstAfterMs: 80, run: async () => void rounds++ }] });
     worker.start();
@@ -172,9 +215,32 @@ describe(`job queue (${dbKind})`, () => {
 
   it('waits for a round of upkeep under way before its stop resolves', async () => {
     const noop = async () => undefined;
-    const handlers: JobHandlers = { 'message.send': noop, 'webhook.deliver': noop, 'screening.run': noop, 'check.run': noop, 'check.checkr': noop, 'search.purge': noop, 'message.erase': noop, 'sanctions.rescreen': noop, 'check.rematch': noop, 'sanctions.refresh': noop };
+    const handlers: JobHandlers = {
+      'message.send': noop,
+      'webhook.deliver': noop,
+      'screening.run': noop,
+      'check.run': noop,
+      'check.checkr': noop,
+      'search.purge': noop,
+      'message.erase': noop,
+      'sanctions.rescreen': noop,
+      'check.rematch': noop,
+      'sanctions.refresh': noop,
+    };
     let finished = false;
-    const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'slow', everyMs: 60_000, run: async () => { await new Promise((r) => setTimeout(r, 100)); finished = true; } }] });
+    const worker = new Worker(t.deps, handlers, {
+      pollMs: 20,
+      chores: [
+        {
+          name: 'slow',
+          everyMs: 60_000,
+          run: async () => {
+            await new Promise((r) => setTimeout(r, 100));
+            finished = true;
+          },
+        },
+      ],
+    });
     worker.start();
     await worker.stop();
     assert.equal(finished, true);
@@ -212,7 +278,11 @@ describe(`job queue (${dbKind})`, () => {
     worker.start();
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      await t.deps.db.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('state', '=', 'available').execute();
+      await t.deps.db
+        .updateTable('jobs')
+        .set({ run_at: new Date(0).toISOString() })
+        .where('state', '=', 'available')
+        .execute();
       const left = await t.deps.db.selectFrom('jobs').select(['state']).execute();
       if (left.length === 1 && left[0]!.state === 'failed') break;
       await new Promise((r) => setTimeout(r, 20));
@@ -237,7 +307,18 @@ describe(`job queue (${dbKind})`, () => {
         started.push((payload as { message_id: string }).message_id);
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const handlers: JobHandlers = { 'message.send': hang, 'webhook.deliver': async () => undefined, 'screening.run': async () => undefined, 'check.run': async () => undefined, 'check.checkr': async () => undefined, 'search.purge': async () => undefined, 'message.erase': async () => undefined, 'sanctions.rescreen': async () => undefined, 'check.rematch': async () => undefined, 'sanctions.refresh': async () => undefined };
+    const handlers: JobHandlers = {
+      'message.send': hang,
+      'webhook.deliver': async () => undefined,
+      'screening.run': async () => undefined,
+      'check.run': async () => undefined,
+      'check.checkr': async () => undefined,
+      'search.purge': async () => undefined,
+      'message.erase': async () => undefined,
+      'sanctions.rescreen': async () => undefined,
+      'check.rematch': async () => undefined,
+      'sanctions.refresh': async () => undefined,
+    };
     try {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -258,7 +339,7 @@ describe(`job queue (${dbKind})`, () => {
       const held = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'held' });
       const second = new Worker(t.deps, handlers, { pollMs: 20 });
       second.start();
-      for (const deadline = Date.now() + 5_000; Date.now() < deadline && !started.includes('held'); ) await new Promise((r) => setTimeout(r, 20));
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && !started.includes('held');) await new Promise((r) => setTimeout(r, 20));
       await second.stop(50);
       const back = (await listJobs(t.deps.db)).find((j) => j.id === held)!;
       assert.equal(back.state, 'available');
@@ -284,7 +365,7 @@ describe(`job queue (${dbKind})`, () => {
         most[phase] = Math.max(most[phase], running);
         await new Promise((r) => setTimeout(r, 40));
         running--;
-        done.push((payload).message_id);
+        done.push(payload.message_id);
       },
       'webhook.deliver': async () => undefined,
       'screening.run': async () => undefined,
@@ -300,9 +381,9 @@ describe(`job queue (${dbKind})`, () => {
       for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });
       const worker = new Worker(t.deps, handlers, { concurrency: 8, pollMs: 20, whileBusy: { concurrency: 2, busy: () => busy } });
       worker.start();
-      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 6; ) await new Promise((r) => setTimeout(r, 10));
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 6;) await new Promise((r) => setTimeout(r, 10));
       busy = false;
-      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 24; ) await new Promise((r) => setTimeout(r, 10));
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && done.length < 24;) await new Promise((r) => setTimeout(r, 10));
       await worker.stop();
       assert.equal(done.length, 24, 'every job ran');
       assert.ok(most.busy <= 2, `at most 2 at once while busy (${most.busy})`);

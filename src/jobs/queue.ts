@@ -48,13 +48,7 @@ function jobRow<K extends JobKind>(env: { config: Config; clock: Clock }, kind: 
  * no worker can start it reading data from before this write. Returns the new job's id, or
  * null with a unique key (the request may have joined a waiting job; nobody needs to know).
  */
-export async function enqueue<K extends JobKind>(
-  db: Db,
-  env: { config: Config; clock: Clock },
-  kind: K,
-  payload: JobPayload<K>,
-  opts: EnqueueOptions = {},
-): Promise<string | null> {
+export async function enqueue<K extends JobKind>(db: Db, env: { config: Config; clock: Clock }, kind: K, payload: JobPayload<K>, opts: EnqueueOptions = {}): Promise<string | null> {
   const row = jobRow(env, kind, payload, opts);
   if (opts.uniqueKey === undefined) {
     await insertRows(db, 'jobs', [row]);
@@ -65,15 +59,11 @@ export async function enqueue<K extends JobKind>(
 }
 
 /** Adds several jobs of one kind in one statement (one round trip); with unique keys (each its own), as enqueue does. */
-export async function enqueueAll<K extends JobKind>(
-  db: Db,
-  env: { config: Config; clock: Clock },
-  kind: K,
-  jobs: { payload: JobPayload<K>; runAt?: Date; uniqueKey?: string }[],
-): Promise<string[]> {
+export async function enqueueAll<K extends JobKind>(db: Db, env: { config: Config; clock: Clock }, kind: K, jobs: { payload: JobPayload<K>; runAt?: Date; uniqueKey?: string }[]): Promise<string[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt, uniqueKey: j.uniqueKey }));
-  if (jobs.some((j) => j.uniqueKey !== undefined)) await insertRows(db, 'jobs', rows, { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update: ['payload', 'updated_at'] } });
+  if (jobs.some((j) => j.uniqueKey !== undefined))
+    await insertRows(db, 'jobs', rows, { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update: ['payload', 'updated_at'] } });
   else await insertRows(db, 'jobs', rows);
   return rows.map((r) => r.id);
 }
@@ -169,7 +159,11 @@ export async function release(db: Db, job: JobRow, clock: Clock): Promise<void> 
 }
 
 export async function listJobs(db: Db, opts: { failed?: boolean; limit?: number } = {}): Promise<JobRow[]> {
-  let q = db.selectFrom('jobs').selectAll().orderBy('created_at', 'desc').limit(opts.limit ?? 100);
+  let q = db
+    .selectFrom('jobs')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .limit(opts.limit ?? 100);
   if (opts.failed) q = q.where('state', '=', 'failed');
   return q.execute();
 }
@@ -177,11 +171,6 @@ export async function listJobs(db: Db, opts: { failed?: boolean; limit?: number 
 /** Puts a failed job back in line with a fresh set of attempts. */
 export async function retryJob(db: Db, id: string, clock: Clock): Promise<boolean> {
   const now = iso(clock());
-  const r = await db
-    .updateTable('jobs')
-    .set({ state: 'available', attempt: 0, run_at: now, last_error: null, updated_at: now })
-    .where('id', '=', id)
-    .where('state', '=', 'failed')
-    .executeTakeFirst();
+  const r = await db.updateTable('jobs').set({ state: 'available', attempt: 0, run_at: now, last_error: null, updated_at: now }).where('id', '=', id).where('state', '=', 'failed').executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -33,7 +33,7 @@ export const HOST_MESSAGES = {
   'verdict.reason.waiting_so_far': 'Waiting for the guest to complete the guest portal; so far: {risks}',
   'verdict.reason.unscreened': 'Not screened yet: screening is on its way',
   'verdict.reason.manual': 'Manually {decision, select, approve {approved} other {declined}}; screening: {screening}',
-  'verdict.rule_fired': "Your rule “{name}” fired ({action, select, decline {decline} review {review} other {approve}})",
+  'verdict.rule_fired': 'Your rule “{name}” fired ({action, select, decline {decline} review {review} other {approve}})',
   'verdict.pending_recommendation': 'Wait for screening to finish, or decide yourself.',
 
   // Identity document
@@ -76,8 +76,8 @@ export const HOST_MESSAGES = {
   'fraud.phone_type': 'Phone number is {type, select, voip {an internet (VoIP) line} premium_rate {a premium-rate line} other {a shared-cost line}}',
   'fraud.last_minute': 'Booked less than a day before check-in',
   'fraud.last_minute.do': 'Last-minute bookings carry more risk: verify the guest before arrival.',
-  'fraud.long_stay': "{nights} nights, far longer than your usual {usual}",
-  'fraud.expensive': "Total price {price} is over four times your usual booking ({usual})",
+  'fraud.long_stay': '{nights} nights, far longer than your usual {usual}',
+  'fraud.expensive': 'Total price {price} is over four times your usual booking ({usual})',
   'fraud.velocity': 'The same e-mail or phone made {count, plural, one {# other reservation} other {# other reservations}} in the last 24 hours',
   'fraud.velocity.do': 'Several bookings from one contact in a day: check they are genuine.',
   'fraud.ip_threat': 'A payment came from {ip}, an address on a public list of anonymising services and abusive hosts',
@@ -146,7 +146,8 @@ export const HOST_MESSAGES = {
   'house_rules.accepted.value': 'House rules accepted',
   'house_rules.open.value': 'House rules not accepted yet',
   'house_rules.open.help': 'The guest accepts the house rules in the guest portal.',
-  'unavailable.value': 'Not checked: {what, select, background_check {no criminal-records source is connected} credit_check {no credit bureau is connected} other {no social-network source is connected}}',
+  'unavailable.value':
+    'Not checked: {what, select, background_check {no criminal-records source is connected} credit_check {no credit bureau is connected} other {no social-network source is connected}}',
   'unavailable.help': 'This check does not count for or against the guest.{what, select, background_check { You can order a background check for this guest separately.} other {}}',
 
   // Background-check report

@@ -127,12 +127,7 @@ export async function assertPublicHost(url: string, opts: OutboundOptions): Prom
  * A request through the guard: http(s) only, no credentials, no redirects followed, every
  * resolved address checked, a time limit and a cap on how much of the answer is read.
  */
-export async function requestOutbound(
-  method: 'GET' | 'POST',
-  url: string,
-  init: { body?: string; headers: Record<string, string> },
-  opts: OutboundOptions,
-): Promise<OutboundResponse> {
+export async function requestOutbound(method: 'GET' | 'POST', url: string, init: { body?: string; headers: Record<string, string> }, opts: OutboundOptions): Promise<OutboundResponse> {
   assertOutboundUrl(url, opts);
   const timeout = opts.timeoutMs ?? 10_000;
   const cap = opts.maxResponseBytes ?? 64 * 1024;

@@ -32,64 +32,176 @@ function fakeVendors() {
       const n = p.split('/').pop();
       if (n === '+14155550000') return json(res, 429, { code: 20429, message: 'Too Many Requests', status: 429 }, { 'retry-after': '7' });
       return json(res, 200, {
-        calling_country_code: '1', country_code: 'US', phone_number: n, national_format: '(415) 555-2671', valid: true, validation_errors: [],
+        calling_country_code: '1',
+        country_code: 'US',
+        phone_number: n,
+        national_format: '(415) 555-2671',
+        valid: true,
+        validation_errors: [],
         line_type_intelligence: { carrier_name: 'Example Wireless', error_code: null, mobile_country_code: '310', mobile_network_code: '260', type: 'nonFixedVoip' },
       });
     }
     if (p.startsWith('/hibp/breachedaccount/')) {
       if (!req.headers['user-agent']) return json(res, 403, {});
-      if (req.headers['hibp-api-key'] !== 'hibp-key') { res.writeHead(401); return res.end('Access denied due to invalid hibp-api-key.'); }
+      if (req.headers['hibp-api-key'] !== 'hibp-key') {
+        res.writeHead(401);
+        return res.end('Access denied due to invalid hibp-api-key.');
+      }
       const account = p.split('/').pop();
       if (account === 'slow@example.com') return json(res, 429, { statusCode: 429, message: 'Rate limit is exceeded. Try again in 2 seconds.' }, { 'retry-after': '2' });
-      if (account !== 'pwned@example.com') { res.writeHead(404); return res.end(); }
+      if (account !== 'pwned@example.com') {
+        res.writeHead(404);
+        return res.end();
+      }
       return json(res, 200, [{ Name: 'Adobe', Title: 'Adobe', Domain: 'adobe.com', BreachDate: '2013-10-04', PwnCount: 152445165, IsVerified: true }]);
     }
     if (p.startsWith('/seon/email-api/v3/')) {
       if (req.headers['x-api-key'] !== 'seon-key') return json(res, 401, { success: false, error: { code: '2001', message: 'Invalid license key' }, data: null });
-      return json(res, 200, { success: true, error: {}, data: { email: p.split('/').pop(), account_details: { facebook: { registered: true, url: 'https://facebook.com/x' }, google: { registered: true }, linkedin: { registered: null } } } });
+      return json(res, 200, {
+        success: true,
+        error: {},
+        data: { email: p.split('/').pop(), account_details: { facebook: { registered: true, url: 'https://facebook.com/x' }, google: { registered: true }, linkedin: { registered: null } } },
+      });
     }
     if (p.startsWith('/seon/phone-api/v2/')) return json(res, 200, { success: true, error: {}, data: { account_details: { whatsapp: { registered: true }, telegram: { registered: false } } } });
     if (p === '/rdap/dns.json') return json(res, 200, { version: '1.0', publication: '2026-07-23T02:00:03Z', services: [[['com', 'net'], [`${base}/rdap/`]]] });
     if (p === '/rdap/domain/example.com') {
-      return json(res, 200, {
-        objectClassName: 'domain', ldhName: 'EXAMPLE.COM', port43: 'whois.verisign-grs.com',
-        events: [{ eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' }, { eventAction: 'expiration', eventDate: '2026-08-13T04:00:00Z' }],
-        entities: [
-          { objectClassName: 'entity', roles: ['registrar'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Example Registrar, Inc.']]] },
-          { objectClassName: 'entity', roles: ['registrant'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', ''], ['org', {}, 'text', 'Internet Assigned Numbers Authority'], ['adr', { cc: 'US' }, 'text', ['', '', '', '', '', '', '']]]] },
-        ],
-      }, { 'content-type': 'application/rdap+json' });
+      return json(
+        res,
+        200,
+        {
+          objectClassName: 'domain',
+          ldhName: 'EXAMPLE.COM',
+          port43: 'whois.verisign-grs.com',
+          events: [
+            { eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' },
+            { eventAction: 'expiration', eventDate: '2026-08-13T04:00:00Z' },
+          ],
+          entities: [
+            {
+              objectClassName: 'entity',
+              roles: ['registrar'],
+              vcardArray: [
+                'vcard',
+                [
+                  ['version', {}, 'text', '4.0'],
+                  ['fn', {}, 'text', 'Example Registrar, Inc.'],
+                ],
+              ],
+            },
+            {
+              objectClassName: 'entity',
+              roles: ['registrant'],
+              vcardArray: [
+                'vcard',
+                [
+                  ['version', {}, 'text', '4.0'],
+                  ['fn', {}, 'text', ''],
+                  ['org', {}, 'text', 'Internet Assigned Numbers Authority'],
+                  ['adr', { cc: 'US' }, 'text', ['', '', '', '', '', '', '']],
+                ],
+              ],
+            },
+          ],
+        },
+        { 'content-type': 'application/rdap+json' },
+      );
     }
     if (p.startsWith('/rdap/domain/')) return json(res, 404, { errorCode: 404, title: 'Not Found', description: ['no such domain'] });
     if (p === '/pdl/company/enrich') {
       if (url.searchParams.get('website') !== 'acme.example.com') return json(res, 404, { status: 404, error: { type: 'not_found', message: 'No records were found matching your request' } });
-      return json(res, 200, { status: 200, likelihood: 6, name: 'acme corp', display_name: 'Acme Corp', size: '51-200', founded: 2015, industry: 'computer software', location: { country: 'united states' }, linkedin_url: 'linkedin.com/company/acme' });
+      return json(res, 200, {
+        status: 200,
+        likelihood: 6,
+        name: 'acme corp',
+        display_name: 'Acme Corp',
+        size: '51-200',
+        founded: 2015,
+        industry: 'computer software',
+        location: { country: 'united states' },
+        linkedin_url: 'linkedin.com/company/acme',
+      });
     }
     if (p.startsWith('/maxmind/geoip/v2.1/city/')) {
       if (p.endsWith('/81.2.69.99')) return json(res, 404, { code: 'IP_ADDRESS_NOT_FOUND', error: 'The address 81.2.69.99 is not in our database.' });
       return json(res, 200, {
-        city: { geoname_id: 5368361, names: { en: 'Los Angeles' } }, country: { iso_code: 'US', names: { en: 'United States' } },
-        location: { accuracy_radius: 20, latitude: 34.05, longitude: -118.24, time_zone: 'America/Los_Angeles' }, postal: { code: '90001' },
+        city: { geoname_id: 5368361, names: { en: 'Los Angeles' } },
+        country: { iso_code: 'US', names: { en: 'United States' } },
+        location: { accuracy_radius: 20, latitude: 34.05, longitude: -118.24, time_zone: 'America/Los_Angeles' },
+        postal: { code: '90001' },
         subdivisions: [{ iso_code: 'CA', names: { en: 'California' } }],
       });
     }
     if (p === '/abuseipdb/check') {
       if (req.headers.key !== 'abuse-key') return json(res, 401, { errors: [{ detail: 'Authentication failed.', status: 401 }] });
-      return json(res, 200, { data: { ipAddress: url.searchParams.get('ipAddress'), isPublic: true, abuseConfidenceScore: 100, usageType: 'Data Center/Web Hosting/Transit', totalReports: 12, numDistinctUsers: 5, lastReportedAt: '2026-01-10T04:36:03+00:00', isTor: false, reports: [{ categories: [18, 22] }] } });
+      return json(res, 200, {
+        data: {
+          ipAddress: url.searchParams.get('ipAddress'),
+          isPublic: true,
+          abuseConfidenceScore: 100,
+          usageType: 'Data Center/Web Hosting/Transit',
+          totalReports: 12,
+          numDistinctUsers: 5,
+          lastReportedAt: '2026-01-10T04:36:03+00:00',
+          isTor: false,
+          reports: [{ categories: [18, 22] }],
+        },
+      });
     }
     if (p === '/offenders/sexoffender') {
-      return json(res, 200, { offenders: [{ name: 'JONATHAN QUIMBY', firstName: 'JONATHAN', lastName: 'QUIMBY', dob: url.searchParams.get('dob'), city: 'FRESNO', state: 'CA', zipcode: '93701', crime: 'Synthetic charge', offenderUrl: 'https://registry.example/1', offenderImageUrl: 'https://registry.example/1.jpg' }] });
+      return json(res, 200, {
+        offenders: [
+          {
+            name: 'JONATHAN QUIMBY',
+            firstName: 'JONATHAN',
+            lastName: 'QUIMBY',
+            dob: url.searchParams.get('dob'),
+            city: 'FRESNO',
+            state: 'CA',
+            zipcode: '93701',
+            crime: 'Synthetic charge',
+            offenderUrl: 'https://registry.example/1',
+            offenderImageUrl: 'https://registry.example/1.jpg',
+          },
+        ],
+      });
     }
     if (p === '/gdelt') {
       gdeltAt.push(Date.now());
       const q = url.searchParams.get('query') ?? '';
-      if (q.includes('busy person')) { res.writeHead(429, { 'content-type': 'text/plain' }); return res.end('Please limit requests to one every 5 seconds.'); }
-      if (q.includes('odd')) { res.writeHead(200, { 'content-type': 'text/html' }); return res.end('The specified phrase is too short.'); }
+      if (q.includes('busy person')) {
+        res.writeHead(429, { 'content-type': 'text/plain' });
+        return res.end('Please limit requests to one every 5 seconds.');
+      }
+      if (q.includes('odd')) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('The specified phrase is too short.');
+      }
       if (url.searchParams.get('mode') !== 'artlist' || url.searchParams.get('format') !== 'json') return json(res, 400, {});
-      return json(res, 200, { articles: [
-        { url: 'https://news.example/gdelt-1', url_mobile: '', title: 'Quinn Abara charged with assault after bar fight', seendate: '20260105T143000Z', socialimage: 'https://news.example/1.jpg', domain: 'news.example', language: 'English', sourcecountry: 'United States' },
-        { url: 'https://news.example/gdelt-2', url_mobile: '', title: 'Abara family reunion', seendate: '20260101T090000Z', socialimage: '', domain: 'news.example', language: 'English', sourcecountry: 'United States' },
-      ] });
+      return json(res, 200, {
+        articles: [
+          {
+            url: 'https://news.example/gdelt-1',
+            url_mobile: '',
+            title: 'Quinn Abara charged with assault after bar fight',
+            seendate: '20260105T143000Z',
+            socialimage: 'https://news.example/1.jpg',
+            domain: 'news.example',
+            language: 'English',
+            sourcecountry: 'United States',
+          },
+          {
+            url: 'https://news.example/gdelt-2',
+            url_mobile: '',
+            title: 'Abara family reunion',
+            seendate: '20260101T090000Z',
+            socialimage: '',
+            domain: 'news.example',
+            language: 'English',
+            sourcecountry: 'United States',
+          },
+        ],
+      });
     }
     if (p === '/yente/match/sanctions') {
       let body = '';
@@ -99,9 +211,19 @@ function fakeVendors() {
         if (query.schema !== 'Person' || url.searchParams.get('algorithm') !== 'best') return json(res, 422, { detail: [{ msg: 'bad query' }] });
         const name: string = query.properties.name[0];
         const results = name.toLowerCase().includes('maduro')
-          ? [{ id: 'NK-maduro', caption: 'Nicolás Maduro Moros', schema: 'Person', properties: { name: ['Nicolás Maduro Moros'], birthDate: ['1962-11-23'], nationality: ['ve'], topics: ['sanction', 'role.pep'] },
-              datasets: ['us_ofac_sdn', 'eu_fsf'], score: 0.93, match: true, last_change: '2025-06-01T00:00:00',
-              explanations: { name_match: { detail: 'Matched: Nicolás Maduro Moros', score: 0.95 }, dob_year_disjoint: { detail: null, score: 0 } } }]
+          ? [
+              {
+                id: 'NK-maduro',
+                caption: 'Nicolás Maduro Moros',
+                schema: 'Person',
+                properties: { name: ['Nicolás Maduro Moros'], birthDate: ['1962-11-23'], nationality: ['ve'], topics: ['sanction', 'role.pep'] },
+                datasets: ['us_ofac_sdn', 'eu_fsf'],
+                score: 0.93,
+                match: true,
+                last_change: '2025-06-01T00:00:00',
+                explanations: { name_match: { detail: 'Matched: Nicolás Maduro Moros', score: 0.95 }, dob_year_disjoint: { detail: null, score: 0 } },
+              },
+            ]
           : [];
         json(res, 200, { responses: { q: { status: 200, total: { value: results.length, relation: 'eq' }, results } }, limit: 10 });
       });
@@ -110,35 +232,83 @@ function fakeVendors() {
     if (p.startsWith('/greynoise/v3/community/')) {
       if (req.headers.key !== 'gn-key') return json(res, 401, { message: 'Unauthorized' });
       const ip = p.split('/').pop();
-      if (ip === '118.25.6.39') return json(res, 200, { ip, noise: true, riot: false, classification: 'malicious', name: 'unknown', link: `https://viz.greynoise.io/ip/${ip}`, last_seen: '2026-01-12', message: 'Success' });
+      if (ip === '118.25.6.39')
+        return json(res, 200, { ip, noise: true, riot: false, classification: 'malicious', name: 'unknown', link: `https://viz.greynoise.io/ip/${ip}`, last_seen: '2026-01-12', message: 'Success' });
       return json(res, 404, { ip, noise: false, riot: false, message: 'IP not observed scanning the internet or contained in RIOT data set.' });
     }
     if (p === '/newsapi/everything') {
       if (req.headers['x-api-key'] !== 'news-key') return json(res, 401, { status: 'error', code: 'apiKeyInvalid', message: 'Your API key is invalid or incorrect.' });
       const q = url.searchParams.get('q') ?? '';
-      const articles = q.includes('Quinn Abara') || q.includes('quinn abara')
-        ? [{ source: { id: null, name: 'Example News' }, author: null, title: 'Local court hears case', description: 'Quinn Abara was sentenced to community service on Monday.', url: 'https://www.example-news.test/court', urlToImage: null, publishedAt: '2026-01-07T08:00:00Z', content: '…' }]
-        : [];
+      const articles =
+        q.includes('Quinn Abara') || q.includes('quinn abara')
+          ? [
+              {
+                source: { id: null, name: 'Example News' },
+                author: null,
+                title: 'Local court hears case',
+                description: 'Quinn Abara was sentenced to community service on Monday.',
+                url: 'https://www.example-news.test/court',
+                urlToImage: null,
+                publishedAt: '2026-01-07T08:00:00Z',
+                content: '…',
+              },
+            ]
+          : [];
       return json(res, 200, { status: 'ok', totalResults: articles.length, articles });
     }
     if (p === '/nominatim/search') {
-      return json(res, 200, [{ lat: '51.5073219', lon: '-0.1276474', place_rank: 30, display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
-        address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' } }]);
+      return json(res, 200, [
+        {
+          lat: '51.5073219',
+          lon: '-0.1276474',
+          place_rank: 30,
+          display_name: '10, Downing Street, London, SW1A 2AA, United Kingdom',
+          address: { house_number: '10', road: 'Downing Street', city: 'London', state: 'England', postcode: 'SW1A 2AA', country: 'United Kingdom', country_code: 'gb' },
+        },
+      ]);
     }
     if (p.startsWith('/ipinfo/') && p.endsWith('/json')) {
       if (auth !== 'Bearer ii-token') return json(res, 403, { status: 403, error: { title: 'Unknown token', message: "Please ensure you've entered your token correctly." } });
       const ip = p.split('/')[2];
-      if (ip === '66.87.125.72') return json(res, 200, { ip, hostname: 'ip-66-87-125-72.example.net', city: 'Springfield', region: 'Massachusetts', country: 'US', loc: '42.0999,-72.5783', org: 'AS51501 Example Networks Ltd', postal: '01105', timezone: 'America/New_York' });
+      if (ip === '66.87.125.72')
+        return json(res, 200, {
+          ip,
+          hostname: 'ip-66-87-125-72.example.net',
+          city: 'Springfield',
+          region: 'Massachusetts',
+          country: 'US',
+          loc: '42.0999,-72.5783',
+          org: 'AS51501 Example Networks Ltd',
+          postal: '01105',
+          timezone: 'America/New_York',
+        });
       return json(res, 200, { ip, anycast: true });
     }
     if (p === '/pelias/v1/search') {
       const text = url.searchParams.get('text') ?? '';
       if (url.searchParams.get('api_key') !== 'pelias-key') return json(res, 401, { geocoding: { errors: ['auth: api_key invalid'] } });
-      if (text.startsWith('zz')) return json(res, 400, { geocoding: { version: '0.2', errors: ['invalid param \'text\': could not be parsed'] }, type: 'FeatureCollection', features: [] });
+      if (text.startsWith('zz')) return json(res, 400, { geocoding: { version: '0.2', errors: ["invalid param 'text': could not be parsed"] }, type: 'FeatureCollection', features: [] });
       const features = text.includes('Innsbruck')
-        ? [{ type: 'Feature', geometry: { type: 'Point', coordinates: [11.4078, 47.2723] },
-            properties: { gid: 'whosonfirst:locality:101748061', layer: 'locality', source: 'whosonfirst', name: 'Innsbruck', confidence: 1, match_type: 'exact', accuracy: 'centroid',
-              country: 'Austria', country_a: 'AUT', region: 'Tirol', locality: 'Innsbruck', label: 'Innsbruck, TR, Austria' } }]
+        ? [
+            {
+              type: 'Feature',
+              geometry: { type: 'Point', coordinates: [11.4078, 47.2723] },
+              properties: {
+                gid: 'whosonfirst:locality:101748061',
+                layer: 'locality',
+                source: 'whosonfirst',
+                name: 'Innsbruck',
+                confidence: 1,
+                match_type: 'exact',
+                accuracy: 'centroid',
+                country: 'Austria',
+                country_a: 'AUT',
+                region: 'Tirol',
+                locality: 'Innsbruck',
+                label: 'Innsbruck, TR, Austria',
+              },
+            },
+          ]
         : [];
       return json(res, 200, { geocoding: { version: '0.2', query: { text }, engine: { name: 'Pelias' }, timestamp: 1767225600000 }, type: 'FeatureCollection', features });
     }
@@ -148,21 +318,42 @@ function fakeVendors() {
       if (domain === 'queued.example.com') return json(res, 202, {});
       if (domain !== 'stripe.com') return json(res, 404, { error: { type: 'unknown_record', message: 'Unknown domain' } });
       return json(res, 200, {
-        id: '3f5d', name: 'Stripe', legalName: 'Stripe, Inc.', domain: 'stripe.com',
+        id: '3f5d',
+        name: 'Stripe',
+        legalName: 'Stripe, Inc.',
+        domain: 'stripe.com',
         category: { sector: 'Information Technology', industryGroup: 'Software & Services', industry: 'Internet Software & Services', subIndustry: 'Internet Software & Services' },
-        foundedYear: 2010, geo: { city: 'South San Francisco', state: 'California', country: 'United States', countryCode: 'US' },
-        metrics: { employees: 8000, employeesRange: '5K-10K', raised: 2200000000 }, linkedin: { handle: 'company/stripe' },
+        foundedYear: 2010,
+        geo: { city: 'South San Francisco', state: 'California', country: 'United States', countryCode: 'US' },
+        metrics: { employees: 8000, employeesRange: '5K-10K', raised: 2200000000 },
+        linkedin: { handle: 'company/stripe' },
       });
     }
     if (p === '/watchman/v2/search') {
       if (url.searchParams.get('type') !== 'person') return json(res, 400, { error: 'type is required' });
       const name = (url.searchParams.get('name') ?? '').toLowerCase();
       const entities = name.includes('maduro')
-        ? [{ name: 'Nicolas MADURO MOROS', entityType: 'person', sourceList: 'us_ofac', sourceID: '22790',
-            person: { name: 'Nicolas MADURO MOROS', altNames: [], gender: 'male', birthDate: '1962-11-23T00:00:00Z', governmentIDs: [{ type: 'cedula', country: 'VE', identifier: '5892464' }] },
-            addresses: [], sanctionsInfo: { programs: ['VENEZUELA-EO13692'], secondary: false, description: '' },
-            match: 0.97, details: { finalScore: 0.97, pieces: [{ pieceType: 'name', score: 1, weight: 30, matched: true, required: true, exact: true, fieldsCompared: 1 }] } },
-          { name: 'Nicolas MADURO GUERRA', entityType: 'person', sourceList: 'us_ofac', sourceID: '22791', person: { name: 'Nicolas MADURO GUERRA', birthDate: '1990-06-21T00:00:00Z' }, match: 0.93 }]
+        ? [
+            {
+              name: 'Nicolas MADURO MOROS',
+              entityType: 'person',
+              sourceList: 'us_ofac',
+              sourceID: '22790',
+              person: { name: 'Nicolas MADURO MOROS', altNames: [], gender: 'male', birthDate: '1962-11-23T00:00:00Z', governmentIDs: [{ type: 'cedula', country: 'VE', identifier: '5892464' }] },
+              addresses: [],
+              sanctionsInfo: { programs: ['VENEZUELA-EO13692'], secondary: false, description: '' },
+              match: 0.97,
+              details: { finalScore: 0.97, pieces: [{ pieceType: 'name', score: 1, weight: 30, matched: true, required: true, exact: true, fieldsCompared: 1 }] },
+            },
+            {
+              name: 'Nicolas MADURO GUERRA',
+              entityType: 'person',
+              sourceList: 'us_ofac',
+              sourceID: '22791',
+              person: { name: 'Nicolas MADURO GUERRA', birthDate: '1990-06-21T00:00:00Z' },
+              match: 0.93,
+            },
+          ]
         : [];
       return json(res, 200, { query: { name, entityType: 'person' }, entities });
     }
@@ -172,7 +363,13 @@ function fakeVendors() {
   return {
     hits,
     gdeltAt,
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => { base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`; resolve(base); })),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => {
+          base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+          resolve(base);
+        }),
+      ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -219,20 +416,34 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     base = await vendors.start();
     whois = await fakeWhois();
     t = await createTestApp({
-      GUESTSCREEN_TWILIO_URL: `${base}/twilio`, GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123', GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret',
-      GUESTSCREEN_HIBP_URL: `${base}/hibp`, GUESTSCREEN_HIBP_API_KEY: 'hibp-key',
-      GUESTSCREEN_SEON_URL: `${base}/seon`, GUESTSCREEN_SEON_API_KEY: 'seon-key',
-      GUESTSCREEN_RDAP_ENABLED: 'true', GUESTSCREEN_RDAP_URL: `${base}/rdap/dns.json`,
-      GUESTSCREEN_MAXMIND_URL: `${base}/maxmind`, GUESTSCREEN_MAXMIND_ACCOUNT_ID: '42', GUESTSCREEN_MAXMIND_LICENSE_KEY: 'mm',
-      GUESTSCREEN_ABUSEIPDB_URL: `${base}/abuseipdb`, GUESTSCREEN_ABUSEIPDB_API_KEY: 'abuse-key',
-      GUESTSCREEN_OFFENDERS_IO_URL: `${base}/offenders`, GUESTSCREEN_OFFENDERS_IO_API_KEY: 'off-key',
+      GUESTSCREEN_TWILIO_URL: `${base}/twilio`,
+      GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123',
+      GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret',
+      GUESTSCREEN_HIBP_URL: `${base}/hibp`,
+      GUESTSCREEN_HIBP_API_KEY: 'hibp-key',
+      GUESTSCREEN_SEON_URL: `${base}/seon`,
+      GUESTSCREEN_SEON_API_KEY: 'seon-key',
+      GUESTSCREEN_RDAP_ENABLED: 'true',
+      GUESTSCREEN_RDAP_URL: `${base}/rdap/dns.json`,
+      GUESTSCREEN_MAXMIND_URL: `${base}/maxmind`,
+      GUESTSCREEN_MAXMIND_ACCOUNT_ID: '42',
+      GUESTSCREEN_MAXMIND_LICENSE_KEY: 'mm',
+      GUESTSCREEN_ABUSEIPDB_URL: `${base}/abuseipdb`,
+      GUESTSCREEN_ABUSEIPDB_API_KEY: 'abuse-key',
+      GUESTSCREEN_OFFENDERS_IO_URL: `${base}/offenders`,
+      GUESTSCREEN_OFFENDERS_IO_API_KEY: 'off-key',
       GUESTSCREEN_NOMINATIM_URL: `${base}/nominatim`,
-      GUESTSCREEN_PDL_URL: `${base}/pdl`, GUESTSCREEN_PDL_API_KEY: 'pdl-key',
-      GUESTSCREEN_GDELT_URL: `${base}/gdelt`, GUESTSCREEN_GDELT_SPACING_SECONDS: '1',
+      GUESTSCREEN_PDL_URL: `${base}/pdl`,
+      GUESTSCREEN_PDL_API_KEY: 'pdl-key',
+      GUESTSCREEN_GDELT_URL: `${base}/gdelt`,
+      GUESTSCREEN_GDELT_SPACING_SECONDS: '1',
       GUESTSCREEN_YENTE_URL: `${base}/yente`,
-      GUESTSCREEN_GREYNOISE_URL: `${base}/greynoise`, GUESTSCREEN_GREYNOISE_API_KEY: 'gn-key',
-      GUESTSCREEN_NEWSAPI_URL: `${base}/newsapi`, GUESTSCREEN_NEWSAPI_API_KEY: 'news-key',
-      GUESTSCREEN_WHOIS_SERVER: '127.0.0.1', GUESTSCREEN_WHOIS_PORT: String(whois.port),
+      GUESTSCREEN_GREYNOISE_URL: `${base}/greynoise`,
+      GUESTSCREEN_GREYNOISE_API_KEY: 'gn-key',
+      GUESTSCREEN_NEWSAPI_URL: `${base}/newsapi`,
+      GUESTSCREEN_NEWSAPI_API_KEY: 'news-key',
+      GUESTSCREEN_WHOIS_SERVER: '127.0.0.1',
+      GUESTSCREEN_WHOIS_PORT: String(whois.port),
     });
     guest = await tenant(t);
   });
@@ -254,7 +465,10 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.deepEqual(again.json, first.json);
     assert.equal(vendors.hits.get('/twilio/v2/PhoneNumbers/+14155552671'), 1);
     const cached = await t.deps.db.selectFrom('lookup_cache').select(['kind', 'input_digest', 'result_enc']).execute();
-    assert.ok(cached.every((c) => !c.result_enc.includes('Example Wireless') && !c.input_digest.includes('4155552671')), 'the cache holds no plain input or answer');
+    assert.ok(
+      cached.every((c) => !c.result_enc.includes('Example Wireless') && !c.input_digest.includes('4155552671')),
+      'the cache holds no plain input or answer',
+    );
   });
 
   it("passes a vendor's rate limit on as a 500 with its Retry-After", async () => {
@@ -268,7 +482,10 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
   it('reads Have I Been Pwned: its breaches, and its 404 as "not pwned"', async () => {
     const pwned = await get('/v1/lookup/breaches/pwned%40example.com');
     assert.equal(pwned.status, 200, pwned.body);
-    assert.deepEqual(pwned.json.map((b: Record<string, unknown>) => [b.Name, b.Domain, b.BreachDate]), [['Adobe', 'adobe.com', '2013-10-04']]);
+    assert.deepEqual(
+      pwned.json.map((b: Record<string, unknown>) => [b.Name, b.Domain, b.BreachDate]),
+      [['Adobe', 'adobe.com', '2013-10-04']],
+    );
     const clean = await get('/v1/lookup/breaches/clean%40example.com');
     assert.deepEqual(clean.json, []);
     assert.equal(clean.headers['x-lookup-source'], 'Have I Been Pwned');
@@ -329,13 +546,20 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
   it("adds AbuseIPDB's reports and GreyNoise's sightings to the imported feeds, and reads GreyNoise's 404 as clean", async () => {
     const r = await get('/v1/lookup/ip-threats/118.25.6.39');
     assert.equal(r.status, 200, r.body);
-    assert.deepEqual(r.json.map((x: { source: string }) => x.source), ['AbuseIPDB', 'GreyNoise Community']);
+    assert.deepEqual(
+      r.json.map((x: { source: string }) => x.source),
+      ['AbuseIPDB', 'GreyNoise Community'],
+    );
     assert.deepEqual(r.json[0].tags, ['brute-force', 'ssh']);
     assert.equal(r.json[0].reasons[0], 'abuse confidence score 100 of 100');
     assert.deepEqual(r.json[1].tags, ['scanner', 'malicious']);
     assert.equal(r.json[1].timestamp, '2026-01-12');
     const clean = await get('/v1/lookup/ip-threats/8.8.4.4');
-    assert.deepEqual(clean.json.map((x: { source: string }) => x.source), ['AbuseIPDB'], 'GreyNoise has not seen it');
+    assert.deepEqual(
+      clean.json.map((x: { source: string }) => x.source),
+      ['AbuseIPDB'],
+      'GreyNoise has not seen it',
+    );
   });
 
   it('reads a registry aggregator and explains each possible match', async () => {
@@ -349,10 +573,13 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
   it("reads GDELT's article list and NewsAPI's, sorts each article by the terms near the name, and reads GDELT's plain-text refusals", async () => {
     const ctx = { deps: t.deps, accountId: guest.account.id };
     const r = await searchAdverseMedia(ctx, { firstName: 'Quinn', lastName: 'Abara', country: 'US' });
-    assert.deepEqual(r.findings.map((f) => [f.link, f.riskCategories, f.publishedAt, f.source.name]), [
-      ['https://www.example-news.test/court', ['Conflicts or Litigation'], '2026-01-07T08:00:00Z', 'NewsAPI'],
-      ['https://news.example/gdelt-1', ['Violence', 'Conflicts or Litigation'], '2026-01-05T14:30:00Z', 'GDELT DOC 2.0'],
-    ]);
+    assert.deepEqual(
+      r.findings.map((f) => [f.link, f.riskCategories, f.publishedAt, f.source.name]),
+      [
+        ['https://www.example-news.test/court', ['Conflicts or Litigation'], '2026-01-07T08:00:00Z', 'NewsAPI'],
+        ['https://news.example/gdelt-1', ['Violence', 'Conflicts or Litigation'], '2026-01-05T14:30:00Z', 'GDELT DOC 2.0'],
+      ],
+    );
     assert.equal(r.findings[0]?.displayLink, 'example-news.test');
     assert.equal(vendors.hits.get('/gdelt'), 1);
     await assert.rejects(searchAdverseMedia(ctx, { firstName: 'odd', lastName: 'name', country: 'US' }), /GDELT refused the query: The specified phrase is too short/);
@@ -360,7 +587,10 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     // GDELT's one request in N s (1 here): the three searches reached it that far apart.
     const gaps = vendors.gdeltAt.slice(1).map((at, i) => at - vendors.gdeltAt[i]!);
     assert.equal(gaps.length, 2);
-    assert.ok(gaps.every((g) => g >= 950), `GDELT calls ${gaps.join(', ')} ms apart`);
+    assert.ok(
+      gaps.every((g) => g >= 950),
+      `GDELT calls ${gaps.join(', ')} ms apart`,
+    );
   });
 
   it('asks OpenSanctions yente in a background check and keeps its explanation', async () => {
@@ -389,7 +619,12 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
   });
 
   it("stops an account's paid lookups at its daily quota with 429 and the time to midnight UTC, and leaves other accounts be", async () => {
-    const small = await createTestApp({ GUESTSCREEN_TWILIO_URL: `${base}/twilio`, GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123', GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret', GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: '3' });
+    const small = await createTestApp({
+      GUESTSCREEN_TWILIO_URL: `${base}/twilio`,
+      GUESTSCREEN_TWILIO_ACCOUNT_SID: 'AC123',
+      GUESTSCREEN_TWILIO_AUTH_TOKEN: 'secret',
+      GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: '3',
+    });
     try {
       const [spender, other] = [await tenant(small), await tenant(small)];
       const phone = (n: number, key: string) => call(small, 'GET', `/v1/lookup/phone/%2B1415555${n}`, { key });
@@ -426,9 +661,12 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
   before(async () => {
     const base = await vendors.start();
     t = await createTestApp({
-      GUESTSCREEN_IPINFO_URL: `${base}/ipinfo`, GUESTSCREEN_IPINFO_TOKEN: 'ii-token',
-      GUESTSCREEN_PELIAS_URL: `${base}/pelias`, GUESTSCREEN_PELIAS_API_KEY: 'pelias-key',
-      GUESTSCREEN_CLEARBIT_URL: `${base}/clearbit`, GUESTSCREEN_CLEARBIT_API_KEY: 'cb-key',
+      GUESTSCREEN_IPINFO_URL: `${base}/ipinfo`,
+      GUESTSCREEN_IPINFO_TOKEN: 'ii-token',
+      GUESTSCREEN_PELIAS_URL: `${base}/pelias`,
+      GUESTSCREEN_PELIAS_API_KEY: 'pelias-key',
+      GUESTSCREEN_CLEARBIT_URL: `${base}/clearbit`,
+      GUESTSCREEN_CLEARBIT_API_KEY: 'cb-key',
       GUESTSCREEN_WATCHMAN_URL: `${base}/watchman`,
     });
     guest = await tenant(t);
@@ -440,7 +678,7 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
 
   const get = (url: string) => call(t, 'GET', url, { key: guest.key });
 
-  it("reads ipinfo's place, its \"lat,lon\" and its time zone, and an answer without a place as an empty one", async () => {
+  it('reads ipinfo\'s place, its "lat,lon" and its time zone, and an answer without a place as an empty one', async () => {
     const r = await get('/v1/lookup/geoip/66.87.125.72');
     assert.equal(r.status, 200, r.body);
     assert.deepEqual([r.json.country_code, r.json.region, r.json.city, r.json.postal_code, r.json.time_zone_name], ['US', 'Massachusetts', 'Springfield', '01105', 'America/New_York']);
@@ -451,7 +689,7 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
     assert.equal(vendors.hits.get('/ipinfo/1.1.1.1/json'), 1);
   });
 
-  it("geocodes with Pelias: [lon, lat], the alpha-3 country, the layer as the precision, and its errors array", async () => {
+  it('geocodes with Pelias: [lon, lat], the alpha-3 country, the layer as the precision, and its errors array', async () => {
     const r = await get(`/v1/lookup/geocode/${encodeURIComponent('Innsbruck, Austria')}`);
     assert.equal(r.status, 200, r.body);
     assert.deepEqual([r.json.city, r.json.state, r.json.country_code, r.json.precision, r.json.timezone], ['Innsbruck', 'Tirol', 'AT', 'city', 'Europe/Vienna']);
@@ -467,7 +705,15 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
     assert.equal(r.status, 200, r.body);
     assert.deepEqual(
       { ...r.json[0], source: undefined },
-      { name: 'Stripe', country: 'United States', industry: 'Internet Software & Services', size: '5K-10K', linkedin_url: 'https://www.linkedin.com/company/stripe', founded: '2010', source: undefined },
+      {
+        name: 'Stripe',
+        country: 'United States',
+        industry: 'Internet Software & Services',
+        size: '5K-10K',
+        linkedin_url: 'https://www.linkedin.com/company/stripe',
+        founded: '2010',
+        source: undefined,
+      },
     );
     assert.deepEqual((await get('/v1/lookup/domain/nobody.example.net')).json, []);
     const queued = await get('/v1/lookup/domain/queued.example.com');
@@ -477,14 +723,23 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
   });
 
   it('asks moov watchman in a background check, keeps its scored pieces, and leaves out a namesake born decades apart', async () => {
-    const submitted = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: guest.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962, country: 'VE' } });
+    const submitted = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', {
+      key: guest.key,
+      body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962, country: 'VE' },
+    });
     assert.equal(submitted.status, 200, submitted.body);
     await runCheck({ check_id: submitted.json.id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
     const done = await get(`/v1/background-check/results/${submitted.json.id}`);
     assert.equal(done.json.risk_status, 'REVIEW');
     const sanctions = done.json.report_items[0];
-    assert.deepEqual(sanctions.items.map((i: { title: string }) => i.title), ['Nicolas MADURO MOROS']);
-    assert.equal(sanctions.items[0].description, 'The name searched, Nicolas Maduro, is the same as the listed name Nicolas MADURO MOROS. The list gives the year of birth 1962; the year searched was 1962.');
+    assert.deepEqual(
+      sanctions.items.map((i: { title: string }) => i.title),
+      ['Nicolas MADURO MOROS'],
+    );
+    assert.equal(
+      sanctions.items[0].description,
+      'The name searched, Nicolas Maduro, is the same as the listed name Nicolas MADURO MOROS. The list gives the year of birth 1962; the year searched was 1962.',
+    );
     assert.match(sanctions.items[0].subtitle, /^Listed on moov watchman \(us_ofac\) .*entry 22790; VENEZUELA-EO13692$/);
   });
 });

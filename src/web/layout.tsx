@@ -67,10 +67,7 @@ export const sendPage = (reply: FastifyReply, page: VNode, status = 200) =>
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
+    .header('content-security-policy', "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     .send(toHtml(page));
 
 /**
@@ -82,10 +79,7 @@ export function pageErrorHandler(name: string, heading: (status: number) => stri
     const known = err instanceof AppError ? err : undefined;
     const status = (known ? statusOf(known) : undefined) ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
     if (status >= 500) request.log.error({ err }, `${name} page failed`);
-    const message =
-      status >= 500
-        ? `Something went wrong on our side. Please try again later (reference ${request.id}).`
-        : known?.message ?? 'The form could not be read. Go back and try again.';
+    const message = status >= 500 ? `Something went wrong on our side. Please try again later (reference ${request.id}).` : (known?.message ?? 'The form could not be read. Go back and try again.');
     if (known?.headers) for (const [k, v] of Object.entries(known.headers)) reply.header(k, v);
     return sendPage(
       reply,

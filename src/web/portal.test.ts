@@ -151,13 +151,20 @@ describe(`guest portal pages (${dbKind})`, () => {
       key: me.key,
       body: {
         config_key: 'guest_portal_screens_by_source',
-        config_data: [{ source: 'Vrbo', guest_portal_screens: { AboutYou: 'disabled', IDVerification: 'disabled', HouseRules: 'disabled', FileUpload: 'required', GuestList: 'optional', TimeInfoEdit: 'optional' } }],
+        config_data: [
+          {
+            source: 'Vrbo',
+            guest_portal_screens: { AboutYou: 'disabled', IDVerification: 'disabled', HouseRules: 'disabled', FileUpload: 'required', GuestList: 'optional', TimeInfoEdit: 'optional' },
+          },
+        ],
       },
     });
     assert.equal(set.status, 200, set.body);
     const { id, path } = await book({ source: 'vrbo', number_of_guests: 3 });
     assert.deepEqual(
-      Object.entries((await api(`/v1/reservations/${id}/screens`)).json).filter(([, v]) => v !== 'disabled').map(([k]) => k),
+      Object.entries((await api(`/v1/reservations/${id}/screens`)).json)
+        .filter(([, v]) => v !== 'disabled')
+        .map(([k]) => k),
       ['FileUpload', 'GuestList', 'TimeInfoEdit'],
     );
     assert.match((await get(path)).body, /<h1>Documents<\/h1>/);

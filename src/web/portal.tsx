@@ -95,7 +95,7 @@ function FieldInput({ f, values, saved }: { f: Field; values: Record<string, str
       return (
         <>
           {label}
-          <input type={f.kind as string as "text"} id={id} name={f.name} value={value} required={f.required} maxLength={f.maxLength} />
+          <input type={f.kind as string as 'text'} id={id} name={f.name} value={value} required={f.required} maxLength={f.maxLength} />
           {help}
         </>
       );
@@ -191,9 +191,7 @@ function donePage(p: Portal) {
     <CardPage title="Thank you">
       <StayLine r={p.reservation} />
       <h1 id="done">Thank you</h1>
-      <p>
-        Your host has your answers{p.row?.completed_at ? ` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.
-      </p>
+      <p>Your host has your answers{p.row?.completed_at ? ` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.</p>
     </CardPage>
   );
 }
@@ -217,7 +215,8 @@ async function readBody(request: FastifyRequest): Promise<{ fields: Record<strin
   }
   try {
     for await (const part of request.parts()) {
-      const problem = findTextProblem(part.fieldname, 'form') ?? (part.type === 'file' ? findTextProblem(part.filename, `form.${part.fieldname}.filename`) : findTextProblem(part.value, `form.${part.fieldname}`));
+      const problem =
+        findTextProblem(part.fieldname, 'form') ?? (part.type === 'file' ? findTextProblem(part.filename, `form.${part.fieldname}.filename`) : findTextProblem(part.value, `form.${part.fieldname}`));
       if (problem) throw badRequest(problem);
       if (part.type === 'file') {
         const data = await part.toBuffer();
@@ -240,7 +239,8 @@ async function readBody(request: FastifyRequest): Promise<{ fields: Record<strin
  * review page that submits. Server-rendered forms that work without JavaScript; each save
  * redirects (303) so a reload never sends a form twice.
  */
-export const portalPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const portalPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(multipart, {
@@ -272,7 +272,18 @@ export const portalPages = (deps: Deps): FastifyPluginAsyncTypebox =>
         return sendPage(reply, stepPage(deps, p, screen, fields, [`A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB. Choose a smaller one.`]), 413);
       }
       const result = await saveStep(deps, p, screen, fields, uploads, fields.action === 'skip');
-      if (!result.ok) return sendPage(reply, stepPage(deps, p, screen, result.form, result.problems.map((x) => x.message)), 400);
+      if (!result.ok)
+        return sendPage(
+          reply,
+          stepPage(
+            deps,
+            p,
+            screen,
+            result.form,
+            result.problems.map((x) => x.message),
+          ),
+          400,
+        );
       return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
     });
 

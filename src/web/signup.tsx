@@ -57,53 +57,44 @@ function formPage(token: string, hidePassword: boolean, form: Partial<SignupForm
 }
 
 /** The page a reseller's signup link opens: a form that creates a child account and shows its key once. */
-export const signupPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const signupPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     await app.register(formbody, { bodyLimit: 64 * 1024 });
 
-    app.setErrorHandler(
-      pageErrorHandler('Signup', (status) => (status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong')),
-    );
+    app.setErrorHandler(pageErrorHandler('Signup', (status) => (status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong')));
 
-    app.get(
-      '/signup/:token',
-      { config: { public: true }, schema: { hide: true, params: Params } },
-      async (request, reply) => {
-        const { link } = await openSignupLink(deps, request.params.token);
-        return sendPage(reply, formPage(request.params.token, Boolean(link.hide_password), {}, []));
-      },
-    );
+    app.get('/signup/:token', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const { link } = await openSignupLink(deps, request.params.token);
+      return sendPage(reply, formPage(request.params.token, Boolean(link.hide_password), {}, []));
+    });
 
-    app.post(
-      '/signup/:token',
-      { config: { public: true }, schema: { hide: true, params: Params, body: Form } },
-      async (request, reply) => {
-        const { token } = request.params;
-        const form: SignupForm = { ...request.body, name: request.body.name?.trim() ?? '', email: request.body.email?.trim() ?? '' };
-        const { link } = await openSignupLink(deps, token);
-        const problems = formProblems(form, !link.hide_password);
-        if (problems.length) return sendPage(reply, formPage(token, Boolean(link.hide_password), form, problems), 400);
-        const { account, apiKey, redirect } = await completeSignup(deps, token, form);
-        const next = redirect ? new URL(redirect) : null;
-        next?.searchParams.set('account_id', account.id);
-        return sendPage(
-          reply,
-          <CardPage title="Account created">
-            <h1>Your account is ready</h1>
-            <p>
-              Account <strong>{account.id}</strong> for {account.name}.
-            </p>
-            <p>Your API key (it is shown only this once; store it somewhere safe):</p>
-            <p class="key" id="api-key">
-              {apiKey}
-            </p>
-            {next ? (
-              <a class="button" id="continue" href={next.toString()}>
-                Continue
-              </a>
-            ) : null}
-          </CardPage>,
-        );
-      },
-    );
+    app.post('/signup/:token', { config: { public: true }, schema: { hide: true, params: Params, body: Form } }, async (request, reply) => {
+      const { token } = request.params;
+      const form: SignupForm = { ...request.body, name: request.body.name?.trim() ?? '', email: request.body.email?.trim() ?? '' };
+      const { link } = await openSignupLink(deps, token);
+      const problems = formProblems(form, !link.hide_password);
+      if (problems.length) return sendPage(reply, formPage(token, Boolean(link.hide_password), form, problems), 400);
+      const { account, apiKey, redirect } = await completeSignup(deps, token, form);
+      const next = redirect ? new URL(redirect) : null;
+      next?.searchParams.set('account_id', account.id);
+      return sendPage(
+        reply,
+        <CardPage title="Account created">
+          <h1>Your account is ready</h1>
+          <p>
+            Account <strong>{account.id}</strong> for {account.name}.
+          </p>
+          <p>Your API key (it is shown only this once; store it somewhere safe):</p>
+          <p class="key" id="api-key">
+            {apiKey}
+          </p>
+          {next ? (
+            <a class="button" id="continue" href={next.toString()}>
+              Continue
+            </a>
+          ) : null}
+        </CardPage>,
+      );
+    });
   };

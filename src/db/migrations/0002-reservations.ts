@@ -43,12 +43,7 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema
-    .createIndex('reservations_code_uq')
-    .on('reservations')
-    .columns(['account_id', 'pms', 'confirmation_code'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('reservations_code_uq').on('reservations').columns(['account_id', 'pms', 'confirmation_code']).unique().execute();
   await db.schema.createIndex('reservations_pms_id_idx').on('reservations').columns(['account_id', 'pms', 'pms_reservation_id']).execute();
   for (const col of ['check_in_date', 'check_out_date', 'created_at', 'updated_at']) {
     await db.schema.createIndex(`reservations_${col}_idx`).on('reservations').columns(['account_id', col, 'id']).execute();
@@ -61,12 +56,7 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
   // index on both databases, kept in step with the rows by the database itself.
   if (d.kind === 'sqlite') {
     await sql`create virtual table reservations_fts using fts5(search_text, content='', contentless_delete=1, tokenize='trigram')`.execute(db);
-    const text = (p: string) =>
-      sql.raw(
-        `lower(concat_ws(' ', ${['guest_full_name', 'guest_email', 'guest_phone', 'confirmation_code', 'listing_nickname']
-          .map((c) => `${p}.${c}`)
-          .join(', ')}))`,
-      );
+    const text = (p: string) => sql.raw(`lower(concat_ws(' ', ${['guest_full_name', 'guest_email', 'guest_phone', 'confirmation_code', 'listing_nickname'].map((c) => `${p}.${c}`).join(', ')}))`);
     await sql`create trigger reservations_fts_ai after insert on reservations begin
       insert into reservations_fts(rowid, search_text) values (new.seq, ${text('new')}); end`.execute(db);
     await sql`create trigger reservations_fts_ad after delete on reservations begin
@@ -107,12 +97,7 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
     .addColumn('data', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('payment_events_uq')
-    .on('payment_events')
-    .columns(['reservation_id', 'event_source', 'event_id'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('payment_events_uq').on('payment_events').columns(['reservation_id', 'event_source', 'event_id']).unique().execute();
 
   await db.schema
     .createTable('idempotency_keys')

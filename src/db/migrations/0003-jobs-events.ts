@@ -23,13 +23,7 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
   await db.schema.createIndex('jobs_lease_idx').on('jobs').columns(['state', 'locked_until']).execute();
   // One waiting job per unique key: repeated requests for the same work coalesce, while a
   // job already running does not stop a newer one from being queued behind it.
-  await db.schema
-    .createIndex('jobs_unique_idx')
-    .on('jobs')
-    .column('unique_key')
-    .unique()
-    .where(sql.ref('state'), '=', sql.lit('available'))
-    .execute();
+  await db.schema.createIndex('jobs_unique_idx').on('jobs').column('unique_key').unique().where(sql.ref('state'), '=', sql.lit('available')).execute();
 
   await db.schema
     .createTable('events')
@@ -77,7 +71,10 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
   await db.schema.alterTable('accounts').addColumn('webhook_secret_prev_enc', 'text').execute();
   await db.schema.alterTable('accounts').addColumn('webhook_secret_rotated_at', 'text').execute();
   await db.schema.alterTable('reservations').addColumn('callback_url', 'text').execute();
-  await db.schema.alterTable('reservations').addColumn('skip_gp', d.boolType, (c) => c.notNull().defaultTo(sql.lit(d.kind === 'sqlite' ? 0 : false))).execute();
+  await db.schema
+    .alterTable('reservations')
+    .addColumn('skip_gp', d.boolType, (c) => c.notNull().defaultTo(sql.lit(d.kind === 'sqlite' ? 0 : false)))
+    .execute();
 
   await db.schema
     .createTable('listings')

@@ -8,8 +8,7 @@ const sqliteSearchKey = (row: string) =>
   `(select case when o.ord between 1 and 1048575 and ${row}.seq < 134217728 then (o.ord << 43) | ` +
   `(min(max(coalesce(cast(julianday(${row}.check_in_date) - 2440587.5 as integer), 0), 0), 65535) << 27) | ${row}.seq else ${row}.seq end ` +
   `from (select coalesce((select a.ord from reservations_fts_accounts a where a.account_id = ${row}.account_id), 0) as ord) o)`;
-const sqliteSearchText = (table: string) =>
-  `lower(concat_ws(' ', ${table}.guest_full_name, ${table}.guest_email, ${table}.guest_phone, ${table}.confirmation_code, ${table}.listing_nickname))`;
+const sqliteSearchText = (table: string) => `lower(concat_ws(' ', ${table}.guest_full_name, ${table}.guest_email, ${table}.guest_phone, ${table}.confirmation_code, ${table}.listing_nickname))`;
 
 /**
  * SQLite only. The full-text index was keyed by the reservation's row (seq), so a text search

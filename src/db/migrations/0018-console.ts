@@ -23,13 +23,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sign_in_failures_email_idx').on('sign_in_failures').columns(['email', 'created_at']).execute();
   await db.schema.createIndex('sign_in_failures_address_idx').on('sign_in_failures').columns(['address', 'created_at']).execute();
-  await db.schema
-    .createIndex('reservations_waiting_idx')
-    .on('reservations')
-    .columns(['account_id', 'verification_status', 'check_in_date', 'id'])
-    .where(sql.ref('supervised'), 'is', null)
-    .execute();
+  await db.schema.createIndex('reservations_waiting_idx').on('reservations').columns(['account_id', 'verification_status', 'check_in_date', 'id']).where(sql.ref('supervised'), 'is', null).execute();
   // Sign-in finds the account by its e-mail, in any case.
-  await db.schema.createIndex('accounts_email_idx').on('accounts').expression(sql`lower(email)`).execute();
+  await db.schema
+    .createIndex('accounts_email_idx')
+    .on('accounts')
+    .expression(sql`lower(email)`)
+    .execute();
   await db.schema.createIndex('screening_runs_account_idx').on('screening_runs').columns(['account_id', 'created_at']).execute();
 }

@@ -32,8 +32,7 @@ function withNamedStatements(pool: pg.Pool, max = 500): pg.Pool {
           wrapped.add(client);
           const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
           client.query = (async (text: unknown, values?: unknown[]) => {
-            const name =
-              typeof text === 'string' && values && values.length > 0 && !text.includes(PLAN_PER_CALL_MARK) && !unprepared.has(client) ? nameOf(text) : undefined;
+            const name = typeof text === 'string' && values && values.length > 0 && !text.includes(PLAN_PER_CALL_MARK) && !unprepared.has(client) ? nameOf(text) : undefined;
             if (!name) return query(text, values);
             try {
               return await namedQuery(query, name, text as string, values!);
@@ -135,4 +134,3 @@ export function openPostgres(url: string, max: number): DatabaseHandle {
     close: () => db.destroy(),
   };
 }
-

@@ -31,6 +31,9 @@ describe('rows read as arrays and made into objects', () => {
   it('takes a column named __proto__ as a column, not as the prototype', () => {
     const [row] = rowsOf(db.prepare(`select name as "__proto__", 'x"y' as "a""b" from t where id = 1`)).all([]);
     assert.equal(Object.getPrototypeOf(row), Object.prototype);
-    assert.deepEqual(Object.entries(row!), [['__proto__', 'Ada'], ['a"b', 'x"y']]);
+    assert.deepEqual(Object.entries(row!), [
+      ['__proto__', 'Ada'],
+      ['a"b', 'x"y'],
+    ]);
   });
 });

@@ -184,10 +184,7 @@ export class WriteBatcher {
         if (batch.length === 1) {
           // Nothing to share the commit with: a plain transaction, no savepoint.
           const only = batch[0]!;
-          await this.db
-            .transaction()
-            .execute(only.fn)
-            .then(only.resolve, only.reject);
+          await this.db.transaction().execute(only.fn).then(only.resolve, only.reject);
           continue;
         }
         const outcomes: { ok: boolean; value: unknown }[] = [];

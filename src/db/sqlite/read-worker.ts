@@ -10,9 +10,7 @@ import type { ReadQuery } from './readers.js';
 import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './procedures.js';
 import { rowsOf } from './bind.js';
 
-export type ReadRequest =
-  | { id: number; queries: { sql: string; parameters: readonly unknown[] }[] }
-  | { id: number; procedure: { name: ProcedureName; args: unknown } };
+export type ReadRequest = { id: number; queries: { sql: string; parameters: readonly unknown[] }[] } | { id: number; procedure: { name: ProcedureName; args: unknown } };
 export type ReadAnswer = { id: number; answer: unknown } | { id: number; error: { message: string; code?: string } };
 
 const { file } = workerData as { file: string };
@@ -34,9 +32,7 @@ const prepared = (sql: string) => {
 const all = (queries: ReadQuery[]) => queries.map((q) => prepared(q.sql).all(q.parameters));
 const snapshot = sqlite.transaction(all);
 // A read in steps: all of them in one read transaction.
-const procedure = sqlite.transaction(({ name, args }: { name: ProcedureName; args: unknown }) =>
-  runStepsSync((PROCEDURES[name] as (a: unknown) => ReadSteps<unknown>)(args), all),
-);
+const procedure = sqlite.transaction(({ name, args }: { name: ProcedureName; args: unknown }) => runStepsSync((PROCEDURES[name] as (a: unknown) => ReadSteps<unknown>)(args), all));
 
 parentPort!.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;

@@ -37,9 +37,7 @@ const fromSources = path.extname(fileURLToPath(import.meta.url)) === '.ts';
 const WORKER = new URL(`./read-worker${fromSources ? '.ts' : '.js'}`, import.meta.url);
 /** Run from the sources (tests, tsx), a thread does not inherit tsx's loader (tsx issue 354): it registers it first. */
 const startWorker = (workerData: unknown) =>
-  fromSources
-    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); });`, { eval: true, workerData })
-    : new Worker(WORKER, { workerData });
+  fromSources ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER.href)}); });`, { eval: true, workerData }) : new Worker(WORKER, { workerData });
 
 export class SqliteReaders {
   private readers: Reader[] = [];

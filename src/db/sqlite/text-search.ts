@@ -57,9 +57,7 @@ export function* searchByCheckIn(a: CheckInSearch): ReadSteps<CheckInAnswer> {
     },
   ]) as [Key[]];
   const complete = top.length < want + PAST_PAGE;
-  const total = complete
-    ? top.length
-    : ((yield [{ sql: `select count(*) as n from reservations_fts where ${inAccount}`, parameters: [a.phrase, head.ord, head.ord] }]) as [[{ n: number }]])[0][0].n;
+  const total = complete ? top.length : ((yield [{ sql: `select count(*) as n from reservations_fts where ${inAccount}`, parameters: [a.phrase, head.ord, head.ord] }]) as [[{ n: number }]])[0][0].n;
   const page = top.slice(a.offset, want);
   if (page.length === 0) return { total, rows: [] };
 

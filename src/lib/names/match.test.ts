@@ -56,20 +56,33 @@ describe('the name matcher', () => {
     miss('Fradkov', 'FRADKOV, Mikhail Efimovich');
   });
 
-  it('pairs an initial or a short form only for little, below a hit and above the line of one person\'s own documents', () => {
-    for (const [person, written] of [['John Smith', 'J SMITH'], ['Alex Petrov', 'PETROV, Alexander'], ['Chris Evans', 'EVANS, Christopher John']] as const) {
+  it("pairs an initial or a short form only for little, below a hit and above the line of one person's own documents", () => {
+    for (const [person, written] of [
+      ['John Smith', 'J SMITH'],
+      ['Alex Petrov', 'PETROV, Alexander'],
+      ['Chris Evans', 'EVANS, Christopher John'],
+    ] as const) {
       const m = miss(person, written);
       assert.ok(m.score >= SAME_PERSON, `${person} ~ ${written}: ${m.explanation}`);
       assert.match(m.explanation, /\((initial|short form)\)/);
     }
     // A spouse's passport: the same family name, another given name.
-    for (const [person, written] of [['Ivan Petrov', 'PETROVA, Anna'], ['Lisa Wong', 'WANG, Li'], ['Anna Schmidt', 'SMITH, Jonathan']] as const) {
+    for (const [person, written] of [
+      ['Ivan Petrov', 'PETROVA, Anna'],
+      ['Lisa Wong', 'WANG, Li'],
+      ['Anna Schmidt', 'SMITH, Jonathan'],
+    ] as const) {
       assert.ok(matchName(person, written).score < SAME_PERSON, `${person} ~ ${written}`);
     }
   });
 
   it('finds a person named in running text however it writes the name, and not a relative or a passer-by', () => {
-    const named = (person: string, text: string) => mentions(person, nameTokens(text)).map((m) => nameTokens(text).slice(m.start, m.end + 1).join(' '));
+    const named = (person: string, text: string) =>
+      mentions(person, nameTokens(text)).map((m) =>
+        nameTokens(text)
+          .slice(m.start, m.end + 1)
+          .join(' '),
+      );
     assert.deepEqual(named('Vladimir Putin', 'Talks with Vladimir Vladimirovich Putin ended; Putin, Vladimir left.'), ['vladimir vladimirovich putin', 'putin vladimir']);
     assert.deepEqual(named('Evgeny Prigozhin', 'Yevgeniy Prigozhin was seen'), ['yevgeniy prigozhin']);
     assert.deepEqual(named('John Smith', 'John met Anna Smith at the station'), []);

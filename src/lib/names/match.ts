@@ -58,7 +58,36 @@ export interface NameMatch {
   extra: string[];
 }
 
-const PARTICLES = new Set(['al', 'el', 'ul', 'bin', 'ibn', 'bint', 'ben', 'bn', 'ould', 'de', 'da', 'do', 'dos', 'das', 'del', 'della', 'di', 'du', 'la', 'le', 'van', 'von', 'der', 'den', 'ter', 'y', 'e', 'l']);
+const PARTICLES = new Set([
+  'al',
+  'el',
+  'ul',
+  'bin',
+  'ibn',
+  'bint',
+  'ben',
+  'bn',
+  'ould',
+  'de',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'del',
+  'della',
+  'di',
+  'du',
+  'la',
+  'le',
+  'van',
+  'von',
+  'der',
+  'den',
+  'ter',
+  'y',
+  'e',
+  'l',
+]);
 const PATRONYMIC = /(ovich|evich|yevich|ievich|ich|ovna|evna|yevna|ichna|ogly|oglu|kyzy|qizi)$/;
 const GIVEN = new Set(givenNames);
 
@@ -200,7 +229,14 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
     });
     const found = best as { j: number; similarity: number; how: TokenPair['how'] } | null;
     if (found) used.add(found.j);
-    pairs[l.i] = { listed: l.token, person: found ? (person[found.j] as string) : null, role: l.role, how: found ? found.how : 'missing', similarity: found?.similarity ?? 0, weight: weightOf(l.token, l.role) };
+    pairs[l.i] = {
+      listed: l.token,
+      person: found ? (person[found.j] as string) : null,
+      role: l.role,
+      how: found ? found.how : 'missing',
+      similarity: found?.similarity ?? 0,
+      weight: weightOf(l.token, l.role),
+    };
   }
   // Tokens run together on either side: a free token of the person's equal to the listed name's
   // missing tokens joined (given names then family name, or the other way round), or a missing
@@ -211,7 +247,12 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
     const gaps = listed.map((l, i) => ({ l, x: pairs[i] as TokenPair })).filter(({ x }) => x.how === 'missing');
     const family = gaps.filter(({ l }, k) => l.role === 'family' || (l.role === 'particle' && k < gaps.findIndex((g) => g.l.role !== 'family' && g.l.role !== 'particle'))).map(({ x }) => x);
     const given = gaps.map(({ x }) => x).filter((x) => !family.includes(x));
-    const joins = [[...given, ...family], [...family, ...given], [...given.slice(0, 1), ...family], [...family, ...given.slice(0, 1)]].filter((g) => g.length >= 2);
+    const joins = [
+      [...given, ...family],
+      [...family, ...given],
+      [...given.slice(0, 1), ...family],
+      [...family, ...given.slice(0, 1)],
+    ].filter((g) => g.length >= 2);
     for (const group of joins) {
       const s = tokenSimilarity(p, group.map((x) => x.listed).join(''), bySound);
       if (s && s.similarity >= 0.9) {
@@ -280,7 +321,15 @@ export function personReadings(person: string): string[][] {
 function readPerson(person: string, bySound: Script): string[][] {
   if (lastPerson?.name === person) return lastPerson.readings;
   // Arabic script: hamza and ayn are letters, not breaks; the article is written joined (الأسد: l'sd).
-  const readings = bySound ? [toLatin(person).toLowerCase().replace(/['`]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean)] : nameVariants(person);
+  const readings = bySound
+    ? [
+        toLatin(person)
+          .toLowerCase()
+          .replace(/['`]/g, '')
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean),
+      ]
+    : nameVariants(person);
   lastPerson = { name: person, readings };
   return readings;
 }

@@ -73,7 +73,10 @@ describe(`accounts, happy paths (${dbKind})`, () => {
     for (let i = 0; i < 5; i++) await tenant(t, { parent: reseller, name: `Child ${i}` });
     const page = await call(t, 'GET', '/v1/accounts/children?from=2&size=2', { key: reseller.key });
     assert.equal(page.json.total, 5);
-    assert.deepEqual(page.json.items.map((i: { name: string }) => i.name), ['Child 2', 'Child 3']);
+    assert.deepEqual(
+      page.json.items.map((i: { name: string }) => i.name),
+      ['Child 2', 'Child 3'],
+    );
   });
 
   it('lists the keys of grandchildren too (the whole subtree)', async () => {
@@ -81,10 +84,7 @@ describe(`accounts, happy paths (${dbKind})`, () => {
     const sub = await tenant(t, { parent: reseller, reseller: true });
     const leaf = await tenant(t, { parent: sub });
     const keys = await call(t, 'GET', '/v1/accounts/keys', { key: reseller.key });
-    assert.deepEqual(
-      keys.json.map((k: { user_id: string }) => k.user_id).sort(),
-      [reseller.account.id, sub.account.id, leaf.account.id].sort(),
-    );
+    assert.deepEqual(keys.json.map((k: { user_id: string }) => k.user_id).sort(), [reseller.account.id, sub.account.id, leaf.account.id].sort());
   });
 
   it('updates a child account profile and merges company fields', async () => {

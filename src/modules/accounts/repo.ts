@@ -31,23 +31,10 @@ export async function findAccountByKeyHash(db: Db, keyHash: string): Promise<Acc
     .executeTakeFirst();
 }
 
-export async function listChildren(
-  db: Db,
-  parentId: string,
-  from: number,
-  size: number,
-): Promise<{ total: number; rows: AccountRow[] }> {
+export async function listChildren(db: Db, parentId: string, from: number, size: number): Promise<{ total: number; rows: AccountRow[] }> {
   const [count, rows] = await Promise.all([
     db.selectFrom('accounts').select(countAll().as('n')).where('parent_id', '=', parentId).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('parent_id', '=', parentId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(from)
-      .limit(size)
-      .execute(),
+    db.selectFrom('accounts').selectAll().where('parent_id', '=', parentId).orderBy('created_at').orderBy('id').offset(from).limit(size).execute(),
   ]);
   return { total: Number(count.n), rows };
 }

@@ -3,24 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors, emptyBodyIsObject, isTrue } from '../../http/schemas.js';
 import { createSignupLink } from '../signup/service.js';
-import {
-  AccountChildren,
-  AccountKeys,
-  ChildrenQuery,
-  IdParams,
-  RegisterBody,
-  RegisteredAccount,
-  SignupLink,
-  SignupQuery,
-  UpdateBody,
-  UpdateQuery,
-} from './schemas.js';
+import { AccountChildren, AccountKeys, ChildrenQuery, IdParams, RegisterBody, RegisteredAccount, SignupLink, SignupQuery, UpdateBody, UpdateQuery } from './schemas.js';
 import * as accounts from './service.js';
 
 const AccountRef = Type.Ref('Account');
 const tags = ['Accounts'];
 
-export const accountRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const accountRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/accounts/me',
@@ -119,4 +109,3 @@ export const accountRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         }),
     );
   };
-

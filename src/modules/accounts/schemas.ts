@@ -55,15 +55,9 @@ const profileFields = {
   company: Type.Optional(Company),
 };
 
-export const RegisterBody = Type.Object(
-  { name: Name, email: Email, ...profileFields },
-  { additionalProperties: false, title: 'AccountRegistrationRequest' },
-);
+export const RegisterBody = Type.Object({ name: Name, email: Email, ...profileFields }, { additionalProperties: false, title: 'AccountRegistrationRequest' });
 
-export const UpdateBody = Type.Object(
-  { name: Type.Optional(Name), email: Type.Optional(Email), ...profileFields },
-  { additionalProperties: false, title: 'AccountRegistrationRequest' },
-);
+export const UpdateBody = Type.Object({ name: Type.Optional(Name), email: Type.Optional(Email), ...profileFields }, { additionalProperties: false, title: 'AccountRegistrationRequest' });
 
 export const UpdateQuery = Type.Object(
   {

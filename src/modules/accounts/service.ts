@@ -69,12 +69,7 @@ const keyAad = (keyId: string, accountId: string) => `api_key:${keyId}:${account
 const webhookSecretAad = (accountId: string) => `webhook_secret:${accountId}`;
 
 /** Creates an account with its first API key and webhook signing secret, in the caller's transaction if any. */
-export async function createAccount(
-  deps: Deps,
-  db: Db,
-  input: NewAccount,
-  actorId: string | null,
-): Promise<{ account: AccountRow; apiKey: string }> {
+export async function createAccount(deps: Deps, db: Db, input: NewAccount, actorId: string | null): Promise<{ account: AccountRow; apiKey: string }> {
   const id = newId('acc');
   const now = iso(deps.clock());
   const apiKey = input.apiKey ?? generateApiKey();
@@ -162,7 +157,16 @@ export async function listChildren(deps: Deps, caller: AccountRow, from: number,
     size,
     total,
     // The API's schema shows the first four; the console shows each account's state too.
-    items: rows.map((r) => ({ id: r.id, name: r.name, email: r.email, phone: r.phone ?? '', is_active: Boolean(r.is_active), is_suspended: Boolean(r.is_suspended), is_reseller: Boolean(r.is_reseller), created_at: r.created_at })),
+    items: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      phone: r.phone ?? '',
+      is_active: Boolean(r.is_active),
+      is_suspended: Boolean(r.is_suspended),
+      is_reseller: Boolean(r.is_reseller),
+      created_at: r.created_at,
+    })),
   };
 }
 
@@ -186,13 +190,7 @@ export interface StatusChange {
   suspended?: boolean | undefined;
 }
 
-export async function updateManagedAccount(
-  deps: Deps,
-  caller: AccountRow,
-  id: string,
-  profile: ProfileInput,
-  change: StatusChange,
-): Promise<AccountRow> {
+export async function updateManagedAccount(deps: Deps, caller: AccountRow, id: string, profile: ProfileInput, change: StatusChange): Promise<AccountRow> {
   const target = await getManagedAccount(deps, caller, id);
   if (target.id === caller.id && (change.status !== undefined || change.suspended !== undefined)) {
     throw forbidden('an account cannot change its own status or suspension; its parent can');
@@ -215,7 +213,12 @@ export async function updateManagedAccount(
       actor_id: caller.id,
       action: 'account.updated',
       subject_id: target.id,
-      detail: { fields: Object.keys(patch).filter((k) => k !== 'updated_at').map((k) => k.replace('_hash', '')), ...change },
+      detail: {
+        fields: Object.keys(patch)
+          .filter((k) => k !== 'updated_at')
+          .map((k) => k.replace('_hash', '')),
+        ...change,
+      },
       at: now,
     });
     const updated = await repo.findAccount(tx, target.id);

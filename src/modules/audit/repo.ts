@@ -1,10 +1,7 @@
 import type { Db } from '../../db/connection.js';
 
 /** An append-only record of who changed what; it never holds guest personal data. */
-export async function audit(
-  db: Db,
-  entry: { account_id: string | null; actor_id: string | null; action: string; subject_id: string | null; detail?: unknown; at: string },
-): Promise<void> {
+export async function audit(db: Db, entry: { account_id: string | null; actor_id: string | null; action: string; subject_id: string | null; detail?: unknown; at: string }): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

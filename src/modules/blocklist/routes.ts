@@ -29,7 +29,8 @@ export const EntryBody = Type.Object(
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** Beyond the spec: guests this account will not host again, matched by the blacklist check. */
-export const blocklistRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const blocklistRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/blocklist',

@@ -172,7 +172,10 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
       const x = await results(r.json.id);
       return x.json.status === 'FINISHED' && x.json;
     }, 'the finished check');
-    assert.deepEqual([criminal(done)?.status, criminal(done)?.items[0]?.title], ['NOT_RUN', 'Not searched: the check was ordered without the person’s e-mail, which the criminal-records provider needs to ask for their consent']);
+    assert.deepEqual(
+      [criminal(done)?.status, criminal(done)?.items[0]?.title],
+      ['NOT_RUN', 'Not searched: the check was ordered without the person’s e-mail, which the criminal-records provider needs to ask for their consent'],
+    );
     assert.equal(checkr.candidates.size, 2);
   });
 });

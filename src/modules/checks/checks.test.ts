@@ -25,11 +25,21 @@ const ADD = '22790,34442,-0- ,"Caracas, Capital District","Venezuela",-0- ';
 
 // Synthetic articles about made-up people (no openly licensed news corpus was gathered).
 const NEWS = [
-  { url: 'https://news.example/a1', title: 'Landlord says Dana Whitlock ran a rental scam in Lisbon', snippet: 'Police said Dana Whitlock was arrested on Tuesday after tenants reported the fraud.', published_at: '2025-03-02T10:00:00Z' },
+  {
+    url: 'https://news.example/a1',
+    title: 'Landlord says Dana Whitlock ran a rental scam in Lisbon',
+    snippet: 'Police said Dana Whitlock was arrested on Tuesday after tenants reported the fraud.',
+    published_at: '2025-03-02T10:00:00Z',
+  },
   { url: 'https://news.example/a2', title: 'Dana Whitlock wins the village bake-off', snippet: 'The lemon tart took first prize for the third year.', published_at: '2024-08-14T09:00:00Z' },
   { url: 'https://news.example/a3', title: 'Court fines company', snippet: 'A spokesperson, not named, said the fraud team worked with Whitlock Ltd.', published_at: '2023-01-01T00:00:00Z' },
   // Pak Chol Su (박철수) is the Korean stand-in name, as John Doe is in English; spelled the older way.
-  { url: 'https://news.example/a4', title: 'Pak Chol Su charged over holiday rental fraud', snippet: 'Prosecutors say Pak Chol Su took deposits for flats he did not own.', published_at: '2025-05-20T08:00:00Z' },
+  {
+    url: 'https://news.example/a4',
+    title: 'Pak Chol Su charged over holiday rental fraud',
+    snippet: 'Prosecutors say Pak Chol Su took deposits for flats he did not own.',
+    published_at: '2025-05-20T08:00:00Z',
+  },
   // The press writing a name family name first with a middle initial, and one about a relative.
   { url: 'https://news.example/a5', title: 'Tenants take Okafor, Chidi E. to court over unpaid deposits', snippet: 'The landlord denies the claims.', published_at: '2025-06-01T08:00:00Z' },
   { url: 'https://news.example/a6', title: 'Ngozi Okafor opens a bakery', snippet: 'Chidi, her cousin, helped with the shopfront.', published_at: '2025-06-02T08:00:00Z' },
@@ -123,7 +133,11 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.match(r.json.id, /^chk_/);
     const report = await finishedReport(r.json.id);
     assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation', 'Other News']);
-    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a1', 'https://news.example/a2'], 'the article naming only "Whitlock Ltd" is left out');
+    assert.deepEqual(
+      report.findings.map((f: { link: string }) => f.link),
+      ['https://news.example/a1', 'https://news.example/a2'],
+      'the article naming only "Whitlock Ltd" is left out',
+    );
     const scam = report.findings[0];
     assert.deepEqual(scam.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
     assert.match(scam.summary, /'scam' 4 words from the name \(fraud\)/);
@@ -151,12 +165,15 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
       sanctions.items[0].description,
       'The name searched, Chapo Guzman, is the same as the listed name GUZMAN, Chapo, one of the names the list gives for this person. The list gives the year of birth 1954; the year searched was 1954.',
     );
-    assert.deepEqual(done.report_items.map((s: { name: string; status: string }) => [s.name, s.status]), [
-      ['Sanctions and watchlists', 'REVIEW'],
-      ['Sex-offender registries', 'NOT_RUN'],
-      ['Adverse media', 'CLEAR'],
-      ['Criminal records', 'NOT_RUN'],
-    ]);
+    assert.deepEqual(
+      done.report_items.map((s: { name: string; status: string }) => [s.name, s.status]),
+      [
+        ['Sanctions and watchlists', 'REVIEW'],
+        ['Sex-offender registries', 'NOT_RUN'],
+        ['Adverse media', 'CLEAR'],
+        ['Criminal records', 'NOT_RUN'],
+      ],
+    );
     assert.equal(done.pdf, `http://guestscreen.test/v1/background-check/results/${r.json.id}/pdf`);
     const pdf = await t.app.inject({ url: `/v1/background-check/results/${r.json.id}/pdf`, headers: { 'x-api-key': host.key } });
     assert.equal(pdf.statusCode, 200);
@@ -197,7 +214,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const r = await call(t, 'GET', `/v1/lookup/adverse-media/search?first_name=${encodeURIComponent('철수')}&last_name=${encodeURIComponent('박')}&country=kr`, { key: host.key });
     assert.equal(r.status, 200, r.body);
     const report = await finishedReport(r.json.id);
-    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a4']);
+    assert.deepEqual(
+      report.findings.map((f: { link: string }) => f.link),
+      ['https://news.example/a4'],
+    );
     assert.deepEqual(report.riskCategories, ['Fraud or Financial Crime', 'Conflicts or Litigation']);
   });
 
@@ -205,7 +225,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const r = await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Chidi&last_name=Okafor&country=ng', { key: host.key });
     assert.equal(r.status, 200, r.body);
     const report = await finishedReport(r.json.id);
-    assert.deepEqual(report.findings.map((f: { link: string }) => f.link), ['https://news.example/a5']);
+    assert.deepEqual(
+      report.findings.map((f: { link: string }) => f.link),
+      ['https://news.example/a5'],
+    );
     assert.match(report.findings[0].summary, /names the person as 'okafor chidi/);
     assert.deepEqual(report.riskCategories, ['Conflicts or Litigation']);
   });
@@ -226,14 +249,24 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   });
 
   it('clears a person who is on no list, and leaves out a listed namesake born decades apart', async () => {
-    await importSexOffenders(t.deps, file('registry.csv', 'id,first_name,last_name,dob,city,county,state,zip,charges,aliases,image_url,registered_at\nR9,Nicolas,Maduro,1990-05-05,Reno,Washoe,NV,,Synthetic charge,,,\n'), { source: 'synthetic registry', progress: false });
-    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1999, country: 'ES', state: 'NV' } });
+    await importSexOffenders(
+      t.deps,
+      file('registry.csv', 'id,first_name,last_name,dob,city,county,state,zip,charges,aliases,image_url,registered_at\nR9,Nicolas,Maduro,1990-05-05,Reno,Washoe,NV,,Synthetic charge,,,\n'),
+      { source: 'synthetic registry', progress: false },
+    );
+    const r = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', {
+      key: host.key,
+      body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1999, country: 'ES', state: 'NV' },
+    });
     const done = await eventually(async () => {
       const x = await call(t, 'GET', `/v1/background-check/results/${r.json.id}`, { key: host.key });
       return x.json.status === 'FINISHED' && x.json;
     }, 'the background check');
     assert.equal(done.risk_status, 'CLEARED');
-    assert.deepEqual(done.report_items.slice(0, 2).map((s: { status: string }) => s.status), ['CLEAR', 'CLEAR']);
+    assert.deepEqual(
+      done.report_items.slice(0, 2).map((s: { status: string }) => s.status),
+      ['CLEAR', 'CLEAR'],
+    );
     // The registry's namesake, born in 1990 in Nevada, is the one a search with that year finds.
     const again = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: host.key, body: { first_name: 'Nicolás', last_name: 'MADURO', year_of_birth: 1990, state: 'nv' } });
     const hit = await eventually(async () => {
@@ -247,7 +280,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.equal(hit.report_items[0].status, 'CLEAR', 'the sanctioned Maduro was born in 1962');
   });
 
-  it("screens a booking against the imported lists: a listed guest with the listed year of birth is declined, with the match explained", async () => {
+  it('screens a booking against the imported lists: a listed guest with the listed year of birth is declined, with the match explained', async () => {
     const body = (first: string, last: string, birth: string) => ({
       guest: { first_name: first, last_name: last, email: `${first.toLowerCase()}@example.org` },
       identification: { first_name: first, last_name: last, birth_date: birth, document_number: `P${birth.replace(/-/g, '')}`, expiry_date: '2035-01-01' },
@@ -266,7 +299,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const dana = await call(t, 'GET', `/v1/reservations/${newsworthy.json.id}/summary`, { key: host.key });
     assert.equal(dana.json.details.adverse_media.status, 'REVIEW', dana.body);
     assert.equal(dana.json.details.sanctions.status, 'PASS');
-    assert.match(JSON.stringify(dana.json), /News names the guest near words of fraud and litigation \(“scam”, “arrested”\): “Landlord says Dana Whitlock ran a rental scam in Lisbon” \(2 March 2025\)/);
+    assert.match(
+      JSON.stringify(dana.json),
+      /News names the guest near words of fraud and litigation \(“scam”, “arrested”\): “Landlord says Dana Whitlock ran a rental scam in Lisbon” \(2 March 2025\)/,
+    );
   });
 
   it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list), and one made far from its card', async () => {
@@ -282,7 +318,17 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     // A second payment from London (DB-IP Lite places 81.2.69.142 there) with a Portuguese card.
     await call(t, 'POST', `/v1/reservations/${r.json.id}/payment-event`, {
       key: host.key,
-      body: { event_source: 'stripe', event_id: 'ch_2', event_type: 'charge', event_status: 'succeeded', amount: 50, currency: 'EUR', card_country: 'PT', ip_address: '81.2.69.142', timestamp: '2027-04-01T10:05:00Z' },
+      body: {
+        event_source: 'stripe',
+        event_id: 'ch_2',
+        event_type: 'charge',
+        event_status: 'succeeded',
+        amount: 50,
+        currency: 'EUR',
+        card_country: 'PT',
+        ip_address: '81.2.69.142',
+        timestamp: '2027-04-01T10:05:00Z',
+      },
     });
     assert.equal(paid.status, 200, paid.body);
     const summary = await eventually(async () => {
@@ -294,7 +340,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.match(JSON.stringify(summary), /Payment made from 81\.2\.69\.142 in GB; card issued in PT, billing country unknown/);
   });
 
-  it('refuses bad input with 400 naming the field, hides other accounts\' checks, and deletes one with all it holds', async () => {
+  it("refuses bad input with 400 naming the field, hides other accounts' checks, and deletes one with all it holds", async () => {
     const cases: [string, string, unknown, RegExp][] = [
       ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&country=PT', undefined, /^last_name: required/],
       ['GET', '/v1/lookup/adverse-media/search?first_name=Dana&last_name=W&country=XX', undefined, /^country: 'XX' is not an ISO 3166 country code/],
@@ -325,7 +371,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const expected = await t.deps.db.selectFrom('background_checks').select(['id', 'start_date']).where('account_id', '=', host.account.id).where('type', '=', 'globalcheck').execute();
     assert.equal(all.json.total, expected.length);
     assert.ok(all.json.total >= 3);
-    assert.deepEqual(all.json.items.map((i: { id: string }) => i.id), [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id));
+    assert.deepEqual(
+      all.json.items.map((i: { id: string }) => i.id),
+      [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id),
+    );
     const item = all.json.items.find((i: { status: string; pdf: string | null }) => i.status === 'FINISHED' && i.pdf);
     assert.deepEqual(Object.keys(item).sort(), ['id', 'pdf', 'results', 'risk_status', 'start_date', 'status', 'stop_date', 'type']);
     assert.equal(item.results, `http://guestscreen.test/v1/background-check/results/${item.id}`);
@@ -348,7 +397,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     const all = await call(t, 'GET', '/v1/lookup/adverse-media/results?size=100', { key: host.key });
     assert.equal(all.status, 200, all.body);
     assert.equal(all.json.total, expected.length);
-    assert.deepEqual(all.json.items.map((i: { id: string }) => i.id), [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id));
+    assert.deepEqual(
+      all.json.items.map((i: { id: string }) => i.id),
+      [...expected].sort((a, b) => (a.start_date === b.start_date ? (a.id < b.id ? 1 : -1) : a.start_date < b.start_date ? 1 : -1)).map((e) => e.id),
+    );
     const item = all.json.items.find((i: { id: string }) => i.id === second.json.id);
     assert.deepEqual(Object.keys(item).sort(), ['id', 'results', 'startDate', 'status', 'stopDate']);
     assert.equal(item.results, `http://guestscreen.test/v1/lookup/adverse-media/results/${item.id}`);
@@ -401,7 +453,10 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
         assert.equal((await call(t, 'GET', `/v1/lookup/adverse-media/results/${id}`, { key: host.key })).status, 404);
       }
       const left = await call(t, 'GET', '/v1/lookup/adverse-media/results', { key: host.key });
-      assert.deepEqual(left.json.items.map((i: { id: string }) => i.id), [recent.json.id]);
+      assert.deepEqual(
+        left.json.items.map((i: { id: string }) => i.id),
+        [recent.json.id],
+      );
       assert.equal((await call(t, 'GET', '/v1/background-check/results', { key: host.key })).json.total, 0);
       assert.equal(await purgeExpiredChecks(t.deps), 0);
     } finally {

@@ -15,7 +15,6 @@ const RULE = '#d0d0d0';
 /** Colours a host reads at a glance, dark enough to print: green for clear, amber for a look. */
 const OUTCOME = { CLEARED: { fill: '#e6f4ea', ink: '#1e6b34' }, REVIEW: { fill: '#fdf0dc', ink: '#8a4b00' } } as const;
 
-
 /**
  * The background check as a document a host files: a title block (who was searched, for whom,
  * when, the report id), the outcome in words and colour, then one section per source with what
@@ -25,7 +24,12 @@ const OUTCOME = { CLEARED: { fill: '#e6f4ea', ink: '#1e6b34' }, REVIEW: { fill: 
 export async function renderReport(r: BackgroundResults, heading: ReportHeading): Promise<Buffer> {
   // pdfkit and its fonts take about 10 MB: loaded by the first report, not by every process.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', margins: { top: 56, bottom: 64, left: 56, right: 56 }, bufferPages: true, info: { Title: `Background check report ${r.id}`, Author: heading.requestedBy, Producer: 'guestscreen' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 56, bottom: 64, left: 56, right: 56 },
+    bufferPages: true,
+    info: { Title: `Background check report ${r.id}`, Author: heading.requestedBy, Producer: 'guestscreen' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -37,7 +41,12 @@ export async function renderReport(r: BackgroundResults, heading: ReportHeading)
 
   // Title block
   doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(say('report.title'), left, doc.page.margins.top);
-  doc.moveDown(0.2).font('Helvetica').fontSize(10).fillColor(MUTED).text(say('report.id', { id: r.id }));
+  doc
+    .moveDown(0.2)
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text(say('report.id', { id: r.id }));
   doc.moveDown(0.8);
   const s = heading.subject;
   const rows: [string, string][] = [
@@ -52,7 +61,11 @@ export async function renderReport(r: BackgroundResults, heading: ReportHeading)
   for (const [label, value] of rows) {
     const y = doc.y;
     doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(label, left, y, { width: 120 });
-    doc.font('Helvetica').fontSize(10).fillColor(INK).text(value, left + 130, y, { width: width - 130 });
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor(INK)
+      .text(value, left + 130, y, { width: width - 130 });
     doc.moveDown(0.25);
   }
 
@@ -65,29 +78,52 @@ export async function renderReport(r: BackgroundResults, heading: ReportHeading)
   const detail = [
     r.risk_status === 'REVIEW' ? say('report.outcome.review.detail', { sections: sections(review) }) : say('report.outcome.cleared.detail'),
     notRun.length ? say('report.outcome.not_searched', { sections: sections(notRun) }) : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   doc.moveDown(0.8);
   const top = doc.y;
   doc.font('Helvetica').fontSize(10);
   const boxHeight = 30 + doc.heightOfString(detail, { width: width - 24 });
   doc.rect(left, top, width, boxHeight).fill(outcome.fill);
   doc.rect(left, top, 5, boxHeight).fill(outcome.ink);
-  doc.font('Helvetica-Bold').fontSize(13).fillColor(outcome.ink).text(headline, left + 14, top + 8, { width: width - 24 });
-  doc.font('Helvetica').fontSize(10).fillColor(INK).text(detail, left + 14, doc.y + 2, { width: width - 24 });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(13)
+    .fillColor(outcome.ink)
+    .text(headline, left + 14, top + 8, { width: width - 24 });
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor(INK)
+    .text(detail, left + 14, doc.y + 2, { width: width - 24 });
   doc.y = top + boxHeight + 14;
 
   for (const section of r.report_items) {
     if (doc.y > doc.page.height - doc.page.margins.bottom - 90) doc.addPage();
     doc.x = left;
-    doc.moveTo(left, doc.y).lineTo(left + width, doc.y).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(left, doc.y)
+      .lineTo(left + width, doc.y)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.moveDown(0.5);
     doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(section.name, left);
-    doc.font('Helvetica').fontSize(10).fillColor(section.status === 'REVIEW' ? OUTCOME.REVIEW.ink : MUTED).text(say(`report.status.${section.status}`));
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .fillColor(section.status === 'REVIEW' ? OUTCOME.REVIEW.ink : MUTED)
+      .text(say(`report.status.${section.status}`));
     if (section.searched) doc.fillColor(MUTED).text(section.searched);
     doc.moveDown(0.4);
     if (section.items.length === 0 && section.status === 'CLEAR') doc.fillColor(INK).text(say('report.nothing_found'));
     for (const item of section.items) {
-      doc.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(item.title, left + 10, doc.y, { width: width - 10 });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(11)
+        .fillColor(INK)
+        .text(item.title, left + 10, doc.y, { width: width - 10 });
       doc.font('Helvetica').fontSize(9.5);
       if (item.subtitle) doc.fillColor(MUTED).text(item.subtitle, { width: width - 10 });
       if (item.description) doc.fillColor(INK).text(item.description, { width: width - 10 });

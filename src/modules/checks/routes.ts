@@ -78,7 +78,8 @@ const Person = {
 export const sendPdf = (reply: FastifyReply, filename: string, pdf: Buffer) =>
   reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).header('cache-control', 'no-store').send(pdf);
 
-export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const checkRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/lookup/adverse-media/search',
@@ -111,10 +112,8 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
       async (request) => checks.listAdverseMedia(deps, request.account.id, { from: request.query.from ?? 0, size: request.query.size ?? 20, status: request.query.status }),
     );
-    app.get(
-      '/lookup/adverse-media/results/:id',
-      { schema: { tags: ['Lookups'], summary: 'An adverse-media report', params: Id, response: { 200: Report, ...authErrors } } },
-      async (request) => checks.adverseMediaView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'adverse_media')),
+    app.get('/lookup/adverse-media/results/:id', { schema: { tags: ['Lookups'], summary: 'An adverse-media report', params: Id, response: { 200: Report, ...authErrors } } }, async (request) =>
+      checks.adverseMediaView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'adverse_media')),
     );
     app.delete(
       '/lookup/adverse-media/results/:id',
@@ -189,7 +188,14 @@ export const checkRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
     );
     app.get(
       '/background-check/results/:id/pdf',
-      { schema: { tags: ['Background checks'], summary: 'The PDF report of a finished background check', params: Id, response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...authErrors } } },
+      {
+        schema: {
+          tags: ['Background checks'],
+          summary: 'The PDF report of a finished background check',
+          params: Id,
+          response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...authErrors },
+        },
+      },
       async (request, reply) => {
         return sendPdf(reply, `${request.params.id}.pdf`, checks.openPdf(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'globalcheck')));
       },

@@ -101,7 +101,11 @@ export function readSubject(input: Record<string, unknown>, opts: { countryRequi
   };
 }
 
-const hasAdverseMediaSource = (deps: Deps) => assertAdverseMediaSource(deps).then(() => true, () => false);
+const hasAdverseMediaSource = (deps: Deps) =>
+  assertAdverseMediaSource(deps).then(
+    () => true,
+    () => false,
+  );
 
 /** Which kinds of check this installation can run now (the console offers only those). */
 export async function checksAvailable(deps: Deps): Promise<Record<CheckType, boolean>> {
@@ -114,7 +118,10 @@ export async function checksAvailable(deps: Deps): Promise<Record<CheckType, boo
 export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
   else if (!(await checksAvailable(deps)).globalcheck) {
-    throw new AppError('provider_error', 'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_CHECKR_API_KEY, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY');
+    throw new AppError(
+      'provider_error',
+      'background check is not available: import a sanctions list, registry records or a news corpus (guestscreen data import), or set GUESTSCREEN_YENTE_URL, GUESTSCREEN_WATCHMAN_URL, GUESTSCREEN_CHECKR_API_KEY, GUESTSCREEN_GDELT_URL or GUESTSCREEN_NEWSAPI_API_KEY',
+    );
   }
   const id = newId('chk');
   const row: Row = {
@@ -148,7 +155,10 @@ async function hasRegistry(deps: Deps): Promise<boolean> {
 
 /** When the registry records were last imported (YYYY-MM-DD). */
 async function registryDate(deps: Deps): Promise<string> {
-  const row = await deps.db.selectFrom('sex_offender_records').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('sex_offender_records')
+    .select((eb) => eb.fn.max('imported_at').as('at'))
+    .executeTakeFirst();
   return String(row?.at ?? '').slice(0, 10);
 }
 
@@ -209,9 +219,7 @@ function notRun(deps: Deps, name: string, title: HostMessage, operator: string, 
 /** A listed person the sanctions section reports, the evidence in words; `later` says the list named them after the check ran. */
 function sanctionsItem(h: SanctionsHit, searched: CheckSubject, later?: string): ReportItem {
   const name = subjectName(searched);
-  const born = h.birthYears.length
-    ? ` ${say('report.sanctions.born', { count: h.birthYears.length, years: listInWords(h.birthYears.map(String)), given: searched.yearOfBirth ?? 'none' })}`
-    : '';
+  const born = h.birthYears.length ? ` ${say('report.sanctions.born', { count: h.birthYears.length, years: listInWords(h.birthYears.map(String)), given: searched.yearOfBirth ?? 'none' })}` : '';
   return {
     title: h.primaryName,
     subtitle: `${say('report.sanctions.hit', { source: h.source, date: dateInWords(h.dataDate), entry: h.entryId })}${h.programs.length ? `; ${h.programs.join(', ')}` : ''}`,
@@ -339,8 +347,19 @@ async function criminalSection(deps: Deps, accountId: string, checkId: string, s
   // A retried job finds the order its earlier attempt made.
   const known = await deps.db.selectFrom('checkr_orders').select('candidate_id').where('check_id', '=', checkId).executeTakeFirst();
   if (!known) {
-    const order = await inviteCandidate({ deps, accountId }, checkr, checkId, { firstName: s.firstName, middleName: s.middleName, lastName: s.lastName, email: s.email, country: s.country || null, state: s.state, city: s.city });
-    await deps.db.insertInto('checkr_orders').values({ check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) }).execute();
+    const order = await inviteCandidate({ deps, accountId }, checkr, checkId, {
+      firstName: s.firstName,
+      middleName: s.middleName,
+      lastName: s.lastName,
+      email: s.email,
+      country: s.country || null,
+      state: s.state,
+      city: s.city,
+    });
+    await deps.db
+      .insertInto('checkr_orders')
+      .values({ check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) })
+      .execute();
   }
   return { name: CRIMINAL, status: 'PENDING', items: [{ title: say('report.checkr.invited', { email: s.email }), tags: ['checkr', 'pending'] }] };
 }
@@ -358,7 +377,9 @@ function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Sectio
     items: [
       {
         title: say(p.result === 'clear' ? 'report.checkr.clear' : 'report.checkr.consider', { report: p.reportId ?? '-' }),
-        subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${dateInWords(p.completedAt, true)}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null].filter(Boolean).join(', '),
+        subtitle: [p.package ? `package ${p.package}` : null, p.completedAt ? `completed ${dateInWords(p.completedAt, true)}` : null, p.adjudication ? `adjudication ${p.adjudication}` : null]
+          .filter(Boolean)
+          .join(', '),
         ...(p.result === 'clear' ? {} : { description: say('report.checkr.consider.detail') }),
         tags: ['checkr', p.result],
       },
@@ -397,7 +418,12 @@ export async function runCheck(payload: JobPayload<'check.run'>, { deps, job }: 
 /** The sections so far are kept (the results show them, the waiting one PENDING) and Checkr is asked again later. */
 async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise<void> {
   await withTx(deps.db, async (tx) => {
-    await tx.updateTable('background_checks').set({ result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)) }).where('id', '=', row.id).where('status', '=', 'PENDING').execute();
+    await tx
+      .updateTable('background_checks')
+      .set({ result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)) })
+      .where('id', '=', row.id)
+      .where('status', '=', 'PENDING')
+      .execute();
     await scheduleCheckrPoll(tx, deps, row.id);
   });
 }
@@ -408,7 +434,10 @@ const scheduleCheckrPoll = (db: Deps['db'], deps: Deps, checkId: string) =>
 /** The report's title block: the person searched and the account that asked. */
 async function heading(deps: Deps, row: Row, s: CheckSubject): Promise<ReportHeading> {
   const account = await findAccount(deps.db, row.account_id);
-  return { subject: { name: subjectName(s), born: s.yearOfBirth ?? null, country: s.country ? (countries.getName(s.country, 'en') ?? s.country) : null }, requestedBy: account?.name ?? row.account_id };
+  return {
+    subject: { name: subjectName(s), born: s.yearOfBirth ?? null, country: s.country ? (countries.getName(s.country, 'en') ?? s.country) : null },
+    requestedBy: account?.name ?? row.account_id,
+  };
 }
 
 /** Risk, PDF and the FINISHED state of a background check whose sections are all done. */
@@ -432,7 +461,13 @@ export async function runCheckr(payload: JobPayload<'check.checkr'>, { deps, job
   const order = await deps.db.selectFrom('checkr_orders').selectAll().where('check_id', '=', check_id).executeTakeFirst();
   const subject = openSubject(deps, row);
   const sections = JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as Section[];
-  const settle = (section: Section) => finishBackground(deps, row, subject, sections.map((x) => (x.name === CRIMINAL ? section : x)));
+  const settle = (section: Section) =>
+    finishBackground(
+      deps,
+      row,
+      subject,
+      sections.map((x) => (x.name === CRIMINAL ? section : x)),
+    );
   const checkr = deps.config.lookups.vendors.checkr;
   if (!order || !checkr) {
     if (!checkr) deps.log?.warn({ check: check_id }, 'background check ordered from Checkr, which is no longer configured (GUESTSCREEN_CHECKR_API_KEY)');
@@ -494,9 +529,17 @@ const REMATCH_PAGE = 200;
  */
 export async function rematchChecksOnListChange(payload: JobPayload<'check.rematch'>, { deps, signal, breathe }: JobContext): Promise<void> {
   const only = changedEntries(payload);
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     if (signal.aborted) throw new Error('stopped before every background check was matched');
-    const page = await deps.db.selectFrom('background_checks').selectAll().where('type', '=', 'globalcheck').where('status', '=', 'FINISHED').where('id', '>', after).orderBy('id').limit(REMATCH_PAGE).execute();
+    const page = await deps.db
+      .selectFrom('background_checks')
+      .selectAll()
+      .where('type', '=', 'globalcheck')
+      .where('status', '=', 'FINISHED')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(REMATCH_PAGE)
+      .execute();
     for (const row of page) {
       await breathe();
       const subject = openSubject(deps, row);
@@ -541,7 +584,13 @@ async function listChecks(deps: Deps, accountId: string, type: CheckType, q: { f
   if (q.status) base = base.where('status', '=', q.status);
   const [count, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-    base.select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc', 'subject_enc']).orderBy('start_date', 'desc').orderBy('id', 'desc').offset(q.from).limit(q.size).execute(),
+    base
+      .select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc', 'subject_enc'])
+      .orderBy('start_date', 'desc')
+      .orderBy('id', 'desc')
+      .offset(q.from)
+      .limit(q.size)
+      .execute(),
   ]);
   return { from: q.from, size: q.size, total: Number(count.n), rows };
 }

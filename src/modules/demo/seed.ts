@@ -98,7 +98,7 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
         const n = made + i;
         const loc = pick(LOCALES);
         const f = loc.faker;
-        const person = a === 0 && listed.length && n % 25 === 7 ? listed[(n / 25) % listed.length | 0] : undefined;
+        const person = a === 0 && listed.length && n % 25 === 7 ? listed[((n / 25) % listed.length) | 0] : undefined;
         const first = person?.first ?? f.person.firstName();
         const last = person?.last ?? f.person.lastName();
         const listing = pick(listings);
@@ -188,9 +188,19 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
         await insertEntries(tx, blocklist);
         await tx.insertInto('reservations').values(rows).execute();
         await tx.insertInto('reservation_notes').values(rows.map(creationNote)).execute();
-        for (let i = 0; i < events.length; i += BATCH) await tx.insertInto('payment_events').values(events.slice(i, i + BATCH)).execute();
+        for (let i = 0; i < events.length; i += BATCH)
+          await tx
+            .insertInto('payment_events')
+            .values(events.slice(i, i + BATCH))
+            .execute();
         // Screened like any reservation made through the API, by the worker of `guestscreen start`.
-        if (!opts.unscreened) await enqueueAll(tx, deps, 'screening.run', rows.map((r) => ({ payload: { reservation_id: r.id, trigger: 'created' as const }, uniqueKey: `screen:${r.id}` })));
+        if (!opts.unscreened)
+          await enqueueAll(
+            tx,
+            deps,
+            'screening.run',
+            rows.map((r) => ({ payload: { reservation_id: r.id, trigger: 'created' as const }, uniqueKey: `screen:${r.id}` })),
+          );
       });
       made += batch;
       result.payment_events += events.length;

@@ -52,8 +52,6 @@ export async function listDeliveries(db: Db, accountId: string, from: number, si
       .execute(),
   ]);
   const ids = rows.map((r) => r.id);
-  const attempts = ids.length
-    ? await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute()
-    : [];
+  const attempts = ids.length ? await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('id').execute() : [];
   return { total: Number(count.n), rows, attempts };
 }

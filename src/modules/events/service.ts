@@ -51,13 +51,7 @@ async function emit(db: Db, deps: Deps, e: EventInput, targets: { target: string
 
 /** Queues the event to the account's URL for this webhook key, if one is registered and enabled. */
 export async function emitWebhook(db: Db, deps: Deps, key: WebhookKey, e: EventInput): Promise<string | null> {
-  const hook = await db
-    .selectFrom('webhooks')
-    .select('url')
-    .where('account_id', '=', e.accountId)
-    .where('webhook_key', '=', key)
-    .where('disabled_at', 'is', null)
-    .executeTakeFirst();
+  const hook = await db.selectFrom('webhooks').select('url').where('account_id', '=', e.accountId).where('webhook_key', '=', key).where('disabled_at', 'is', null).executeTakeFirst();
   return emit(db, deps, e, hook ? [{ target: key, url: hook.url }] : []);
 }
 
@@ -115,9 +109,7 @@ export async function deliveriesView(deps: Deps, account: AccountRow, from: numb
       target: d.target,
       url: d.url,
       state: d.state,
-      attempts: attempts
-        .filter((a) => a.delivery_id === d.id)
-        .map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, at: a.created_at })),
+      attempts: attempts.filter((a) => a.delivery_id === d.id).map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, at: a.created_at })),
       created_at: d.created_at,
       updated_at: d.updated_at,
     })),

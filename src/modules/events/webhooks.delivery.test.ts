@@ -20,12 +20,10 @@ describe(`webhook delivery (${dbKind})`, () => {
     await t.close();
   });
 
-  const register = (who: Tenant, key: string, url: string) =>
-    call(t, 'POST', '/v1/accounts/webhooks', { key: who.key, body: { webhook_key: key, webhook_url: url } });
+  const register = (who: Tenant, key: string, url: string) => call(t, 'POST', '/v1/accounts/webhooks', { key: who.key, body: { webhook_key: key, webhook_url: url } });
   const secretOf = async (who: Tenant) => (await call(t, 'GET', '/v1/accounts/webhooks', { key: who.key })).json.signing_secret as string;
   const deliveries = async (who: Tenant) => (await call(t, 'GET', '/v1/accounts/webhooks/deliveries?size=100', { key: who.key })).json;
-  const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) =>
-    new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as Record<string, unknown>;
+  const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as Record<string, unknown>;
 
   let rx: Receiver;
   before(async () => {
@@ -52,10 +50,7 @@ describe(`webhook delivery (${dbKind})`, () => {
     await register(me, 'screening_webhook_url', `${rx.url}/screening`);
     const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Sam', last_name: 'Idris' } } })).json;
     await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'decline' } });
-    const got = await eventually(
-      async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"decline"')),
-      'the screening event',
-    );
+    const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"decline"')), 'the screening event');
     const body = verify(await secretOf(me), got);
     assert.deepEqual(Object.keys(body).sort(), ['business_rules', 'guestportal_completed', 'id', 'notes', 'reason', 'risk_color', 'status', 'supervised', 'top_recommendations', 'top_risks', 'url']);
     assert.equal(body.status, 'declined');
@@ -69,7 +64,10 @@ describe(`webhook delivery (${dbKind})`, () => {
       await register(me, 'reservation_webhook_url', `${flaky.url}/hook`);
       await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Ryo', last_name: 'Sato' } } });
       const d = await eventually(async () => (await deliveries(me)).items.find((x: { state: string }) => x.state === 'succeeded'), 'success on the third attempt');
-      assert.deepEqual(d.attempts.map((a: { status_code: number }) => a.status_code), [500, 500, 204]);
+      assert.deepEqual(
+        d.attempts.map((a: { status_code: number }) => a.status_code),
+        [500, 500, 204],
+      );
       assert.equal(d.attempts[0].error, 'HTTP 500');
       assert.ok(d.attempts.every((a: { latency_ms: number }) => a.latency_ms >= 0));
       assert.equal(new Set(flaky.received.map((r) => r.headers['webhook-id'])).size, 1, 'retries keep the webhook-id');
@@ -154,7 +152,9 @@ describe(`webhook delivery (${dbKind})`, () => {
     await call(t, 'POST', '/v1/reservations', { key: me.key, body: { ...base, listing_nickname: 'Red Door' } });
     const mine = () => rx.received.filter((r) => r.url === '/listings' && r.body.includes(base.listing_id));
     await eventually(async () => mine().length === 2, 'two listing events');
-    const kinds = mine().map((r) => r.headers['webhook-event']).sort();
+    const kinds = mine()
+      .map((r) => r.headers['webhook-event'])
+      .sort();
     assert.deepEqual(kinds, ['listing.created', 'listing.renamed']);
     const renamed = JSON.parse(mine().find((r) => r.headers['webhook-event'] === 'listing.renamed')!.body);
     assert.equal(renamed.previous_nickname, 'Blue Door');
@@ -191,9 +191,9 @@ describe(`webhook delivery (${dbKind})`, () => {
 
   it('delivers an event to a callback URL directly through the delivery path', async () => {
     const me = await tenant(t);
-    await t.deps.db.transaction().execute((tx) =>
-      emitCallback(tx, t.deps, `${rx.url}/direct`, { accountId: me.account.id, type: 'screening.finished', subjectId: null, body: { id: 'res_x', status: 'review' } }),
-    );
+    await t.deps.db
+      .transaction()
+      .execute((tx) => emitCallback(tx, t.deps, `${rx.url}/direct`, { accountId: me.account.id, type: 'screening.finished', subjectId: null, body: { id: 'res_x', status: 'review' } }));
     const got = await eventually(async () => rx.received.find((r) => r.url === '/direct'), 'the callback');
     assert.deepEqual(verify(await secretOf(me), got), { id: 'res_x', status: 'review' });
   });

@@ -13,13 +13,7 @@ export async function cached<T>(ctx: LookupContext, kind: string, input: string,
   const digest = deps.secrets.digest(input, `lookup:${kind}`);
   const aad = `lookup:${kind}:${digest}`;
   const now = deps.clock();
-  const hit = await deps.db
-    .selectFrom('lookup_cache')
-    .select('result_enc')
-    .where('kind', '=', kind)
-    .where('input_digest', '=', digest)
-    .where('expires_at', '>', iso(now))
-    .executeTakeFirst();
+  const hit = await deps.db.selectFrom('lookup_cache').select('result_enc').where('kind', '=', kind).where('input_digest', '=', digest).where('expires_at', '>', iso(now)).executeTakeFirst();
   if (hit) return JSON.parse(deps.secrets.open(hit.result_enc, aad)) as T;
   const value = await compute();
   const row = { result_enc: deps.secrets.seal(JSON.stringify(value), aad), expires_at: iso(new Date(now.getTime() + ttl * 1000)), created_at: iso(now) };

@@ -143,7 +143,13 @@ describe(`lookups answered offline (${dbKind})`, () => {
     assert.equal(result.rejected.length, 1);
     const r = await get('/v1/lookup/breaches/ADA%40example.com');
     assert.equal(r.status, 200, r.body);
-    assert.deepEqual(r.json.map((b: { Name: string; BreachDate: string }) => [b.Name, b.BreachDate]), [['Adobe', '2013-10-04'], ['LinkedIn', '2012-05-05']]);
+    assert.deepEqual(
+      r.json.map((b: { Name: string; BreachDate: string }) => [b.Name, b.BreachDate]),
+      [
+        ['Adobe', '2013-10-04'],
+        ['LinkedIn', '2012-05-05'],
+      ],
+    );
     assert.equal(r.json[0].source.name, 'test corpus');
     assert.deepEqual((await get('/v1/lookup/breaches/someone%40example.org')).json, []);
     const stored = await t.deps.db.selectFrom('breach_records').select('email_digest').execute();

@@ -28,9 +28,7 @@ const Phone = Type.Object({
 const Presence = Type.Object({ accountDetails: Type.Optional(Type.Record(Type.String(), Type.Object({ registered: Nullable(Type.Boolean()) }))) });
 const Social = Type.Object({ phoneNumber: Presence, email: Presence, source: Source });
 const Breaches = Type.Array(Type.Object({ Name: Type.String(), Domain: S, BreachDate: S, source: Source }));
-const Whois = Type.Array(
-  Type.Object({ server: Type.String(), data: Type.Object({ domainName: Type.String(), registrar: S, creationDate: S, expirationDate: S }), source: Source }),
-);
+const Whois = Type.Array(Type.Object({ server: Type.String(), data: Type.Object({ domainName: Type.String(), registrar: S, creationDate: S, expirationDate: S }), source: Source }));
 const Company = Type.Array(Type.Object({ name: Type.String(), country: S, industry: S, size: S, linkedin_url: S, founded: S, source: Source }));
 const Geoip = Type.Object({
   country_code: S,
@@ -79,12 +77,9 @@ const Address = Type.Object({
   precision: Type.String({ description: 'address, city, country or none: how much of the address was placed' }),
   source: Source,
 });
-const IpThreats = Type.Array(
-  Type.Object({ ip: Type.String(), title: Type.String(), link: S, source: Type.String(), source_date: S, timestamp: S, tags: Strings, reasons: Strings }),
-);
+const IpThreats = Type.Array(Type.Object({ ip: Type.String(), title: Type.String(), link: S, source: Type.String(), source_date: S, timestamp: S, tags: Strings, reasons: Strings }));
 
-const param = <K extends string>(name: K, description: string) =>
-  Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 500, description }) } as Record<K, TString>);
+const param = <K extends string>(name: K, description: string) => Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 500, description }) } as Record<K, TString>);
 const schema = <E extends object>(summary: string, response: TSchema, extra: E) => ({
   schema: { tags, summary, ...extra, response: { 200: response, ...authErrors } },
 });
@@ -96,7 +91,8 @@ function send(reply: FastifyReply, a: lookups.Answer<unknown>): unknown {
 }
 
 /** The spec's /lookup family (DESIGN.md section 7): each answer names its source; failures are 500 with the reason. */
-export const lookupRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const lookupRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const ctx = (accountId: string) => ({ deps, accountId });
     app.get('/lookup/phone/:number', schema('Phone number: validity, line type, carrier', Phone, { params: param('number', 'international format, URL-encoded') }), async (request, reply) =>

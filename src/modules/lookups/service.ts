@@ -79,8 +79,7 @@ export async function lookupSocial(ctx: LookupContext, body: { email?: string | 
   const email = body.email ? checkEmail(body.email) : undefined;
   const phone = body.phoneNumber ? checkPhone(body.phoneNumber, 'phoneNumber') : undefined;
   const r = await cached(ctx, 'social', `${email ?? ''}\n${phone ?? ''}`, true, () => socialPresence(ctx, { email, phone }));
-  const details = (p: Record<string, boolean | null> | null) =>
-    p ? { accountDetails: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, { registered: v }])) } : {};
+  const details = (p: Record<string, boolean | null> | null) => (p ? { accountDetails: Object.fromEntries(Object.entries(p).map(([k, v]) => [k, { registered: v }])) } : {});
   return answer({ phoneNumber: details(r.phone), email: details(r.email), source: r.source }, [r.source]);
 }
 
@@ -98,10 +97,7 @@ export async function lookupWhois(ctx: LookupContext, domain: string) {
   const d = checkDomain(domain);
   const r = await cached(ctx, 'whois', d, true, () => rdapDomain(ctx, d));
   if (!r) return answer([], ['RDAP']);
-  return answer(
-    [{ server: r.server, data: { domainName: r.domain, registrar: r.registrar, creationDate: r.createdAt, expirationDate: r.expiresAt }, source: r.source }],
-    [r.source],
-  );
+  return answer([{ server: r.server, data: { domainName: r.domain, registrar: r.registrar, creationDate: r.createdAt, expirationDate: r.expiresAt }, source: r.source }], [r.source]);
 }
 
 export async function lookupCompany(ctx: LookupContext, domain: string) {

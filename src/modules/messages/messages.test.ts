@@ -41,7 +41,13 @@ describe(`guest messages (${dbKind})`, () => {
       assert.equal(sent.via, 'outbox');
       const dir = path.join(t.env.GUESTSCREEN_DATA_DIR!, 'outbox');
       const files = await readdir(dir);
-      const eml = await readFile(path.join(dir, files.find((f) => f.endsWith('.eml'))!), 'utf8');
+      const eml = await readFile(
+        path.join(
+          dir,
+          files.find((f) => f.endsWith('.eml'))!,
+        ),
+        'utf8',
+      );
       assert.match(eml, /^To: rita@example\.pt$/m);
       assert.match(eml, /^Subject: Check-in details for Casa do Mar$/m);
       assert.ok(unfold(eml).includes(guest_portal_url));
@@ -149,7 +155,13 @@ describe(`guest messages (${dbKind})`, () => {
       const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: stay({ phone: '+351912345678' }) })).json;
       // The retry backoff is 30 s in production; bring the retry forward instead of waiting.
       await eventually(async () => {
-        await t.deps.db.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('kind', '=', 'message.send').where('attempt', '>', 0).where('state', '=', 'available').execute();
+        await t.deps.db
+          .updateTable('jobs')
+          .set({ run_at: new Date(0).toISOString() })
+          .where('kind', '=', 'message.send')
+          .where('attempt', '>', 0)
+          .where('state', '=', 'available')
+          .execute();
         return (await messagesOf(t, me.key, id)).find((m) => m.tag === 'invitation' && m.status === 'sent');
       }, 'the SMS');
       const sms = twilio.received.filter((r) => r.url === '/2010-04-01/Accounts/AC123/Messages.json');

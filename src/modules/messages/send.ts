@@ -23,7 +23,11 @@ export async function sendGuestMessage(payload: JobPayload<'message.send'>, { de
   try {
     via = m.method === 'email' ? await sendEmail(deps.config, out) : await sendSms(deps.config, out);
   } catch (err) {
-    await deps.db.updateTable('guest_messages').set({ error: err instanceof Error ? err.message : String(err), updated_at: now() }).where('id', '=', m.id).execute();
+    await deps.db
+      .updateTable('guest_messages')
+      .set({ error: err instanceof Error ? err.message : String(err), updated_at: now() })
+      .where('id', '=', m.id)
+      .execute();
     throw err;
   }
   await withTx(deps.db, async (tx) => {

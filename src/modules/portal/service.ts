@@ -90,7 +90,7 @@ async function lockPortal(tx: Db, deps: Deps, r: ReservationRow): Promise<Portal
   );
   let q = tx.selectFrom('guest_portal').selectAll().where('reservation_id', '=', r.id);
   if (deps.dialect.kind === 'postgres') q = q.forUpdate();
-  return (await q.executeTakeFirstOrThrow());
+  return await q.executeTakeFirstOrThrow();
 }
 
 export type SaveResult = { ok: true } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
@@ -100,23 +100,14 @@ export type SaveResult = { ok: true } | { ok: false; problems: { field: string; 
  * it. Uploaded files replace the screen's earlier ones. Nothing is written when the form has
  * a problem; the problems name each field.
  */
-export async function saveStep(
-  deps: Deps,
-  p: Portal,
-  screen: Screen,
-  form: Record<string, string>,
-  uploads: Upload[],
-  skip: boolean,
-): Promise<SaveResult> {
+export async function saveStep(deps: Deps, p: Portal, screen: Screen, form: Record<string, string>, uploads: Upload[], skip: boolean): Promise<SaveResult> {
   if (!p.steps.includes(screen)) throw notFound(`The step ${screen}`);
   if (p.row?.completed_at) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
   if (skip && p.screens[screen] !== 'optional') {
     return { ok: false, problems: [{ field: '', message: 'This step is required; it cannot be skipped.' }], form };
   }
   const r = p.reservation;
-  const { answer, files, problems } = skip
-    ? { answer: {}, files: [], problems: [] }
-    : readForm(fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer);
+  const { answer, files, problems } = skip ? { answer: {}, files: [], problems: [] } : readForm(fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer);
   if (problems.length) return { ok: false, problems, form };
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
@@ -156,7 +147,7 @@ export async function saveStep(
   return { ok: true };
 }
 
-const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? (a[k]) : undefined);
+const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
 
 /**
  * What the portal adds to the booking: it fills what the booking lacks (the guest's contact,
@@ -250,9 +241,7 @@ export async function guestPortalView(deps: Deps, db: Db, r: ReservationRow, row
     completed_at: portal?.completed_at ?? '',
     updated_at: portal?.updated_at ?? '',
     guests,
-    screens: Object.fromEntries(
-      Object.entries(answers).map(([screen, rec]) => [screen, rec.skipped ? { skipped: true, at: rec.at } : { answers: rec.answer ?? {}, at: rec.at }]),
-    ),
+    screens: Object.fromEntries(Object.entries(answers).map(([screen, rec]) => [screen, rec.skipped ? { skipped: true, at: rec.at } : { answers: rec.answer ?? {}, at: rec.at }])),
   };
 }
 

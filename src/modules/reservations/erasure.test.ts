@@ -60,7 +60,10 @@ describe(`erasing a reservation (${dbKind})`, () => {
     assert.equal((await call(t, 'GET', `/v1/reservations/${keep.json.id}`, { key: me.key })).status, 200);
 
     const audit = await t.deps.db.selectFrom('audit_log').selectAll().where('subject_id', '=', id).execute();
-    assert.deepEqual(audit.map((a) => a.action), ['reservation.erased']);
+    assert.deepEqual(
+      audit.map((a) => a.action),
+      ['reservation.erased'],
+    );
     assert.equal(audit[0]!.actor_id, me.account.id);
   });
 
@@ -85,19 +88,21 @@ describe(`erasing a reservation (${dbKind})`, () => {
     assert.deepEqual(holding(), []);
   });
 
-  it('clears the guest out of the full-text index\'s pages with a queued job, not only out of its answers (SQLite)', { skip: dbKind !== 'sqlite' }, async () => {
+  it("clears the guest out of the full-text index's pages with a queued job, not only out of its answers (SQLite)", { skip: dbKind !== 'sqlite' }, async () => {
     const me = await tenant(t);
     const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: CANARY, last_name: 'Indexed' } } })).json;
     // The index holds trigrams, not words: look for one of the canary's in its pages.
-    const pagesHolding = async () =>
-      Number((await sql<{ n: number }>`select count(*) as n from reservations_fts_data where instr(block, ${Buffer.from('zvx')}) > 0`.execute(t.deps.db)).rows[0]!.n);
+    const pagesHolding = async () => Number((await sql<{ n: number }>`select count(*) as n from reservations_fts_data where instr(block, ${Buffer.from('zvx')}) > 0`.execute(t.deps.db)).rows[0]!.n);
     assert.ok((await pagesHolding()) > 0, 'the index holds the canary before');
     assert.equal((await call(t, 'DELETE', `/v1/reservations/${id}`, { key: me.key })).status, 200);
     assert.equal((await call(t, 'GET', `/v1/reservations?search=${CANARY}`, { key: me.key })).json.total, 0);
     // Found no more, but still on the index's pages until they are merged: the erasure queued that.
     assert.ok((await pagesHolding()) > 0, 'deleted terms stay on their pages until a merge');
     const queued = await t.deps.db.selectFrom('jobs').select('state').where('kind', '=', 'search.purge').execute();
-    assert.deepEqual(queued.map((j) => j.state), ['available']);
+    assert.deepEqual(
+      queued.map((j) => j.state),
+      ['available'],
+    );
     // A second erasure while that job waits joins it.
     const other = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Second', last_name: 'Erased' } } })).json.id;
     await call(t, 'DELETE', `/v1/reservations/${other}`, { key: me.key });

@@ -11,20 +11,10 @@ import type { ReservationRow } from './repo.js';
 export async function trackListing(tx: Db, deps: Deps, r: ReservationRow): Promise<void> {
   if (!r.listing_id) return;
   const now = iso(deps.clock());
-  const known = await tx
-    .selectFrom('listings')
-    .selectAll()
-    .where('account_id', '=', r.account_id)
-    .where('listing_id', '=', r.listing_id)
-    .executeTakeFirst();
+  const known = await tx.selectFrom('listings').selectAll().where('account_id', '=', r.account_id).where('listing_id', '=', r.listing_id).executeTakeFirst();
   if (known && (r.listing_nickname === null || known.nickname === r.listing_nickname)) return;
   if (known) {
-    await tx
-      .updateTable('listings')
-      .set({ nickname: r.listing_nickname, updated_at: now })
-      .where('account_id', '=', r.account_id)
-      .where('listing_id', '=', r.listing_id)
-      .execute();
+    await tx.updateTable('listings').set({ nickname: r.listing_nickname, updated_at: now }).where('account_id', '=', r.account_id).where('listing_id', '=', r.listing_id).execute();
   } else {
     await tx.insertInto('listings').values({ account_id: r.account_id, listing_id: r.listing_id, nickname: r.listing_nickname, created_at: now, updated_at: now }).execute();
   }

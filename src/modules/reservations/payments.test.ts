@@ -11,8 +11,7 @@ describe(`payment events and payments (${dbKind})`, () => {
   });
   after(() => t.close());
 
-  const newReservation = async () =>
-    (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Pay', last_name: 'Er' } } })).json.id as string;
+  const newReservation = async () => (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Pay', last_name: 'Er' } } })).json.id as string;
   const send = (id: string, e: Record<string, unknown>) => call(t, 'POST', `/v1/reservations/${id}/payment-event`, { key: me.key, body: e });
   const ev = (n: number, type: string, status: string, extra: Record<string, unknown> = {}) => ({
     event_source: 'stripe',
@@ -45,7 +44,10 @@ describe(`payment events and payments (${dbKind})`, () => {
     assert.deepEqual(p.security_deposit.successful_authorizations, [
       { currency: 'EUR', amount: 300, receipt_url: 'https://pay.example/r/1', card_brand: 'visa', timestamp: '2026-11-21T10:00:00.000Z' },
     ]);
-    assert.deepEqual(p.security_deposit.charge_failures, [{ message: 'card declined: insufficient funds', timestamp: '2026-11-22T10:00:00.000Z' }, { message: 'CVC did not match', timestamp: '2026-11-25T10:00:00.000Z' }]);
+    assert.deepEqual(p.security_deposit.charge_failures, [
+      { message: 'card declined: insufficient funds', timestamp: '2026-11-22T10:00:00.000Z' },
+      { message: 'CVC did not match', timestamp: '2026-11-25T10:00:00.000Z' },
+    ]);
     assert.equal(p.security_deposit.deposit_captures[0].amount, 120);
     assert.equal(p.security_deposit.refunds[0].amount, 180);
     assert.deepEqual(p.payment_validation, {
@@ -75,7 +77,10 @@ describe(`payment events and payments (${dbKind})`, () => {
     assert.equal(again.status, 200);
     assert.equal(again.json.message, 'payment event already recorded');
     const p = (await call(t, 'GET', `/v1/reservations/${id}/payments`, { key: me.key })).json;
-    assert.deepEqual(p.security_deposit.deposit_captures.map((c: { amount: number }) => c.amount), [50]);
+    assert.deepEqual(
+      p.security_deposit.deposit_captures.map((c: { amount: number }) => c.amount),
+      [50],
+    );
   });
 
   it('validates every field by type and vocabulary, and records nothing on failure', async () => {

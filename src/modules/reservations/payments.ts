@@ -36,13 +36,13 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
   };
   const inserted = await withTx(deps.db, async (tx) => {
     const added = await repo.insertPaymentEvent(tx, {
-    id: newId('pay'),
-    reservation_id: r.id,
-    event_source: e.event_source,
-    event_id: e.event_id,
-    event_type: e.event_type,
-    event_status: e.event_status,
-    occurred_at: e.timestamp ? new Date(e.timestamp).toISOString() : now,
+      id: newId('pay'),
+      reservation_id: r.id,
+      event_source: e.event_source,
+      event_id: e.event_id,
+      event_type: e.event_type,
+      event_status: e.event_status,
+      occurred_at: e.timestamp ? new Date(e.timestamp).toISOString() : now,
       data: JSON.stringify(normalised),
       created_at: now,
     });
@@ -71,9 +71,7 @@ export async function paymentsView(deps: Deps, r: ReservationRow) {
   return {
     security_deposit: {
       successful_authorizations: rows.filter((row) => ok(row, 'authorization')).map((row) => ({ ...money(row), card_brand: eventOf(row).card_provider ?? '' })),
-      charge_failures: rows
-        .filter((row) => row.event_status === 'failed')
-        .map((row) => ({ message: eventOf(row).processor_message ?? `${row.event_type} failed`, timestamp: row.occurred_at })),
+      charge_failures: rows.filter((row) => row.event_status === 'failed').map((row) => ({ message: eventOf(row).processor_message ?? `${row.event_type} failed`, timestamp: row.occurred_at })),
       refunds: rows.filter((row) => ok(row, 'refund')).map(money),
       deposit_captures: rows.filter((row) => ok(row, 'capture')).map((row) => ({ ...money(row), card_brand: eventOf(row).card_provider ?? '' })),
     },
@@ -84,10 +82,7 @@ export async function paymentsView(deps: Deps, r: ReservationRow) {
       card_brand: v?.card_provider ?? '',
       card_country: v?.card_country ?? '',
       status: v?.event_status ?? '',
-      errors:
-        v && v.event_status === 'failed'
-          ? [{ title: v.processor_status_code ?? 'validation failed', description: v.processor_message ?? '' }]
-          : [],
+      errors: v && v.event_status === 'failed' ? [{ title: v.processor_status_code ?? 'validation failed', description: v.processor_message ?? '' }] : [],
     },
     damage_waiver: waiver ? { ...money(waiver) } : { amount: 0, currency: '', timestamp: '', receipt_url: '' },
     extra_services: {
@@ -97,4 +92,3 @@ export async function paymentsView(deps: Deps, r: ReservationRow) {
     },
   };
 }
-

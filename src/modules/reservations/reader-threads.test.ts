@@ -37,7 +37,10 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
         const id = await create(name);
         const r = await call(t, 'GET', `/v1/reservations?search=${name.slice(0, 5)}`, { key: me.key });
         assert.equal(r.status, 200, r.body);
-        assert.ok(r.json.items.some((x: { id: string }) => x.id === id), `${name} found right after its create`);
+        assert.ok(
+          r.json.items.some((x: { id: string }) => x.id === id),
+          `${name} found right after its create`,
+        );
       }
       const both = await call(t, 'GET', '/v1/reservations?search=quill&size=1', { key: me.key });
       assert.equal(both.json.total, 2);
@@ -59,7 +62,10 @@ describe('reader threads for SQLite searches', { skip: dbKind !== 'sqlite' && 'S
       assert.equal(readersOf(tx), undefined);
       await tx.updateTable('reservations').set({ status: 'CANCELED' }).where('id', '=', id).execute();
       const inside = await searchReservations(tx, 'sqlite', me.account.id, filters);
-      assert.deepEqual(inside.rows.map((r) => r.id), [id]);
+      assert.deepEqual(
+        inside.rows.map((r) => r.id),
+        [id],
+      );
       before = (await searchReservations(t.deps.db, 'sqlite', me.account.id, filters)).total;
       // A text search in steps (db/sqlite/procedures.ts) runs each step on the transaction's connection.
       const text = await searchReservations(tx, 'sqlite', me.account.id, { text: 'uncommitted', dateField: 'check_in_date', offset: 0, limit: 20 });

@@ -138,10 +138,7 @@ export async function deleteReservation(db: Db, id: string): Promise<void> {
  * one. One look-up per contact on its own index; the date is compared here, so no planner can
  * prefer walking the account's bookings by date.
  */
-export async function hasEarlierWithContact(
-  db: Db,
-  r: Pick<ReservationRow, 'account_id' | 'id' | 'created_at' | 'guest_email' | 'guest_phone'>,
-): Promise<boolean> {
+export async function hasEarlierWithContact(db: Db, r: Pick<ReservationRow, 'account_id' | 'id' | 'created_at' | 'guest_email' | 'guest_phone'>): Promise<boolean> {
   for (const [column, value] of [
     ['guest_email', r.guest_email],
     ['guest_phone', r.guest_phone],
@@ -189,12 +186,7 @@ const byIndexKeys = (dialect: DialectKind, f: SearchFilters) =>
   !f.from &&
   !f.to;
 
-export async function searchReservations(
-  db: Db,
-  dialect: DialectKind,
-  accountId: string,
-  f: SearchFilters,
-): Promise<{ total: number; rows: ReservationViewRow[] }> {
+export async function searchReservations(db: Db, dialect: DialectKind, accountId: string, f: SearchFilters): Promise<{ total: number; rows: ReservationViewRow[] }> {
   if (byIndexKeys(dialect, f)) {
     const answer = await searchTextByCheckIn(db, { accountId, term: f.text!, offset: f.offset, limit: f.limit, columns: VIEW_SQL });
     if (!('general' in answer)) return answer as { total: number; rows: ReservationViewRow[] };
@@ -236,7 +228,12 @@ export async function searchReservations(
     // Undated reservations last on both databases (migration 0014).
     const ordered = <T extends Orderable<T>>(x: T) => x.orderBy(`reservations.${f.dateField}`, (o) => o.desc().nullsLast()).orderBy('reservations.id', 'desc');
     if (text) return [textSearchOnce(db, q, f.dateField, ordered, v('offset'), v('limit'))];
-    return [q.select(countAll().as('n')), ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const))).offset(v('offset')).limit(v('limit'))];
+    return [
+      q.select(countAll().as('n')),
+      ordered(q.select(VIEW_COLUMNS.map((c) => `reservations.${c}` as const)))
+        .offset(v('offset'))
+        .limit(v('limit')),
+    ];
   });
   if (text) {
     const [rows] = (await readRows(db, queries)) as [(ReservationViewRow & { total: number | string })[]];
@@ -268,8 +265,19 @@ function textSearchOnce(
 ) {
   return ordered(
     db
-      .with((cte) => cte('m').materialized(), () => q.select(['reservations.id as id', sql<string | null>`${sql.ref(`reservations.${dateField}`)}`.as('d')]))
-      .with('p', (w) => w.selectFrom('m').select('m.id').orderBy('m.d', (o) => o.desc().nullsLast()).orderBy('m.id', 'desc').offset(offset).limit(limit))
+      .with(
+        (cte) => cte('m').materialized(),
+        () => q.select(['reservations.id as id', sql<string | null>`${sql.ref(`reservations.${dateField}`)}`.as('d')]),
+      )
+      .with('p', (w) =>
+        w
+          .selectFrom('m')
+          .select('m.id')
+          .orderBy('m.d', (o) => o.desc().nullsLast())
+          .orderBy('m.id', 'desc')
+          .offset(offset)
+          .limit(limit),
+      )
       .selectFrom((w) => w.selectFrom('m').select(countAll().as('total')).as('t'))
       .leftJoin('reservations', (join) => join.on((eb) => eb('reservations.id', 'in', eb.selectFrom('p').select('p.id'))))
       .select('t.total')
@@ -314,8 +322,14 @@ export async function waitingForDecision(
   accountId: string,
   w: { since: string; today: string; horizon: string; offset: number; limit: number },
 ): Promise<{ total: number; rows: ReservationRow[] }> {
-  const dated = (status: string): QueuePart => (q) => q.where('verification_status', '=', status).where('check_in_date', '>=', w.since);
-  const undated = (status: string): QueuePart => (q) => q.where('verification_status', '=', status).where('check_in_date', 'is', null);
+  const dated =
+    (status: string): QueuePart =>
+    (q) =>
+      q.where('verification_status', '=', status).where('check_in_date', '>=', w.since);
+  const undated =
+    (status: string): QueuePart =>
+    (q) =>
+      q.where('verification_status', '=', status).where('check_in_date', 'is', null);
   const parts: QueuePart[] = [
     dated('review'),
     undated('review'),

@@ -57,10 +57,12 @@ describe(`reservations, error cases (${dbKind})`, () => {
 
   it('rejects an update that would put check-out before check-in, and changes nothing', async () => {
     const me = await tenant(t);
-    const { id } = (await call(t, 'POST', '/v1/reservations', {
-      key: me.key,
-      body: { guest, check_in_date: '2026-12-10', check_out_date: '2026-12-12' },
-    })).json;
+    const { id } = (
+      await call(t, 'POST', '/v1/reservations', {
+        key: me.key,
+        body: { guest, check_in_date: '2026-12-10', check_out_date: '2026-12-12' },
+      })
+    ).json;
     const r = await call(t, 'PUT', `/v1/reservations/${id}`, { key: me.key, body: { check_out_date: '2026-12-01', listing_nickname: 'X' } });
     assert.equal(r.status, 400);
     const after = (await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).json;

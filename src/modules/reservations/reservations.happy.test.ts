@@ -73,10 +73,12 @@ describe(`reservations, happy paths (${dbKind})`, () => {
 
   it('finds a reservation by confirmation code with pms, and by the PMS id with usepmsid', async () => {
     const me = await tenant(t);
-    const created = (await call(t, 'POST', '/v1/reservations', {
-      key: me.key,
-      body: booking({ confirmation_code: 'HA-777', pms: 'hostaway', pms_reservation_id: '998877' }),
-    })).json;
+    const created = (
+      await call(t, 'POST', '/v1/reservations', {
+        key: me.key,
+        body: booking({ confirmation_code: 'HA-777', pms: 'hostaway', pms_reservation_id: '998877' }),
+      })
+    ).json;
     assert.equal((await call(t, 'GET', '/v1/reservations/HA-777?pms=hostaway', { key: me.key })).json.id, created.id);
     assert.equal((await call(t, 'GET', '/v1/reservations/998877?pms=hostaway&usepmsid=true', { key: me.key })).json.id, created.id);
     assert.equal((await call(t, 'GET', '/v1/reservations/HA-777?pms=api', { key: me.key })).status, 404);
@@ -154,10 +156,12 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     screens = (await call(t, 'GET', `/v1/reservations/${repeat.id}/screens`, { key: me.key })).json;
     assert.equal(screens.IDVerification, 'disabled', 'the same e-mail booked before: repeat guest');
 
-    const fresh = (await call(t, 'POST', '/v1/reservations', {
-      key: me.key,
-      body: booking({ source: 'Direct', guest: { first_name: 'New', last_name: 'Person', email: 'new@example.test' } }),
-    })).json;
+    const fresh = (
+      await call(t, 'POST', '/v1/reservations', {
+        key: me.key,
+        body: booking({ source: 'Direct', guest: { first_name: 'New', last_name: 'Person', email: 'new@example.test' } }),
+      })
+    ).json;
     screens = (await call(t, 'GET', `/v1/reservations/${fresh.id}/screens`, { key: me.key })).json;
     assert.equal(screens.IDVerification, 'required');
     assert.equal(screens.CreditCheck, 'disabled');

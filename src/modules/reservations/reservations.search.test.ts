@@ -85,7 +85,11 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
     }
   }
 
-  const expectIds = (pred: (m: Made) => boolean) => made.filter(pred).map((m) => m.id).sort();
+  const expectIds = (pred: (m: Made) => boolean) =>
+    made
+      .filter(pred)
+      .map((m) => m.id)
+      .sort();
 
   it('pages with the envelope, defaults and newest check-in first', async () => {
     const r = await call(t, 'GET', '/v1/reservations', { key: me.key });
@@ -144,10 +148,19 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
   });
 
   it('filters by status, source, listings and e-mails', async () => {
-    assert.deepEqual((await all('status=CANCELED')).sort(), expectIds((m) => m.status === 'CANCELED'));
+    assert.deepEqual(
+      (await all('status=CANCELED')).sort(),
+      expectIds((m) => m.status === 'CANCELED'),
+    );
     assert.deepEqual((await all('status=any')).length, N);
-    assert.deepEqual((await all('source=Vrbo')).sort(), expectIds((m) => m.source === 'Vrbo'));
-    assert.deepEqual((await all('listings=L3,L4')).sort(), expectIds((m) => m.listing === 'L3' || m.listing === 'L4'));
+    assert.deepEqual(
+      (await all('source=Vrbo')).sort(),
+      expectIds((m) => m.source === 'Vrbo'),
+    );
+    assert.deepEqual(
+      (await all('listings=L3,L4')).sort(),
+      expectIds((m) => m.listing === 'L3' || m.listing === 'L4'),
+    );
     const emails = [made[5]!.email.toUpperCase(), made[9]!.email];
     assert.deepEqual((await all(`emails=${encodeURIComponent(emails.join(','))}`)).sort(), [made[5]!.id, made[9]!.id].sort());
   });
@@ -166,8 +179,14 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
   });
 
   it('filters active stays (check-out today or later) and combines filters', async () => {
-    assert.deepEqual((await all('active=1')).sort(), expectIds((m) => m.checkOut >= '2026-06-01'));
-    assert.deepEqual((await all('active=0')).sort(), expectIds((m) => m.checkOut < '2026-06-01'));
+    assert.deepEqual(
+      (await all('active=1')).sort(),
+      expectIds((m) => m.checkOut >= '2026-06-01'),
+    );
+    assert.deepEqual(
+      (await all('active=0')).sort(),
+      expectIds((m) => m.checkOut < '2026-06-01'),
+    );
     assert.deepEqual(
       (await all('active=1&source=Airbnb&status=CONFIRMED&search=maria')).sort(),
       expectIds((m) => m.checkOut >= '2026-06-01' && m.source === 'Airbnb' && m.status === 'CONFIRMED' && m.full.toLowerCase().includes('maria')),
@@ -186,7 +205,10 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
   it('answers reservations with no date after the dated ones, on every path of the search', async () => {
     const other = await tenant(t);
     const make = async (code: string, dates: { check_in_date?: string; check_out_date?: string }) => {
-      const r = await call(t, 'POST', '/v1/reservations', { key: other.key, body: { confirmation_code: code, status: 'CONFIRMED', guest: { first_name: 'Odile', last_name: 'Undatedson' }, ...dates } });
+      const r = await call(t, 'POST', '/v1/reservations', {
+        key: other.key,
+        body: { confirmation_code: code, status: 'CONFIRMED', guest: { first_name: 'Odile', last_name: 'Undatedson' }, ...dates },
+      });
       assert.equal(r.status, 200, r.body);
       return r.json.id as string;
     };
@@ -213,7 +235,10 @@ describe(`reservation search over ${N} reservations (${dbKind})`, () => {
     const ids = await all('dateField=check_out_date');
     const byId = new Map(made.map((m) => [m.id, m]));
     const expected = [...made].sort((a, b) => (a.checkOut === b.checkOut ? (a.id < b.id ? 1 : -1) : a.checkOut < b.checkOut ? 1 : -1));
-    assert.deepEqual(ids, expected.map((m) => m.id));
+    assert.deepEqual(
+      ids,
+      expected.map((m) => m.id),
+    );
     assert.ok(byId.size === N);
   });
 });

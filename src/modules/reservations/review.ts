@@ -144,7 +144,6 @@ export async function screensView(deps: Deps, r: ReservationRow) {
   return screens;
 }
 
-
 export const RISK_COLORS = ['green', 'yellow', 'orange', 'red'] as const;
 export type RiskColor = (typeof RISK_COLORS)[number];
 

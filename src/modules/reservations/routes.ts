@@ -102,28 +102,28 @@ const SummaryResponse = Type.Object(
   { title: 'ReservationSummaryResponse' },
 );
 
-const NotesResponse = Type.Array(
-  Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() }),
-);
+const NotesResponse = Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() }));
 
 const ScreensResponse = Type.Object(Object.fromEntries(SCREENS.map((s) => [s, Type.String()])), { title: 'ReservationScreensResponse' });
 
-const GuestPortalResponse = Type.Object({
-  full_name: Type.String(),
-  phone: Type.String(),
-  email: Type.String(),
-  name_on_card: Type.String(),
-  security_deposit: Type.Boolean(),
-  last_step: Type.String(),
-  completed: Type.Boolean(),
-  completed_at: Type.String(),
-  updated_at: Type.String(),
-  guests: Type.Array(Type.Object({ name: Type.String(), email: Type.String() })),
-  screens: Type.Record(Type.String(), Type.Unknown(), {
-    description:
-      'Beyond the spec: what the guest gave on each screen (`answers`, files as {id, filename, content_type, size}), or `skipped`, with when (`at`)',
-  }),
-}, { title: 'ReservationGuestPortalResponse' });
+const GuestPortalResponse = Type.Object(
+  {
+    full_name: Type.String(),
+    phone: Type.String(),
+    email: Type.String(),
+    name_on_card: Type.String(),
+    security_deposit: Type.Boolean(),
+    last_step: Type.String(),
+    completed: Type.Boolean(),
+    completed_at: Type.String(),
+    updated_at: Type.String(),
+    guests: Type.Array(Type.Object({ name: Type.String(), email: Type.String() })),
+    screens: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Beyond the spec: what the guest gave on each screen (`answers`, files as {id, filename, content_type, size}), or `skipped`, with when (`at`)',
+    }),
+  },
+  { title: 'ReservationGuestPortalResponse' },
+);
 
 const StargateResponse = Type.Array(
   Type.Object({
@@ -146,16 +146,19 @@ const StargateResponse = Type.Array(
 
 /** A file the guest uploaded, as a download: for the API and the console alike. */
 export function sendUpload(reply: FastifyReply, f: Awaited<ReturnType<typeof openUpload>>) {
-  return reply
-    .type(f.contentType)
-    .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
-    .header('cache-control', 'no-store')
-    // Whatever the guest uploaded, a browser that opens it runs nothing in it.
-    .header('content-security-policy', "default-src 'none'; sandbox")
-    .send(f.data);
+  return (
+    reply
+      .type(f.contentType)
+      .header('content-disposition', `attachment; filename="${f.filename.replace(/[^\w.-]/g, '_')}"`)
+      .header('cache-control', 'no-store')
+      // Whatever the guest uploaded, a browser that opens it runs nothing in it.
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(f.data)
+  );
 }
 
-export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const reservationRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     /** sync=1: answer after the screening run (bounded by GUESTSCREEN_SYNC_TIMEOUT_SECONDS), as it then stands. */
     const afterSync = async (account: AccountRow, r: ReservationRow, sync: string | undefined) => {
@@ -223,14 +226,10 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
     );
 
-    app.get(
-      '/reservations',
-      { schema: { tags, summary: 'Search reservations', querystring: SearchQuery, response: { 200: ReservationList, ...errors } } },
-      async (request) => {
-        const { rows, ...page } = await reservations.searchReservations(deps, request.account, request.query);
-        return { ...page, items: rows.map((r) => toReservationView(deps, r)) };
-      },
-    );
+    app.get('/reservations', { schema: { tags, summary: 'Search reservations', querystring: SearchQuery, response: { 200: ReservationList, ...errors } } }, async (request) => {
+      const { rows, ...page } = await reservations.searchReservations(deps, request.account, request.query);
+      return { ...page, items: rows.map((r) => toReservationView(deps, r)) };
+    });
 
     app.get(
       '/reservations/:id/summary',
@@ -241,10 +240,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
     );
 
-    app.get(
-      '/reservations/:id/status',
-      { schema: { tags, summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } },
-      async (request) => review.statusView(await load(request)),
+    app.get('/reservations/:id/status', { schema: { tags, summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } }, async (request) =>
+      review.statusView(await load(request)),
     );
 
     app.post(
@@ -292,10 +289,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       async (request) => review.addHostNote(deps, request.account, await load(request), request.body.text),
     );
 
-    app.get(
-      '/reservations/:id/payments',
-      { schema: { tags, summary: 'Payments derived from payment events', params: IdParams, response: { 200: PaymentsResponse, ...errors } } },
-      async (request) => paymentsView(deps, await load(request)),
+    app.get('/reservations/:id/payments', { schema: { tags, summary: 'Payments derived from payment events', params: IdParams, response: { 200: PaymentsResponse, ...errors } } }, async (request) =>
+      paymentsView(deps, await load(request)),
     );
 
     app.post(
@@ -313,10 +308,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       async (request) => recordPaymentEvent(deps, await load(request), request.body),
     );
 
-    app.get(
-      '/reservations/:id/stargate',
-      { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
-      async (request) => stargateView(deps, await load(request)),
+    app.get('/reservations/:id/stargate', { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } }, async (request) =>
+      stargateView(deps, await load(request)),
     );
 
     app.post(
@@ -325,7 +318,8 @@ export const reservationRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
         config: replayStatus,
         schema: {
           tags,
-          summary: "Dismiss a possible sanctions match as a different person: remembered for the guest and the entry until a list changes the entry, noted, and the reservation screened again (beyond the spec)",
+          summary:
+            'Dismiss a possible sanctions match as a different person: remembered for the guest and the entry until a list changes the entry, noted, and the reservation screened again (beyond the spec)',
           params: IdParams,
           body: Type.Object(
             {

@@ -67,10 +67,7 @@ const writable = {
   pms_reservation_id: Type.Optional(Str(100)),
 };
 
-export const CreateBody = Type.Object(
-  { ...writable, guest: Type.Object(guestFields, { additionalProperties: false }) },
-  { additionalProperties: false, title: 'ReservationCreateRequest' },
-);
+export const CreateBody = Type.Object({ ...writable, guest: Type.Object(guestFields, { additionalProperties: false }) }, { additionalProperties: false, title: 'ReservationCreateRequest' });
 
 export const UpdateBody = Type.Object(
   { ...writable, guest: Type.Optional(Type.Partial(Type.Object(guestFields, { additionalProperties: false }))) },

@@ -115,7 +115,9 @@ describe(`text search follows every write (${dbKind})`, () => {
     const ids = [...'lkjihgfedcba'].map((c) => `res_0search0order0${c}`);
     for (const [i, id] of ids.entries()) {
       await sql`insert into reservations (id, account_id, pms, confirmation_code, status, guest_full_name, check_in_date, gp_token, guestportal_completed, verification_status, created_at, updated_at)
-        values (${id}, ${me.account.id}, 'import', ${`IMPORT-${i}`}, 'CONFIRMED', 'Philippa Imported', '2027-05-05', ${`gpt_import_${i}`}, ${dbKind === 'sqlite' ? 0 : false}, 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(t.deps.db);
+        values (${id}, ${me.account.id}, 'import', ${`IMPORT-${i}`}, 'CONFIRMED', 'Philippa Imported', '2027-05-05', ${`gpt_import_${i}`}, ${dbKind === 'sqlite' ? 0 : false}, 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+        t.deps.db,
+      );
     }
     const pages: string[] = [];
     for (let from = 0; from < 12; from += 2) {
@@ -160,7 +162,7 @@ describe(`text search follows every write (${dbKind})`, () => {
 // The full-text index keys rows by account and check-in day while seq and the account's number
 // fit their bits (SEARCH_KEY in dialect.ts); a row past them is keyed by seq alone and text
 // search goes the general way for everyone, finding it and the rest.
-describe('text search past the index keys\' bounds (sqlite)', { skip: dbKind !== 'sqlite' && 'SQLite only' }, () => {
+describe("text search past the index keys' bounds (sqlite)", { skip: dbKind !== 'sqlite' && 'SQLite only' }, () => {
   let t: TestApp;
   let me: Tenant;
   before(async () => {
@@ -183,9 +185,15 @@ describe('text search past the index keys\' bounds (sqlite)', { skip: dbKind !==
     const r = await call(t, 'GET', '/v1/reservations?search=perpetua', { key: me.key });
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json.total, 2);
-    assert.deepEqual(r.json.items.map((i: { id: string }) => i.id), [past, before]);
+    assert.deepEqual(
+      r.json.items.map((i: { id: string }) => i.id),
+      [past, before],
+    );
     assert.equal((await call(t, 'DELETE', `/v1/reservations/${past}`, { key: me.key })).status, 200);
     const after = await call(t, 'GET', '/v1/reservations?search=perpetua', { key: me.key });
-    assert.deepEqual(after.json.items.map((i: { id: string }) => i.id), [before]);
+    assert.deepEqual(
+      after.json.items.map((i: { id: string }) => i.id),
+      [before],
+    );
   });
 });

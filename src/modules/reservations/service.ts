@@ -21,7 +21,6 @@ import type { ReservationRow } from './repo.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
 import { openIdentification, sealIdentification, toReservationView, type Identification } from './views.js';
 
-
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
@@ -224,7 +223,10 @@ export async function getReservationView(deps: Deps, account: AccountRow, id: st
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 const list = (v: string | undefined, lower = false) =>
-  v?.split(',').map((s) => (lower ? s.trim().toLowerCase() : s.trim())).filter(Boolean);
+  v
+    ?.split(',')
+    .map((s) => (lower ? s.trim().toLowerCase() : s.trim()))
+    .filter(Boolean);
 
 export async function searchReservations(deps: Deps, account: AccountRow, q: SearchInput) {
   const from = q.from ?? 0;
@@ -316,7 +318,14 @@ export async function reviewQueue(deps: Deps, account: AccountRow, page: { from:
 /** searchReservations with each row whole (its verdict too), for pages that show colours and risks. */
 export async function searchWithVerdicts(deps: Deps, account: AccountRow, q: SearchInput) {
   const found = await searchReservations(deps, account, q);
-  return { ...found, rows: await repo.findReservations(deps.db, account.id, found.rows.map((r) => r.id)) };
+  return {
+    ...found,
+    rows: await repo.findReservations(
+      deps.db,
+      account.id,
+      found.rows.map((r) => r.id),
+    ),
+  };
 }
 
 /** Runs screening again now (trigger `manual`); the run itself is a job. Answers when it was asked, for waitForScreening. */

@@ -27,11 +27,10 @@ const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }
 const errors = { ...authErrors, 409: authErrors[400] };
 
 /** Beyond the spec: per-account business rules in CEL, with a dry run over past reservations. */
-export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const ruleRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/rules', { schema: { tags, summary: "The account's business rules", response: { 200: Type.Array(Rule), ...errors } } }, async (request) =>
-      rules.listRules(deps, request.account),
-    );
+    app.get('/rules', { schema: { tags, summary: "The account's business rules", response: { 200: Type.Array(Rule), ...errors } } }, async (request) => rules.listRules(deps, request.account));
     app.post(
       '/rules',
       {
@@ -40,13 +39,9 @@ export const ruleRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
       },
       async (request) => rules.createRule(deps, request.account, request.body),
     );
-    app.get('/rules/:id', { schema: { tags, summary: 'One rule', params: Params, response: { 200: Rule, ...errors } } }, async (request) =>
-      rules.getRule(deps, request.account, request.params.id),
-    );
-    app.put(
-      '/rules/:id',
-      { schema: { tags, summary: 'Change a rule: name, expression, action or enabled', params: Params, body: Update, response: { 200: Rule, ...errors } } },
-      async (request) => rules.updateRule(deps, request.account, request.params.id, request.body),
+    app.get('/rules/:id', { schema: { tags, summary: 'One rule', params: Params, response: { 200: Rule, ...errors } } }, async (request) => rules.getRule(deps, request.account, request.params.id));
+    app.put('/rules/:id', { schema: { tags, summary: 'Change a rule: name, expression, action or enabled', params: Params, body: Update, response: { 200: Rule, ...errors } } }, async (request) =>
+      rules.updateRule(deps, request.account, request.params.id, request.body),
     );
     app.delete('/rules/:id', { schema: { tags, summary: 'Delete a rule', params: Params, response: { 200: MessageResponse, ...errors } } }, async (request) =>
       rules.deleteRule(deps, request.account, request.params.id),

@@ -74,10 +74,12 @@ describe(`business rules (${dbKind})`, () => {
 
   it('uses check results in conditions, and stops firing once disabled', async () => {
     const acct = await tenant(t);
-    const rule = (await call(t, 'POST', '/v1/rules', {
-      key: acct.key,
-      body: { name: 'Any payment doubt', expression: 'checks.payment_verification.status in ["REVIEW", "FAIL"]', action: 'decline' },
-    })).json;
+    const rule = (
+      await call(t, 'POST', '/v1/rules', {
+        key: acct.key,
+        body: { name: 'Any payment doubt', expression: 'checks.payment_verification.status in ["REVIEW", "FAIL"]', action: 'decline' },
+      })
+    ).json;
     const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', { key: acct.key, body: booking() });
     await call(t, 'POST', `/v1/reservations/${r.json.id}/payment-event`, {
       key: acct.key,
@@ -107,7 +109,10 @@ describe(`business rules (${dbKind})`, () => {
     assert.equal(dry.json.evaluated, 4);
     assert.equal(dry.json.hits, 2);
     assert.equal(dry.json.changed, 2);
-    assert.deepEqual(dry.json.items.map((i: { would_become: string }) => i.would_become), ['declined', 'declined']);
+    assert.deepEqual(
+      dry.json.items.map((i: { would_become: string }) => i.would_become),
+      ['declined', 'declined'],
+    );
     const after = (await call(t, 'GET', '/v1/reservations?size=100', { key: acct.key })).json;
     assert.deepEqual(after, before);
     assert.deepEqual((await call(t, 'GET', '/v1/rules', { key: acct.key })).json, []);

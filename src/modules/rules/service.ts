@@ -48,7 +48,16 @@ const guard = async <T>(name: string, write: () => Promise<T>): Promise<T> => {
 export async function createRule(deps: Deps, account: AccountRow, input: Required<Pick<RuleInput, 'name' | 'expression' | 'action'>> & RuleInput) {
   assertCompiles(input.expression);
   const now = iso(deps.clock());
-  const row = { id: newId('job').replace('job_', 'rul_'), account_id: account.id, name: input.name, expression: input.expression, action: input.action, enabled: input.enabled ?? true, created_at: now, updated_at: now };
+  const row = {
+    id: newId('job').replace('job_', 'rul_'),
+    account_id: account.id,
+    name: input.name,
+    expression: input.expression,
+    action: input.action,
+    enabled: input.enabled ?? true,
+    created_at: now,
+    updated_at: now,
+  };
   await guard(input.name, () => withTx(deps.db, (tx) => tx.insertInto('rules').values(row).execute(), { subject: row.id }));
   return view(row);
 }
@@ -95,14 +104,7 @@ export async function deleteRule(deps: Deps, account: AccountRow, id: string) {
 export async function dryRun(deps: Deps, account: AccountRow, input: { expression: string; action: Action; limit?: number | undefined }) {
   assertCompiles(input.expression);
   const limit = input.limit ?? 1000;
-  const rows = await deps.db
-    .selectFrom('reservations')
-    .selectAll()
-    .where('account_id', '=', account.id)
-    .where('screening', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await deps.db.selectFrom('reservations').selectAll().where('account_id', '=', account.id).where('screening', 'is not', null).orderBy('created_at', 'desc').limit(limit).execute();
   const ids = rows.map((r) => r.id);
   const events = ids.length ? await deps.db.selectFrom('payment_events').selectAll().where('reservation_id', 'in', ids).execute() : [];
   const settings = await screeningSettings(deps.db, account.id);

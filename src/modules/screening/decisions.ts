@@ -18,7 +18,9 @@ export const DecisionList = Type.Array(
           risk: Type.String(),
           check: Type.String(),
           code: Type.String(),
-          strength: Type.Optional(Type.String({ description: "the finding's strength (context, weak, moderate, strong, decisive), or rule for a business rule; records of engine version 1 have a weight instead" })),
+          strength: Type.Optional(
+            Type.String({ description: "the finding's strength (context, weak, moderate, strong, decisive), or rule for a business rule; records of engine version 1 have a weight instead" }),
+          ),
           weight: Type.Optional(Type.Number()),
         }),
       ),

@@ -28,7 +28,17 @@ export async function dismissSanctionsHit(deps: Deps, author: AccountRow, r: Res
   await withTx(
     deps.db,
     async (tx) => {
-      await repo.upsertDismissal(tx, { id: newId('dis'), account_id: r.account_id, guest_key: key, list: input.list, entry_id: input.entry_id, entry_content: content, reservation_id: r.id, author_id: author.id, created_at: at });
+      await repo.upsertDismissal(tx, {
+        id: newId('dis'),
+        account_id: r.account_id,
+        guest_key: key,
+        list: input.list,
+        entry_id: input.entry_id,
+        entry_content: content,
+        reservation_id: r.id,
+        author_id: author.id,
+        created_at: at,
+      });
       await insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: at });
       await requestScreening(tx, deps, r.id, 'manual');
     },

@@ -76,9 +76,7 @@ export function screen(s: Snapshot): Verdict {
   const details = {} as Record<CheckName, CheckResult>;
   for (const name of CHECK_NAMES) {
     if (name === 'general_risk') continue;
-    details[name] = s.settings.disabledChecks.includes(name)
-      ? { status: 'DISABLED', value: say('check.disabled.value'), help: say('check.disabled.help'), findings: [] }
-      : CHECKS[name](s);
+    details[name] = s.settings.disabledChecks.includes(name) ? { status: 'DISABLED', value: say('check.disabled.value'), help: say('check.disabled.help'), findings: [] } : CHECKS[name](s);
   }
 
   const found: { f: Finding; check: CheckName }[] = [];
@@ -132,14 +130,7 @@ export function screen(s: Snapshot): Verdict {
   details.general_risk = {
     status: status === 'declined' ? 'FAIL' : status === 'review' ? 'REVIEW' : status === 'pending' ? 'INCOMPLETE' : 'PASS',
     value: say('verdict.value', { level: risk_color, tolerance: s.settings.riskTolerance }),
-    help:
-      status === 'declined'
-        ? say('verdict.help.declined')
-        : status === 'review'
-          ? say('verdict.help.review')
-          : status === 'pending'
-            ? say('verdict.help.pending')
-            : say('check.no_action'),
+    help: status === 'declined' ? say('verdict.help.declined') : status === 'review' ? say('verdict.help.review') : status === 'pending' ? say('verdict.help.pending') : say('check.no_action'),
     findings: [],
     ...(found[0] ? { strength: found[0].f.strength } : {}),
   };

@@ -32,8 +32,19 @@ const base = (guest: Record<string, unknown>, extra: Record<string, unknown> = {
 
 /** A guest whose passport says who they are, with the contact details of their own base() gives. */
 const person = (first: string, last: string, id: Record<string, unknown> = {}, guest: Record<string, unknown> = {}) =>
-  base({ first_name: first, last_name: last, ...guest }, { identification: { first_name: first, last_name: last, document_number: `D${n}77`, birth_date: '1985-06-15', expiry_date: '2032-01-01', ...id } });
-const payment = (id: string, over: Record<string, unknown>) => ({ event_source: 'stripe', event_id: id, event_type: 'authorization', event_status: 'succeeded', card_country: 'PT', billing_country_code: 'PT', ...over });
+  base(
+    { first_name: first, last_name: last, ...guest },
+    { identification: { first_name: first, last_name: last, document_number: `D${n}77`, birth_date: '1985-06-15', expiry_date: '2032-01-01', ...id } },
+  );
+const payment = (id: string, over: Record<string, unknown>) => ({
+  event_source: 'stripe',
+  event_id: id,
+  event_type: 'authorization',
+  event_status: 'succeeded',
+  card_country: 'PT',
+  billing_country_code: 'PT',
+  ...over,
+});
 
 const GOLDEN: Guest[] = [
   {
@@ -42,7 +53,16 @@ const GOLDEN: Guest[] = [
     expect: {
       status: 'verified',
       color: 'green',
-      details: { identification_document: 'PASS', fraud_detection: 'PASS', general_risk: 'PASS', sanctions: 'PASS', adverse_media: 'PASS', background_check: 'INCOMPLETE', credit_check: 'INCOMPLETE', social_verification: 'INCOMPLETE' },
+      details: {
+        identification_document: 'PASS',
+        fraud_detection: 'PASS',
+        general_risk: 'PASS',
+        sanctions: 'PASS',
+        adverse_media: 'PASS',
+        background_check: 'INCOMPLETE',
+        credit_check: 'INCOMPLETE',
+        social_verification: 'INCOMPLETE',
+      },
       values: { sanctions: /^No match on OFAC SDN of 3 May 2024$/, background_check: /^Not checked: no criminal-records source is connected$/, adverse_media: /^No article names the guest$/ },
     },
   },
@@ -80,7 +100,16 @@ const GOLDEN: Guest[] = [
     title: 'a failed 3-D Secure check on a foreign card needs review',
     body: base({}),
     payments: [
-      { event_source: 'stripe', event_id: 'a1', event_type: 'authorization', event_status: 'failed', three_d_secure: 'failed', card_country: 'NG', billing_country_code: 'PT', processor_message: 'authentication failed' },
+      {
+        event_source: 'stripe',
+        event_id: 'a1',
+        event_type: 'authorization',
+        event_status: 'failed',
+        three_d_secure: 'failed',
+        card_country: 'NG',
+        billing_country_code: 'PT',
+        processor_message: 'authentication failed',
+      },
     ],
     expect: { status: 'review', color: 'orange', risk: /failed the bank’s identity check/, details: { payment_verification: 'FAIL' } },
   },
@@ -144,7 +173,7 @@ const GOLDEN: Guest[] = [
 
   // Sanctions: what besides the name agrees decides (docs/verdicts.md).
   {
-    title: "a guest whose name and passport date of birth match an SDN entry is declined: the strongest signal there is",
+    title: 'a guest whose name and passport date of birth match an SDN entry is declined: the strongest signal there is',
     body: person('Oleg', 'Deripaska', { birth_date: '1968-01-02', nationality: 'RUS' }),
     expect: { status: 'declined', color: 'red', risk: /name and date of birth match “DERIPASKA, Oleg Vladimirovich” on OFAC SDN/, recommendation: /Decline/, details: { sanctions: 'FAIL' } },
   },
@@ -226,7 +255,10 @@ const GOLDEN: Guest[] = [
   {
     title: 'a failed 3-D Secure after an earlier successful one needs review',
     body: base({}),
-    payments: [payment('e1', { three_d_secure: 'authenticated', timestamp: '2026-11-20T09:00:00Z' }), payment('e2', { event_status: 'failed', three_d_secure: 'failed', timestamp: '2026-11-21T09:00:00Z' })],
+    payments: [
+      payment('e1', { three_d_secure: 'authenticated', timestamp: '2026-11-20T09:00:00Z' }),
+      payment('e2', { event_status: 'failed', three_d_secure: 'failed', timestamp: '2026-11-21T09:00:00Z' }),
+    ],
     expect: { status: 'review', color: 'orange', risk: /failed the bank’s identity check/, recommendation: /Do not accept this card/, details: { payment_verification: 'FAIL' } },
   },
   {
@@ -256,11 +288,12 @@ const GOLDEN: Guest[] = [
   },
   {
     title: 'a document number that differs from the machine-readable lines needs review',
-    body: person(
-      'Anna',
-      'Eriksson',
-      { document_number: 'L898902C4', birth_date: '1974-08-12', expiry_date: '2035-04-15', mrz: 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10' },
-    ),
+    body: person('Anna', 'Eriksson', {
+      document_number: 'L898902C4',
+      birth_date: '1974-08-12',
+      expiry_date: '2035-04-15',
+      mrz: 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10',
+    }),
     expect: { status: 'review', color: 'orange', risk: /Document number L898902C4 differs from the one printed/, details: { identification_document: 'REVIEW' } },
   },
   {

@@ -53,7 +53,8 @@ const MatchResponse = Type.Object(
 );
 
 /** Beyond the spec: the name matcher the screening checks use, on its own. */
-export const matchRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const matchRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/screening/match',

@@ -57,7 +57,19 @@ export async function matchPerson(deps: Deps, account: AccountRow, q: MatchQuery
     for (const e of entries) {
       const m = matchName(name, e.name as string);
       if (m.score < threshold) continue;
-      found.push({ list: 'blocklist', list_date: null, entry_id: e.id, listed_name: e.name as string, primary_name: e.name as string, score: m.score, explanation: m.explanation, tokens: tokenView(m.pairs), birth_years: [], countries: [], reason: e.reason });
+      found.push({
+        list: 'blocklist',
+        list_date: null,
+        entry_id: e.id,
+        listed_name: e.name as string,
+        primary_name: e.name as string,
+        score: m.score,
+        explanation: m.explanation,
+        tokens: tokenView(m.pairs),
+        birth_years: [],
+        countries: [],
+        reason: e.reason,
+      });
     }
   }
   if (lists.has('sanctions')) {

@@ -8,7 +8,9 @@ export async function upsertDismissal(db: Db, row: MatchDismissalsTable): Promis
     .insertInto('match_dismissals')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['account_id', 'guest_key', 'list', 'entry_id']).doUpdateSet({ entry_content: row.entry_content, reservation_id: row.reservation_id, author_id: row.author_id, created_at: row.created_at }),
+      oc
+        .columns(['account_id', 'guest_key', 'list', 'entry_id'])
+        .doUpdateSet({ entry_content: row.entry_content, reservation_id: row.reservation_id, author_id: row.author_id, created_at: row.created_at }),
     )
     .execute();
 }

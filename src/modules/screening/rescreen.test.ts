@@ -25,7 +25,10 @@ describe(`re-screening when a sanctions list changes (${dbKind})`, () => {
 
   it('screens again the stays not ended whose guest a new entry names, and no other', async () => {
     const book = async (first: string, last: string, checkOut: number) => {
-      const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: me.key, body: { check_in_date: day(checkOut - 3), check_out_date: day(checkOut), guest: { first_name: first, last_name: last } } });
+      const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {
+        key: me.key,
+        body: { check_in_date: day(checkOut - 3), check_out_date: day(checkOut), guest: { first_name: first, last_name: last } },
+      });
       assert.equal(r.status, 200, r.body);
       return r.json.id as string;
     };
@@ -50,9 +53,14 @@ describe(`re-screening when a sanctions list changes (${dbKind})`, () => {
     assert.equal(rescreened.checks.sanctions?.status, 'REVIEW');
     assert.match(rescreened.checks.sanctions?.value ?? '', /^1 match on OFAC SDN of 10 May 2024$/);
     for (const id of [other, ended]) {
-      assert.ok(((await decisions(id)).json as { trigger: string }[]).every((d) => d.trigger !== 'list_update'), 'no other stay was screened again');
+      assert.ok(
+        ((await decisions(id)).json as { trigger: string }[]).every((d) => d.trigger !== 'list_update'),
+        'no other stay was screened again',
+      );
     }
-    const again = await importSanctions(t.deps, { primary: list('sdn_2024-05-10.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978')]) });
+    const again = await importSanctions(t.deps, {
+      primary: list('sdn_2024-05-10.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978')]),
+    });
     assert.equal(again.changed, 0, 'the same list again changes nothing and queues nothing');
 
     // The host compares the guest's document with the entry and dismisses the hit.
@@ -70,7 +78,9 @@ describe(`re-screening when a sanctions list changes (${dbKind})`, () => {
     const next = await book('Petr', 'Fradkov', 40);
     assert.equal((await summary(next)).details.sanctions.status, 'PASS');
     // A list that changes the entry makes it alert again.
-    await importSanctions(t.deps, { primary: list('sdn_2024-06-01.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978; nationality Russia')]) });
+    await importSanctions(t.deps, {
+      primary: list('sdn_2024-06-01.csv', [entry('24315', 'FRADKOV, Mikhail Efimovich', '01 Sep 1950'), entry('34658', 'FRADKOV, Petr Mikhailovich', '07 Feb 1978; nationality Russia')]),
+    });
     await eventually(async () => (await summary(next)).details.sanctions.status === 'REVIEW', 'the changed entry alerting again');
   });
 

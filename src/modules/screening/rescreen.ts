@@ -17,7 +17,7 @@ export async function rescreenOnListChange(payload: JobPayload<'sanctions.rescre
   const only = changedEntries(payload);
   const thresholds = new Map<string, number>();
   const today = iso(deps.clock()).slice(0, 10);
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     // Stopped part-way (its time ran out, the worker is stopping): run again, from the start.
     if (signal.aborted) throw new Error('stopped before every stay was matched');
     const page = await staysNotEnded(deps.db, today, after, PAGE);

@@ -51,13 +51,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     ['guest_phone', r.guest_phone],
   ] as const) {
     if (!value) continue;
-    const rows = await deps.db
-      .selectFrom('reservations')
-      .select(['id', 'created_at'])
-      .where('account_id', '=', r.account_id)
-      .where(column, '=', value)
-      .where('id', '!=', r.id)
-      .execute();
+    const rows = await deps.db.selectFrom('reservations').select(['id', 'created_at']).where('account_id', '=', r.account_id).where(column, '=', value).where('id', '!=', r.id).execute();
     for (const row of rows) if (row.created_at >= since) sameContactIds.add(row.id);
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
@@ -81,13 +75,13 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
-    rules: await deps.db
+    rules: (await deps.db
       .selectFrom('rules')
       .select(['name', 'expression', 'action'])
       .where('account_id', '=', r.account_id)
       .where('enabled', '=', true)
       .orderBy('name')
-      .execute() as Snapshot['rules'],
+      .execute()) as Snapshot['rules'],
   };
 }
 
@@ -95,7 +89,12 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
  * The guest on the imported sanctions lists and in the imported news corpus (never a network
  * provider: a screening run stays fast and offline). Null for each that is not imported.
  */
-async function watchlistHits(deps: Deps, r: ReservationRow, id: Snapshot['identification'], threshold: number): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed' | 'adverseMedia'>> {
+async function watchlistHits(
+  deps: Deps,
+  r: ReservationRow,
+  id: Snapshot['identification'],
+  threshold: number,
+): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed' | 'adverseMedia'>> {
   const first = id.first_name ?? r.guest_first_name;
   const last = id.last_name ?? r.guest_last_name;
   const name = [first, id.middle_name, last].filter(Boolean).join(' ');

@@ -25,11 +25,19 @@ export const ScreeningSettingsUpdate = Type.Partial(Settings, { additionalProper
 const Query = Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
 
 /** Beyond the spec: how strict screening is for an account, and which checks it runs. */
-export const screeningSettingsRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const screeningSettingsRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/accounts/screening-settings',
-      { schema: { tags, summary: 'Screening settings: risk tolerance, minimum age, disabled checks, name match threshold (beyond the spec)', querystring: Query, response: { 200: Settings, ...authErrors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Screening settings: risk tolerance, minimum age, disabled checks, name match threshold (beyond the spec)',
+          querystring: Query,
+          response: { 200: Settings, ...authErrors },
+        },
+      },
       async (request) => readScreeningSettings(deps, request.account, request.query.user_id),
     );
 

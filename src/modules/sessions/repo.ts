@@ -56,14 +56,7 @@ export async function countSignInFailures(db: Db, email: string, address: string
 
 /** The oldest failure since a time for an e-mail or an address: the lockout ends a window after it. */
 export async function oldestSignInFailure(db: Db, column: 'email' | 'address', value: string, since: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('sign_in_failures')
-    .select('created_at')
-    .where(column, '=', value)
-    .where('created_at', '>', since)
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('sign_in_failures').select('created_at').where(column, '=', value).where('created_at', '>', since).orderBy('created_at').limit(1).executeTakeFirst();
   return row?.created_at;
 }
 

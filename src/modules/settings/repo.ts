@@ -1,12 +1,7 @@
 import type { Db } from '../../db/connection.js';
 
 export async function readSetting(db: Db, accountId: string, key: string): Promise<unknown | undefined> {
-  const row = await db
-    .selectFrom('account_settings')
-    .select('config_data')
-    .where('account_id', '=', accountId)
-    .where('config_key', '=', key)
-    .executeTakeFirst();
+  const row = await db.selectFrom('account_settings').select('config_data').where('account_id', '=', accountId).where('config_key', '=', key).executeTakeFirst();
   return row ? (JSON.parse(row.config_data) as unknown) : undefined;
 }
 

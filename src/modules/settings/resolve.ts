@@ -10,12 +10,7 @@ export type ScreensRule = 'by_source' | 'for_repeat_guests' | 'default';
  * source, else its repeat-guest entry when the guest has booked before, else its default.
  * Screens an entry leaves out keep the built-in default.
  */
-export async function resolveScreens(
-  db: Db,
-  accountId: string,
-  source: string | null,
-  isRepeatGuest: () => Promise<boolean>,
-): Promise<{ screens: ScreenMap; rule: ScreensRule }> {
+export async function resolveScreens(db: Db, accountId: string, source: string | null, isRepeatGuest: () => Promise<boolean>): Promise<{ screens: ScreenMap; rule: ScreensRule }> {
   const fill = (entry: ScreensEntry | undefined): ScreenMap => {
     const out = { ...DEFAULT_SCREENS };
     for (const s of SCREENS) {

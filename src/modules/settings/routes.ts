@@ -16,13 +16,7 @@ const ScreenMap = Type.Object(Object.fromEntries(SCREENS.map((s) => [s, Type.Opt
 const SettingsBody = Type.Object(
   {
     config_key: Type.Optional(Type.String()),
-    config_data: Type.Array(
-      Type.Object(
-        { source: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), guest_portal_screens: ScreenMap },
-        { additionalProperties: false },
-      ),
-      { maxItems: 200 },
-    ),
+    config_data: Type.Array(Type.Object({ source: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), guest_portal_screens: ScreenMap }, { additionalProperties: false }), { maxItems: 200 }),
   },
   { additionalProperties: false, title: 'AccountSettingsRequest' },
 );
@@ -41,12 +35,10 @@ const SettingsResponse = Type.Object(
 );
 
 const Params = Type.Object({ key: StringEnum(CONFIG_KEYS, { description: 'the config_key' }) });
-const Query = Type.Object(
-  { user_id: Type.Optional(Type.String({ minLength: 1, description: 'an account the caller manages; default the caller' })) },
-  { additionalProperties: false },
-);
+const Query = Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1, description: 'an account the caller manages; default the caller' })) }, { additionalProperties: false });
 
-export const settingsRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const settingsRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/accounts/settings/guest-portal-screens/:key',
@@ -79,7 +71,6 @@ export const settingsRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
           response: { 200: SettingsResponse, ...authErrors },
         },
       },
-      async (request) =>
-        settings.writeScreenSettings(deps, request.account, request.params.key, request.body, request.query.user_id),
+      async (request) => settings.writeScreenSettings(deps, request.account, request.params.key, request.body, request.query.user_id),
     );
   };

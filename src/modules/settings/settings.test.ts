@@ -104,7 +104,12 @@ describe(`guest-portal screen settings (${dbKind})`, () => {
     assert.equal(r.json.error, 'body.config_data.0.source: is required for guest_portal_screens_by_source');
     r = await call(t, 'PUT', `${BASE}/guest_portal_screens_by_source`, {
       key: me.key,
-      body: { config_data: [{ source: 'Airbnb', guest_portal_screens: {} }, { source: 'airbnb', guest_portal_screens: {} }] },
+      body: {
+        config_data: [
+          { source: 'Airbnb', guest_portal_screens: {} },
+          { source: 'airbnb', guest_portal_screens: {} },
+        ],
+      },
     });
     assert.equal(r.status, 400);
     r = await call(t, 'PUT', `${BASE}/guest_portal_screens_by_source`, {

@@ -14,11 +14,6 @@ export async function findSignupLinkByTokenHash(db: Db, tokenHash: string): Prom
 
 /** Marks the link used; false when another request used it first. */
 export async function claimSignupLink(db: Db, id: string, accountId: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('signup_links')
-    .set({ used_at: at, account_id: accountId })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('signup_links').set({ used_at: at, account_id: accountId }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -22,28 +22,29 @@ export function assertKnownPms(deps: Deps, pms: string, field: string): void {
  * A single-use link that lets someone create a child account of the reseller. The token is
  * 32 random bytes; only its hash is stored, so the database alone cannot be used to sign up.
  */
-export async function createSignupLink(
-  deps: Deps,
-  reseller: AccountRow,
-  opts: { pms: string; redirect?: string | undefined; hidePassword: boolean },
-): Promise<{ url: string; expiry: string }> {
+export async function createSignupLink(deps: Deps, reseller: AccountRow, opts: { pms: string; redirect?: string | undefined; hidePassword: boolean }): Promise<{ url: string; expiry: string }> {
   assertKnownPms(deps, opts.pms, 'query.pms');
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock();
   const expiry = iso(new Date(now.getTime() + deps.config.signupTtlHours * 3600_000));
   const id = newId('sgn');
-  await withTx(deps.db, (tx) => repo.insertSignupLink(tx, {
-    id,
-    token_hash: hashToken(token),
-    reseller_id: reseller.id,
-    pms: opts.pms,
-    redirect: opts.redirect ?? null,
-    hide_password: opts.hidePassword,
-    expires_at: expiry,
-    used_at: null,
-    account_id: null,
-    created_at: iso(now),
-  }), { subject: id });
+  await withTx(
+    deps.db,
+    (tx) =>
+      repo.insertSignupLink(tx, {
+        id,
+        token_hash: hashToken(token),
+        reseller_id: reseller.id,
+        pms: opts.pms,
+        redirect: opts.redirect ?? null,
+        hide_password: opts.hidePassword,
+        expires_at: expiry,
+        used_at: null,
+        account_id: null,
+        created_at: iso(now),
+      }),
+    { subject: id },
+  );
   return { url: `${deps.config.publicUrl}/signup/${token}`, expiry };
 }
 

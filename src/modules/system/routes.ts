@@ -19,13 +19,10 @@ const Ready = Type.Object({
   ),
 });
 
-export const systemRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const systemRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get(
-      '/healthz',
-      { config: { public: true }, schema: { tags, summary: 'Liveness: the process answers', security: [], response: { 200: Health } } },
-      async () => ({ status: 'ok' }),
-    );
+    app.get('/healthz', { config: { public: true }, schema: { tags, summary: 'Liveness: the process answers', security: [], response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
     app.get(
       '/readyz',

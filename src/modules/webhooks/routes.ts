@@ -37,7 +37,8 @@ const WebhookList = Type.Object({
   ),
 });
 
-export const webhookRoutes = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const webhookRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/accounts/webhooks',

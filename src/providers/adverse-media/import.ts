@@ -54,7 +54,11 @@ export async function importNews(deps: Deps, file: string, opts: { source?: stri
   }
   await withTx(deps.db, async (tx) => {
     await tx.deleteFrom('news_articles').where('source', '=', source).execute();
-    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('news_articles').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await tx
+        .insertInto('news_articles')
+        .values(rows.slice(i, i + 500))
+        .execute();
   });
   forgetNewsCorpus(deps);
   return { source, imported: rows.length, rejected };

@@ -62,7 +62,9 @@ function nameForms(s: MediaSubject): string[][] {
 /** The family name in each spelling the matcher reads it (a Korean surname has several). */
 function familyForms(s: MediaSubject): string[][] {
   const seen = new Set<string>();
-  return personReadings(s.lastName).filter((f) => f.length > 0 && !seen.has(f.join(' ')) && seen.add(f.join(' '))).slice(0, 4);
+  return personReadings(s.lastName)
+    .filter((f) => f.length > 0 && !seen.has(f.join(' ')) && seen.add(f.join(' ')))
+    .slice(0, 4);
 }
 
 async function corpusArticles(deps: Deps, forms: string[][], family: string[][]): Promise<Article[]> {
@@ -97,7 +99,8 @@ const GDELT_MAX_WAIT_MS = 60_000;
 async function gdeltTurn(spacingMs: number): Promise<void> {
   const now = Date.now();
   const at = Math.max(now, gdeltNext);
-  if (at - now > GDELT_MAX_WAIT_MS) throw providerFailed('GDELT', `allows one request in ${spacingMs / 1000} s and ${Math.round((at - now) / spacingMs)} searches are ahead; try again later`, Math.ceil((at - now) / 1000));
+  if (at - now > GDELT_MAX_WAIT_MS)
+    throw providerFailed('GDELT', `allows one request in ${spacingMs / 1000} s and ${Math.round((at - now) / spacingMs)} searches are ahead; try again later`, Math.ceil((at - now) / 1000));
   gdeltNext = at + spacingMs;
   if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
 }
@@ -107,7 +110,13 @@ async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][])
   const label = 'GDELT';
   await gdeltTurn(ctx.deps.config.lookups.gdeltSpacingMs);
   const query = forms.map((f) => `"${f.join(' ')}"`).join(' OR ');
-  const a = await callVendor(ctx, 'gdelt', label, `${url}?${new URLSearchParams({ query: forms.length > 1 ? `(${query})` : query, mode: 'artlist', format: 'json', maxrecords: '75', sort: 'datedesc' })}`, { timeoutMs: 30_000 });
+  const a = await callVendor(
+    ctx,
+    'gdelt',
+    label,
+    `${url}?${new URLSearchParams({ query: forms.length > 1 ? `(${query})` : query, mode: 'artlist', format: 'json', maxrecords: '75', sort: 'datedesc' })}`,
+    { timeoutMs: 30_000 },
+  );
   if (a.status !== 200) throw unexpected(label, a);
   // GDELT answers an empty result or a query it rejects as plain text, not JSON.
   if (!isObject(a.json)) {
@@ -134,7 +143,10 @@ export const forgetNewsCorpus = corpus.forget;
 
 /** When the installed news corpus was last imported (YYYY-MM-DD), or null when there is none. */
 export async function newsCorpusDate(deps: Deps): Promise<string | null> {
-  const row = await deps.db.selectFrom('news_articles').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('news_articles')
+    .select((eb) => eb.fn.max('imported_at').as('at'))
+    .executeTakeFirst();
   return row?.at ? String(row.at).slice(0, 10) : null;
 }
 
@@ -152,7 +164,9 @@ async function newsapiArticles(ctx: LookupContext, key: string, url: string, for
   return body.articles.filter(isObject).flatMap((x) => {
     const link = str(x.url);
     if (!link) return [];
-    return [{ title: str(x.title) ?? link, snippet: str(x.description) ?? '', link, domain: new URL(link).hostname.replace(/^www\./, ''), image: str(x.urlToImage), publishedAt: str(x.publishedAt), source }];
+    return [
+      { title: str(x.title) ?? link, snippet: str(x.description) ?? '', link, domain: new URL(link).hostname.replace(/^www\./, ''), image: str(x.urlToImage), publishedAt: str(x.publishedAt), source },
+    ];
   });
 }
 
@@ -166,11 +180,7 @@ export async function assertAdverseMediaSource(deps: Deps): Promise<void> {
  * Articles naming the person, from the imported corpus and GDELT and NewsAPI when configured, each sorted
  * into risk categories by the taxonomy near the name. The same link is reported once.
  */
-export async function searchAdverseMedia(
-  ctx: LookupContext,
-  s: MediaSubject,
-  opts: { offline?: boolean } = {},
-): Promise<{ riskCategories: RiskCategory[]; findings: MediaFinding[] }> {
+export async function searchAdverseMedia(ctx: LookupContext, s: MediaSubject, opts: { offline?: boolean } = {}): Promise<{ riskCategories: RiskCategory[]; findings: MediaFinding[] }> {
   const forms = nameForms(s);
   if (forms.length === 0) return { riskCategories: [], findings: [] };
   const gdelt = opts.offline ? undefined : ctx.deps.config.lookups.vendors.gdelt;

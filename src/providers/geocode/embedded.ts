@@ -22,7 +22,13 @@ const SOURCE = {
   url: 'https://www.geonames.org',
 };
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const fold = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 // 135,000 cities take about 100 MB: read on the first geocode, not at start.
 let byName: Map<string, City[]> | undefined;
@@ -63,7 +69,10 @@ export const embeddedGeocoder: Geocoder = {
   name: 'embedded',
   remote: false,
   async geocode(address) {
-    const parts = address.split(/[,\n]/).map((p) => p.trim()).filter(Boolean);
+    const parts = address
+      .split(/[,\n]/)
+      .map((p) => p.trim())
+      .filter(Boolean);
     let countryCode: string | null = null;
     const last = parts[parts.length - 1];
     if (last && parts.length > 1 && countryOf(last)) countryCode = countryOf(last) ?? null;

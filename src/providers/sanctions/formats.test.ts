@@ -25,8 +25,15 @@ describe(`UN, EU and UK sanctions lists (${dbKind})`, () => {
     const uk = await importSanctions(t.deps, { primary: fixture('uk_sanctions_list_2026-03-02.xml') });
     assert.deepEqual([uk.format, uk.source, uk.date, uk.entries], ['uk', 'UK Sanctions List', '2026-03-02', 3]);
     const lists = (await match({ name: 'Nobody Inparticular' })).json.lists as { list: string; date: string }[];
-    for (const [list, date] of [['UN Security Council Consolidated', '2026-02-27'], ['EU Financial Sanctions (consolidated)', '2026-08-05'], ['UK Sanctions List', '2026-03-02']]) {
-      assert.ok(lists.some((l) => l.list === list && l.date === date), `${list} of ${date} in ${JSON.stringify(lists)}`);
+    for (const [list, date] of [
+      ['UN Security Council Consolidated', '2026-02-27'],
+      ['EU Financial Sanctions (consolidated)', '2026-08-05'],
+      ['UK Sanctions List', '2026-03-02'],
+    ]) {
+      assert.ok(
+        lists.some((l) => l.list === list && l.date === date),
+        `${list} of ${date} in ${JSON.stringify(lists)}`,
+      );
     }
   });
 

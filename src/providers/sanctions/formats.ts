@@ -77,10 +77,23 @@ const joined = (...parts: (string | null | undefined)[]) => parts.map(clean).fil
 // kunya ("Rumuli", "Abu Mohammed") that names too many people to screen guests against; OFAC's
 // guidance is that they do not alone make a match. The readers leave them out.
 
-function finish(entry: Omit<ListEntry, 'aliases' | 'countries' | 'birthYears' | 'programs'> & { aliases: Iterable<string>; countries: Iterable<string | null>; birthYears: Iterable<number>; programs: Iterable<string> }): ListEntry {
+function finish(
+  entry: Omit<ListEntry, 'aliases' | 'countries' | 'birthYears' | 'programs'> & {
+    aliases: Iterable<string>;
+    countries: Iterable<string | null>;
+    birthYears: Iterable<number>;
+    programs: Iterable<string>;
+  },
+): ListEntry {
   const primary = entry.name.toLowerCase();
   const aliases = [...new Set([...entry.aliases].filter((a) => a && a.toLowerCase() !== primary))];
-  return { ...entry, aliases, countries: sorted([...entry.countries].filter((c): c is string => !!c)), birthYears: sorted(entry.birthYears), programs: [...new Set([...entry.programs].filter(Boolean))] };
+  return {
+    ...entry,
+    aliases,
+    countries: sorted([...entry.countries].filter((c): c is string => !!c)),
+    birthYears: sorted(entry.birthYears),
+    programs: [...new Set([...entry.programs].filter(Boolean))],
+  };
 }
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, parseTagValue: false, parseAttributeValue: false, trimValues: true, processEntities: true });
@@ -209,8 +222,15 @@ export async function readUk(file: string): Promise<ListFile> {
         kind,
         aliases: [...names.filter((x) => x !== primary && !x.weak).map((x) => x.name), ...nodes(node(n.NonLatinNames).NonLatinName).map((x) => text(x, 'NameNonLatinScript') ?? '')],
         programs: [text(n, 'RegimeName') ?? ''],
-        birthYears: people.flatMap((p) => list(node(p.DOBs).DOB).map((d) => yearOf(clean(d))).filter((y): y is number => y !== null)),
-        countries: [...people.flatMap((p) => list(node(p.Nationalities).Nationality).map((c) => countryCode(clean(c)))), ...nodes(node(n.Addresses).Address).map((a) => countryCode(text(a, 'AddressCountry')))],
+        birthYears: people.flatMap((p) =>
+          list(node(p.DOBs).DOB)
+            .map((d) => yearOf(clean(d)))
+            .filter((y): y is number => y !== null),
+        ),
+        countries: [
+          ...people.flatMap((p) => list(node(p.Nationalities).Nationality).map((c) => countryCode(clean(c)))),
+          ...nodes(node(n.Addresses).Address).map((a) => countryCode(text(a, 'AddressCountry'))),
+        ],
         remarks: text(n, 'OtherInformation'),
       }),
     );
@@ -254,7 +274,8 @@ export function identifiers(remarks: string | null): { birthDates: string[]; doc
   }
   for (const m of text.matchAll(/DOB (\d{4}-\d{2}-\d{2})/g)) dates.add(m[1]!);
   const documents = new Set<string>();
-  for (const m of text.matchAll(/(?:Passport|National ID No\.|Identification Number|Personal ID Card|Cedula No\.|Identity Card No\.)\s+([A-Z0-9][A-Z0-9 -]{3,}?[A-Z0-9])(?=\s*\(|;|\.|,|$)/gi)) documents.add(m[1]!);
+  for (const m of text.matchAll(/(?:Passport|National ID No\.|Identification Number|Personal ID Card|Cedula No\.|Identity Card No\.)\s+([A-Z0-9][A-Z0-9 -]{3,}?[A-Z0-9])(?=\s*\(|;|\.|,|$)/gi))
+    documents.add(m[1]!);
   return { birthDates: [...dates].sort(), documents: [...documents] };
 }
 
@@ -284,7 +305,14 @@ export async function readOfac(files: OfacFiles): Promise<ListFile> {
       rejected.push({ line, problem: 'not an OFAC record (ent_num, name, type, program, ...)' });
       continue;
     }
-    found.set(id, { name, kind: OFAC_KINDS[type ?? ''] ?? 'entity', programs: (program ?? '').split(/\]\s*\[|;/).map((p) => p.replace(/[[\]]/g, '').trim()), remarks: r[11] ?? null, countries: [], aliases: [] });
+    found.set(id, {
+      name,
+      kind: OFAC_KINDS[type ?? ''] ?? 'entity',
+      programs: (program ?? '').split(/\]\s*\[|;/).map((p) => p.replace(/[[\]]/g, '').trim()),
+      remarks: r[11] ?? null,
+      countries: [],
+      aliases: [],
+    });
   }
   if (files.comments) {
     for await (const [id, more] of ofacRows(files.comments)) {

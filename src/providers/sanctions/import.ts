@@ -30,7 +30,8 @@ const READERS: Record<ListFormat, (files: SanctionsFiles) => Promise<ListFile>> 
  */
 export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   const format = files.format ?? (await detectFormat(files.primary));
-  if (format !== 'ofac' && (files.aliases || files.addresses || files.comments)) throw new Error(`--aliases, --addresses and --comments are files of OFAC's CSV lists; a ${format.toUpperCase()} list carries its aliases and addresses in the one file`);
+  if (format !== 'ofac' && (files.aliases || files.addresses || files.comments))
+    throw new Error(`--aliases, --addresses and --comments are files of OFAC's CSV lists; a ${format.toUpperCase()} list carries its aliases and addresses in the one file`);
   const read = await READERS[format](files);
   const source = files.source ?? read.source;
   const date = files.date ?? read.date ?? /\d{4}-\d{2}(-\d{2})?/.exec(files.primary)?.[0] ?? iso(deps.clock()).slice(0, 10);
@@ -60,7 +61,11 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   const changed = [...after].filter(([id, content]) => before.get(id) !== content).map(([id]) => id);
   await withTx(deps.db, async (tx) => {
     await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
-    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('sanctions_names').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await tx
+        .insertInto('sanctions_names')
+        .values(rows.slice(i, i + 500))
+        .execute();
     // Stays that have not ended and finished background checks are matched against what changed,
     // in the background (queued in this transaction, so a crash right after the import still re-screens).
     if (changed.length) {

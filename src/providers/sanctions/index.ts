@@ -70,7 +70,15 @@ export function entryContents(rows: { entry_id: string; name: string; kind: stri
     p.names.push(r.name);
     parts.set(r.entry_id, p);
   }
-  return new Map([...parts].map(([id, p]) => [id, createHash('sha256').update(`${[...p.names].sort().join('|')}|${p.rest}`).digest('hex').slice(0, 32)]));
+  return new Map(
+    [...parts].map(([id, p]) => [
+      id,
+      createHash('sha256')
+        .update(`${[...p.names].sort().join('|')}|${p.rest}`)
+        .digest('hex')
+        .slice(0, 32),
+    ]),
+  );
 }
 
 /** An entry's content digest now, or undefined when no imported list holds it. */
@@ -91,7 +99,10 @@ const indexes = new WeakMap<object, { version: string; built: Promise<Index> }>(
  * process is used by every process from its next search.
  */
 async function currentVersion(deps: Deps): Promise<string> {
-  const row = await deps.db.selectFrom('sanctions_names').select((eb) => eb.fn.max('imported_at').as('at')).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('sanctions_names')
+    .select((eb) => eb.fn.max('imported_at').as('at'))
+    .executeTakeFirst();
   return String(row?.at ?? '');
 }
 
@@ -164,9 +175,19 @@ export async function sanctionsLists(deps: Deps): Promise<{ source: string; data
 
 /** Listed people (individuals' primary names, "FAMILY, Given", with a listed full date of birth when there is one), up to `n`, in list order: for the demo's guests. */
 export async function listedPeople(deps: Deps, n: number): Promise<{ name: string; birthDate: string | null }[]> {
-  const rows = await deps.db.selectFrom('sanctions_names').select(['primary_name', 'remarks']).where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(n * 4).execute();
+  const rows = await deps.db
+    .selectFrom('sanctions_names')
+    .select(['primary_name', 'remarks'])
+    .where('kind', '=', 'individual')
+    .where('primary_name', 'like', '%, %')
+    .orderBy('id')
+    .limit(n * 4)
+    .execute();
   const seen = new Set<string>();
-  return rows.filter((r) => !seen.has(r.primary_name) && seen.add(r.primary_name)).slice(0, n).map((r) => ({ name: r.primary_name, birthDate: identifiers(r.remarks).birthDates[0] ?? null }));
+  return rows
+    .filter((r) => !seen.has(r.primary_name) && seen.add(r.primary_name))
+    .slice(0, n)
+    .map((r) => ({ name: r.primary_name, birthDate: identifiers(r.remarks).birthDates[0] ?? null }));
 }
 
 /** Each hit's full dates of birth and document numbers, from its entry's remarks, by `source\u0000entry id`. */
@@ -174,7 +195,13 @@ export async function entryIdentifiers(deps: Deps, hits: readonly { source: stri
   const out = new Map<string, { birthDates: string[]; documents: string[] }>();
   for (const source of new Set(hits.map((h) => h.source))) {
     const ids = [...new Set(hits.filter((h) => h.source === source).map((h) => h.entryId))];
-    const rows = await deps.db.selectFrom('sanctions_names').select(['entry_id', 'remarks']).where('source', '=', source).where('entry_id', 'in', ids).where('is_alias', '=', deps.dialect.kind === 'sqlite' ? 0 : false).execute();
+    const rows = await deps.db
+      .selectFrom('sanctions_names')
+      .select(['entry_id', 'remarks'])
+      .where('source', '=', source)
+      .where('entry_id', 'in', ids)
+      .where('is_alias', '=', deps.dialect.kind === 'sqlite' ? 0 : false)
+      .execute();
     for (const r of rows) out.set(`${source}\u0000${r.entry_id}`, identifiers(r.remarks));
   }
   return out;

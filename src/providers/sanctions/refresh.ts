@@ -18,7 +18,12 @@ const OFAC_COMPANIONS: [RegExp, Record<'aliases' | 'addresses' | 'comments', str
 ];
 
 async function download(deps: Deps, url: string, file: string, optional: boolean): Promise<boolean> {
-  const res = await requestOutbound('GET', url, { headers: { 'user-agent': `guestscreen/1 (+${deps.config.publicUrl})` } }, { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_LIST_BYTES });
+  const res = await requestOutbound(
+    'GET',
+    url,
+    { headers: { 'user-agent': `guestscreen/1 (+${deps.config.publicUrl})` } },
+    { allowPrivate: deps.config.allowPrivateTargets, timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_LIST_BYTES },
+  );
   if (optional && res.status === 404) return false;
   if (res.status !== 200) throw new Error(`${url.replace(/\?.*/, '')} answered HTTP ${res.status}`);
   if (res.truncated) throw new Error(`${url.replace(/\?.*/, '')} is larger than ${MAX_LIST_BYTES / 1024 / 1024} MiB`);
@@ -43,7 +48,7 @@ export async function refreshSanctionsLists(deps: Deps): Promise<{ url: string; 
       const files: SanctionsFiles = { primary: path.join(dir, pathname.split('/').pop() || 'list') };
       await download(deps, url, files.primary, false);
       const companions = OFAC_COMPANIONS.find(([re]) => re.test(pathname))?.[1];
-      for (const [kind, sibling] of Object.entries(companions ?? {}) as [keyof typeof OFAC_COMPANIONS[0][1], string][]) {
+      for (const [kind, sibling] of Object.entries(companions ?? {}) as [keyof (typeof OFAC_COMPANIONS)[0][1], string][]) {
         const file = path.join(dir, sibling);
         if (await download(deps, new URL(sibling, url).toString(), file, true)) files[kind] = file;
       }

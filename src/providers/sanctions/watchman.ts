@@ -27,7 +27,11 @@ export async function watchmanSearch(ctx: LookupContext, vendor: VendorConfig, q
     const birthYears = born && /^\d{4}/.test(born) ? [Number(born.slice(0, 4))] : [];
     if (q.yearOfBirth && birthYears.length && !birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;
     const countries = [
-      ...new Set([...objects(person.governmentIDs).map((g) => str(g.country)), ...objects(e.addresses).map((ad) => str(ad.country))].filter((c): c is string => !!c && c.length === 2).map((c) => c.toUpperCase())),
+      ...new Set(
+        [...objects(person.governmentIDs).map((g) => str(g.country)), ...objects(e.addresses).map((ad) => str(ad.country))]
+          .filter((c): c is string => !!c && c.length === 2)
+          .map((c) => c.toUpperCase()),
+      ),
     ];
     const evidence: string[] = [];
     if (q.yearOfBirth && birthYears.length) evidence.push(`year of birth ${q.yearOfBirth} listed`);

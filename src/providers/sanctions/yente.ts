@@ -30,7 +30,15 @@ export async function yenteMatch(ctx: LookupContext, vendor: VendorConfig, q: Sa
       const p = isObject(r.properties) ? r.properties : {};
       const explanations = isObject(r.explanations) ? r.explanations : isObject(r.features) ? r.features : {};
       const why = Object.entries(explanations)
-        .map(([k, v]) => (isObject(v) ? (typeof v.score === 'number' && v.score > 0 ? `${k} ${v.score.toFixed(2)}${str(v.detail) ? ` (${str(v.detail)})` : ''}` : null) : typeof v === 'number' && v > 0 ? `${k} ${v.toFixed(2)}` : null))
+        .map(([k, v]) =>
+          isObject(v)
+            ? typeof v.score === 'number' && v.score > 0
+              ? `${k} ${v.score.toFixed(2)}${str(v.detail) ? ` (${str(v.detail)})` : ''}`
+              : null
+            : typeof v === 'number' && v > 0
+              ? `${k} ${v.toFixed(2)}`
+              : null,
+        )
         .filter(Boolean);
       const score = typeof r.score === 'number' ? Math.round(r.score * 100) / 100 : 0;
       const caption = str(r.caption) ?? strings(p.name)[0] ?? 'unnamed';
@@ -41,7 +49,13 @@ export async function yenteMatch(ctx: LookupContext, vendor: VendorConfig, q: Sa
         primaryName: caption,
         kind: 'individual',
         programs: strings(p.program).length ? strings(p.program) : strings(p.topics),
-        birthYears: [...new Set(strings(p.birthDate).map((d) => Number(d.slice(0, 4))).filter((y) => Number.isInteger(y)))],
+        birthYears: [
+          ...new Set(
+            strings(p.birthDate)
+              .map((d) => Number(d.slice(0, 4)))
+              .filter((y) => Number.isInteger(y)),
+          ),
+        ],
         countries: [...new Set([...strings(p.country), ...strings(p.nationality)].map((c) => c.toUpperCase()))],
         dataDate: str(r.last_change)?.slice(0, 10) ?? ctx.deps.clock().toISOString().slice(0, 10),
         score,

@@ -6,7 +6,13 @@ import { importCsv } from '../../lib/csv-import.js';
 import { iso } from '../../lib/time.js';
 
 const COLUMNS = ['id', 'first_name', 'last_name', 'dob', 'city', 'county', 'state', 'zip', 'charges', 'aliases', 'image_url', 'registered_at'];
-const list = (v: string | undefined) => JSON.stringify((v ?? '').split(';').map((s) => s.trim()).filter(Boolean));
+const list = (v: string | undefined) =>
+  JSON.stringify(
+    (v ?? '')
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /**
  * Imports sex-offender registry records: CSV with columns id, first_name, last_name, dob

@@ -31,7 +31,6 @@ export interface OffenderMatch {
   source: Source;
 }
 
-
 /**
  * The imported registry records (`guestscreen data import sex-offenders`) with the same state
  * and date of birth whose name or an alias is close to the one asked about.

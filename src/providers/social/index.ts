@@ -29,9 +29,6 @@ async function seon(ctx: LookupContext, vendor: VendorConfig, kind: 'email' | 'p
 export async function socialPresence(ctx: LookupContext, input: { email?: string | undefined; phone?: string | undefined }): Promise<SocialReport> {
   const vendor = ctx.deps.config.lookups.vendors.seon;
   if (!vendor) throw notConfigured('social', 'no offline source exists for it; set GUESTSCREEN_SEON_API_KEY');
-  const [email, phone] = await Promise.all([
-    input.email ? seon(ctx, vendor, 'email', input.email) : null,
-    input.phone ? seon(ctx, vendor, 'phone', input.phone) : null,
-  ]);
+  const [email, phone] = await Promise.all([input.email ? seon(ctx, vendor, 'email', input.email) : null, input.phone ? seon(ctx, vendor, 'phone', input.phone) : null]);
   return { email, phone, source: { name: 'SEON', date: ctx.deps.clock().toISOString(), url: 'https://seon.io' } };
 }

@@ -66,9 +66,23 @@ async function accountsPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
                   <td data-label="State">{stateWords(a)}</td>
                   <td>
                     {a.is_active ? (
-                      <PostButton ctx={ctx} action={`/console/accounts/${a.id}/state`} name="change" value={a.is_suspended ? 'resume' : 'suspend'} label={a.is_suspended ? 'Lift suspension' : 'Suspend'} kind="secondary" />
+                      <PostButton
+                        ctx={ctx}
+                        action={`/console/accounts/${a.id}/state`}
+                        name="change"
+                        value={a.is_suspended ? 'resume' : 'suspend'}
+                        label={a.is_suspended ? 'Lift suspension' : 'Suspend'}
+                        kind="secondary"
+                      />
                     ) : null}{' '}
-                    <PostButton ctx={ctx} action={`/console/accounts/${a.id}/state`} name="change" value={a.is_active ? 'disable' : 'enable'} label={a.is_active ? 'Disable' : 'Enable'} kind={a.is_active ? 'danger' : 'secondary'} />
+                    <PostButton
+                      ctx={ctx}
+                      action={`/console/accounts/${a.id}/state`}
+                      name="change"
+                      value={a.is_active ? 'disable' : 'enable'}
+                      label={a.is_active ? 'Disable' : 'Enable'}
+                      kind={a.is_active ? 'danger' : 'secondary'}
+                    />
                   </td>
                 </tr>
               ))}
@@ -136,7 +150,8 @@ async function accountsPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
  * A reseller's accounts (DESIGN.md section 10): the same services as /v1/accounts with the
  * signed-in account as the caller, so the same subtree rule decides which accounts it reaches.
  */
-export const accountPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const accountPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const config = { resellerOnly: true };
 

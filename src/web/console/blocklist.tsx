@@ -80,8 +80,7 @@ async function listPage(deps: Deps, ctx: Ctx, from: number, done?: string, impor
                   <td data-label="Why">{e.reason}</td>
                   <td data-label="Added">{when(e.created_at)}</td>
                   <td>
-                    <a href={`/console/blocklist/${e.id}`}>Edit</a>{' '}
-                    <PostButton ctx={ctx} action={`/console/blocklist/${e.id}/remove`} label="Remove" kind="secondary" />
+                    <a href={`/console/blocklist/${e.id}`}>Edit</a> <PostButton ctx={ctx} action={`/console/blocklist/${e.id}/remove`} label="Remove" kind="secondary" />
                   </td>
                 </tr>
               ))}
@@ -103,9 +102,19 @@ async function listPage(deps: Deps, ctx: Ctx, from: number, done?: string, impor
       <section class="panel" aria-labelledby="import-h">
         <h2 id="import-h">Import a CSV file</h2>
         <p>
-          A header row with the columns <code>name, email, phone, document_number, reason</code>; each row needs a reason and at least one of the others. Rows that cannot be read are listed after the import and skipped.
+          A header row with the columns <code>name, email, phone, document_number, reason</code>; each row needs a reason and at least one of the others. Rows that cannot be read are listed after the
+          import and skipped.
         </p>
-        <form method="post" action="/console/blocklist/import" enctype="multipart/form-data" hx-post="/console/blocklist/import" hx-encoding="multipart/form-data" hx-select="main" hx-target="main" hx-swap="outerHTML">
+        <form
+          method="post"
+          action="/console/blocklist/import"
+          enctype="multipart/form-data"
+          hx-post="/console/blocklist/import"
+          hx-encoding="multipart/form-data"
+          hx-select="main"
+          hx-target="main"
+          hx-swap="outerHTML"
+        >
           <Csrf ctx={ctx} />
           <label for="csv">CSV file</label>
           <input id="csv" name="file" type="file" accept=".csv,text/csv" required />
@@ -117,7 +126,8 @@ async function listPage(deps: Deps, ctx: Ctx, from: number, done?: string, impor
   );
 }
 
-export const blocklistPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const blocklistPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/blocklist', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) =>
       show(request, reply, (ctx) => listPage(deps, ctx, request.query.from ?? 0, request.query.done)),
@@ -167,17 +177,13 @@ export const blocklistPages = (deps: Deps): FastifyPluginAsyncTypebox =>
     await app.register(async (scope) => {
       const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
       await upload.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: MAX_CSV_BYTES, files: 1, fields: 4 } });
-      upload.post(
-        '/console/blocklist/import',
-        { schema: { hide: true, body: Type.Object({ file: Type.Unsafe<Buffer>({}), ...CsrfField }) } },
-        async (request, reply) => {
-          const file = request.body.file;
-          if (!Buffer.isBuffer(file) || !file.length) throw badRequest('Choose a CSV file to import.');
-          const result = await importBlocklist(deps, request.account.id, file, { progress: false }).catch((err: unknown) => {
-            throw badRequest(`The file could not be imported: ${(err as Error).message}.`);
-          });
-          return show(request, reply, (ctx) => listPage(deps, ctx, 0, undefined, result));
-        },
-      );
+      upload.post('/console/blocklist/import', { schema: { hide: true, body: Type.Object({ file: Type.Unsafe<Buffer>({}), ...CsrfField }) } }, async (request, reply) => {
+        const file = request.body.file;
+        if (!Buffer.isBuffer(file) || !file.length) throw badRequest('Choose a CSV file to import.');
+        const result = await importBlocklist(deps, request.account.id, file, { progress: false }).catch((err: unknown) => {
+          throw badRequest(`The file could not be imported: ${(err as Error).message}.`);
+        });
+        return show(request, reply, (ctx) => listPage(deps, ctx, 0, undefined, result));
+      });
     });
   };

@@ -72,9 +72,7 @@ function CheckList({ kind, list }: { kind: 'background' | 'adverse-media'; list:
 
 /** Said instead of a form the installation cannot serve yet, in the host's words. */
 const NotSetUp = ({ what }: { what: string }) => (
-  <p class="notice">
-    {what} are not set up on this guestscreen yet: whoever runs it imports the data or connects a search service (docs/lookups.md tells them how).
-  </p>
+  <p class="notice">{what} are not set up on this guestscreen yet: whoever runs it imports the data or connects a search service (docs/lookups.md tells them how).</p>
 );
 
 /** One kind of check: its form (or why there is none) and the latest ones. */
@@ -109,7 +107,17 @@ function Following({ url, running }: { url: string; running: boolean }) {
 }
 
 /** A check's own page: who it is about, how it stands, and its findings once it has them. */
-function ReportPage(p: { ctx: Ctx; title: string; heading: string; url: string; started: string; status: string; risk?: string | undefined; error?: string | null | undefined; children: ComponentChildren }) {
+function ReportPage(p: {
+  ctx: Ctx;
+  title: string;
+  heading: string;
+  url: string;
+  started: string;
+  status: string;
+  risk?: string | undefined;
+  error?: string | null | undefined;
+  children: ComponentChildren;
+}) {
   return (
     <ConsolePage ctx={p.ctx} title={p.title} section="checks">
       <p>
@@ -129,7 +137,8 @@ function ReportPage(p: { ctx: Ctx; title: string; heading: string; url: string; 
   );
 }
 
-export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const checkPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/checks', { schema: { hide: true } }, async (request, reply) => {
       const [available, background, media] = await Promise.all([
@@ -141,8 +150,26 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
         <ConsolePage ctx={ctx} title="Background checks" section="checks">
           <h1>Background checks and news searches</h1>
           <div class="grid2">
-            <CheckPanel ctx={ctx} kind="background" title="Background check" intro="Sanctions lists, registers and news about a person, with a PDF report." button="Start background check" notSetUp="Background checks" available={available.globalcheck} list={background} />
-            <CheckPanel ctx={ctx} kind="adverse-media" title="News search" intro="Articles that name the person near words of wrongdoing." button="Search the news" notSetUp="News searches" available={available.adverse_media} list={media} />
+            <CheckPanel
+              ctx={ctx}
+              kind="background"
+              title="Background check"
+              intro="Sanctions lists, registers and news about a person, with a PDF report."
+              button="Start background check"
+              notSetUp="Background checks"
+              available={available.globalcheck}
+              list={background}
+            />
+            <CheckPanel
+              ctx={ctx}
+              kind="adverse-media"
+              title="News search"
+              intro="Articles that name the person near words of wrongdoing."
+              button="Search the news"
+              notSetUp="News searches"
+              available={available.adverse_media}
+              list={media}
+            />
           </div>
         </ConsolePage>
       ));
@@ -166,7 +193,16 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       const s = openSubject(deps, row);
       const url = `/console/checks/background/${row.id}`;
       return show(request, reply, (ctx) => (
-        <ReportPage ctx={ctx} title="Background check" heading={`Background check: ${s.firstName} ${s.lastName}`} url={url} started={view.start_date} status={view.status} risk={view.risk_status ? (RISK_WORDS[view.risk_status] ?? view.risk_status) : undefined} error={view.error}>
+        <ReportPage
+          ctx={ctx}
+          title="Background check"
+          heading={`Background check: ${s.firstName} ${s.lastName}`}
+          url={url}
+          started={view.start_date}
+          status={view.status}
+          risk={view.risk_status ? (RISK_WORDS[view.risk_status] ?? view.risk_status) : undefined}
+          error={view.error}
+        >
           {view.pdf ? (
             <p>
               <a class="button" href={`${url}/pdf`} id="pdf">
@@ -206,7 +242,13 @@ export const checkPages = (deps: Deps): FastifyPluginAsyncTypebox =>
       const url = `/console/checks/adverse-media/${row.id}`;
       return show(request, reply, (ctx) => (
         <ReportPage ctx={ctx} title="News search" heading={`News about ${s.firstName} ${s.lastName}`} url={url} started={view.startDate} status={view.status} error={view.error}>
-          {view.status === 'FINISHED' ? <p>{view.findings.length ? `${view.findings.length} articles${view.riskCategories.length ? `, about ${view.riskCategories.join(', ').replaceAll('_', ' ').toLowerCase()}` : ''}.` : 'No article names this person near words of wrongdoing.'}</p> : null}
+          {view.status === 'FINISHED' ? (
+            <p>
+              {view.findings.length
+                ? `${view.findings.length} articles${view.riskCategories.length ? `, about ${view.riskCategories.join(', ').replaceAll('_', ' ').toLowerCase()}` : ''}.`
+                : 'No article names this person near words of wrongdoing.'}
+            </p>
+          ) : null}
           <ul class="plain">
             {view.findings.map((f) => (
               <li>

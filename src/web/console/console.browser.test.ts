@@ -40,7 +40,7 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await page.fill('#password', 'not the password');
     const refused = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/sign-in')), page.click('button[type=submit]')]);
     assert.equal(refused[0].status(), 401);
-    assert.match(await page.textContent('[role=alert]') ?? '', /do not match an account/);
+    assert.match((await page.textContent('[role=alert]')) ?? '', /do not match an account/);
     assert.equal(await page.inputValue('#email'), host.account.email, 'the e-mail is kept');
     await page.fill('#password', PASSWORD);
     await Promise.all([page.waitForURL(`${base}/console`), page.click('button[type=submit]')]);

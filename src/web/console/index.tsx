@@ -39,7 +39,8 @@ function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: 
     : status >= 500
       ? `Something went wrong on our side. Please try again later (reference ${request.id}).`
       : (known?.message ?? err.message);
-  const heading = status === 404 ? 'Not found' : status === 401 ? 'Please sign in' : status === 403 ? 'Not allowed' : status === 429 ? 'Please wait' : status >= 500 ? 'Something went wrong' : 'That did not work';
+  const heading =
+    status === 404 ? 'Not found' : status === 401 ? 'Please sign in' : status === 403 ? 'Not allowed' : status === 429 ? 'Please wait' : status >= 500 ? 'Something went wrong' : 'That did not work';
   const body = (
     <>
       <h1>{heading}</h1>
@@ -49,7 +50,16 @@ function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: 
     </>
   );
   if (request.account && request.sessionToken && !request.account.is_suspended) {
-    return show(request, reply, (ctx) => <ConsolePage ctx={ctx} title={heading}>{body}</ConsolePage>, status);
+    return show(
+      request,
+      reply,
+      (ctx) => (
+        <ConsolePage ctx={ctx} title={heading}>
+          {body}
+        </ConsolePage>
+      ),
+      status,
+    );
   }
   return sendPage(
     reply,
@@ -69,7 +79,8 @@ function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: 
  * signed-in account, so the same tenancy rules and the same audit trail and webhooks follow.
  * Every form carries a CSRF token; every page works without JavaScript.
  */
-export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const consolePages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const secure = deps.config.publicUrl.startsWith('https://');
     await app.register(cookie);
@@ -100,7 +111,11 @@ export const consolePages = (deps: Deps): FastifyPluginAsyncTypebox =>
       if (request.routeOptions.config.public) return;
       if (!request.sessionToken) {
         const ended = token ? '&ended=1' : '';
-        if (request.method === 'GET') return reply.code(303).header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}${ended}`).send();
+        if (request.method === 'GET')
+          return reply
+            .code(303)
+            .header('location', `/console/sign-in?next=${encodeURIComponent(request.url)}${ended}`)
+            .send();
         throw new AppError('unauthorized', token ? 'Your session has ended. Sign in again, then repeat what you were doing.' : 'Sign in to the console first.');
       }
       if (request.account.is_suspended && request.routeOptions.url !== '/console/sign-out') {

@@ -122,10 +122,25 @@ function SearchForm({ q }: { q: SearchInput }) {
       <div class="filters">
         {text('search', 'Name, e-mail, phone, code or listing', 'search')}
         {select('status', 'Booking', [['', 'Any booking'], ...BOOKING_STATUSES.map((s) => [s, s.charAt(0) + s.slice(1).toLowerCase()] as const)])}
-        {select('pending_review', 'Verdict', [['', 'Any verdict'], ['true', 'Needs review, undecided']])}
-        {select('guestportal_completed', 'Guest portal', [['', 'Either'], ['true', 'Completed'], ['false', 'Not completed']])}
-        {select('active', 'Stay', [['', 'Any'], ['1', 'Not over yet'], ['0', 'Over']])}
-        {select('dateField', 'Dates are', DATE_FIELDS.map((f) => [f, f.replaceAll('_', ' ').replace(' date', '')] as const))}
+        {select('pending_review', 'Verdict', [
+          ['', 'Any verdict'],
+          ['true', 'Needs review, undecided'],
+        ])}
+        {select('guestportal_completed', 'Guest portal', [
+          ['', 'Either'],
+          ['true', 'Completed'],
+          ['false', 'Not completed'],
+        ])}
+        {select('active', 'Stay', [
+          ['', 'Any'],
+          ['1', 'Not over yet'],
+          ['0', 'Over'],
+        ])}
+        {select(
+          'dateField',
+          'Dates are',
+          DATE_FIELDS.map((f) => [f, f.replaceAll('_', ' ').replace(' date', '')] as const),
+        )}
         {text('startDate', 'From', 'date')}
         {text('endDate', 'To', 'date')}
         {text('source', 'Source')}
@@ -138,7 +153,8 @@ function SearchForm({ q }: { q: SearchInput }) {
   );
 }
 
-export const queuePages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const queuePages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console', { schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
       const from = request.query.from ?? 0;
@@ -151,7 +167,11 @@ export const queuePages = (deps: Deps): FastifyPluginAsyncTypebox =>
           </p>
           <section class="panel" aria-labelledby="queue-h">
             <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>
-            {queue.rows.length ? <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" /> : <p>Every screened guest has a verdict you do not need to look at. New ones appear here.</p>}
+            {queue.rows.length ? (
+              <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" />
+            ) : (
+              <p>Every screened guest has a verdict you do not need to look at. New ones appear here.</p>
+            )}
             <Pager base="/console" from={from} size={PAGE} total={queue.total} />
           </section>
           <section class="panel" aria-labelledby="week-h">
@@ -169,7 +189,11 @@ export const queuePages = (deps: Deps): FastifyPluginAsyncTypebox =>
     app.get('/console/reservations', { preValidation: dropEmpty, schema: { hide: true, querystring: SearchQuery } }, async (request, reply) => {
       const q = { ...request.query, size: request.query.size ?? PAGE };
       const found = await searchWithVerdicts(deps, request.account, q);
-      const query = Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'from').map(([k, v]) => [k, v === undefined ? undefined : String(v)]));
+      const query = Object.fromEntries(
+        Object.entries(q)
+          .filter(([k]) => k !== 'from')
+          .map(([k, v]) => [k, v === undefined ? undefined : String(v)]),
+      );
       return show(request, reply, (ctx) => (
         <ConsolePage ctx={ctx} title="Reservations" section="reservations">
           <h1>Reservations</h1>

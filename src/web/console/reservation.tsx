@@ -115,7 +115,8 @@ function Risks({ r }: { r: ReservationRow }) {
                   {t ? (
                     <small>
                       {' '}
-                      — from <a href={t.check === 'business_rules' ? '#rules' : `#check-${t.check}`}>{CHECK_TITLES[t.check as CheckName] ?? t.check}</a>, {STRENGTH_WORDS[t.strength ?? ''] ?? 'evidence'}
+                      — from <a href={t.check === 'business_rules' ? '#rules' : `#check-${t.check}`}>{CHECK_TITLES[t.check as CheckName] ?? t.check}</a>,{' '}
+                      {STRENGTH_WORDS[t.strength ?? ''] ?? 'evidence'}
                     </small>
                   ) : null}
                 </li>
@@ -288,7 +289,10 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
           <ul class="plain" id="notes">
             {notes.map((n) => (
               <li>
-                {n.text} <small>— {n.author_type === 'system' ? 'guestscreen' : n.author_name}, {when(n.timestamp)}</small>
+                {n.text}{' '}
+                <small>
+                  — {n.author_type === 'system' ? 'guestscreen' : n.author_name}, {when(n.timestamp)}
+                </small>
               </li>
             ))}
           </ul>
@@ -311,7 +315,11 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
           <h2 id="payments-h">Payments</h2>
           <dl class="facts">
             <dt>Card check</dt>
-            <dd>{payments.payment_validation.status ? `${payments.payment_validation.status}${payments.payment_validation.card_brand ? `, ${payments.payment_validation.card_brand}` : ''}${payments.payment_validation.card_country ? ` from ${payments.payment_validation.card_country}` : ''}` : 'none recorded'}</dd>
+            <dd>
+              {payments.payment_validation.status
+                ? `${payments.payment_validation.status}${payments.payment_validation.card_brand ? `, ${payments.payment_validation.card_brand}` : ''}${payments.payment_validation.card_country ? ` from ${payments.payment_validation.card_country}` : ''}`
+                : 'none recorded'}
+            </dd>
             <dt>Name on card</dt>
             <dd>{payments.payment_validation.name_on_card || '—'}</dd>
             <dt>Deposit holds</dt>
@@ -326,7 +334,10 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
             <ul class="plain">
               {messages.map((m) => (
                 <li>
-                  {m.message.subject} <small>— {m.method}, {m.status}, {when(m.sendAfter)}</small>
+                  {m.message.subject}{' '}
+                  <small>
+                    — {m.method}, {m.status}, {when(m.sendAfter)}
+                  </small>
                 </li>
               ))}
             </ul>
@@ -355,7 +366,8 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
   );
 }
 
-export const reservationPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const reservationPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const back = (id: string, done: string) => `/console/reservations/${id}?done=${done}`;
 

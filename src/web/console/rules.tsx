@@ -8,7 +8,13 @@ import { createRule, deleteRule, dryRun, getRule, listRules, updateRule } from '
 import { ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-const DONE: Record<string, string> = { created: 'Rule saved. It applies from the next screening.', saved: 'Rule saved.', deleted: 'Rule deleted.', enabled: 'Rule enabled.', disabled: 'Rule disabled.' };
+const DONE: Record<string, string> = {
+  created: 'Rule saved. It applies from the next screening.',
+  saved: 'Rule saved.',
+  deleted: 'Rule deleted.',
+  enabled: 'Rule enabled.',
+  disabled: 'Rule disabled.',
+};
 /** The rule form: the API's fields, `intent` saying whether to save or only try it. */
 const RuleForm = Type.Object({
   name: Type.String({ maxLength: 100 }),
@@ -98,14 +104,19 @@ function DryRunResult({ dry }: { dry: DryRun }) {
           </tbody>
         </table>
       ) : null}
-      {dry.errors.length ? <p class="error">It could not be evaluated for {dry.errors.length} bookings: {dry.errors[0]?.error}</p> : null}
+      {dry.errors.length ? (
+        <p class="error">
+          It could not be evaluated for {dry.errors.length} bookings: {dry.errors[0]?.error}
+        </p>
+      ) : null}
     </section>
   );
 }
 
 const BLANK: Values = { name: '', expression: '', action: 'review', enabled: true };
 
-export const rulePages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const rulePages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const listPage = async (ctx: Ctx, opts: { done?: string | undefined; values?: Values; problem?: string | undefined; dry?: DryRun | undefined } = {}) => {
       const rules = await listRules(deps, ctx.account);
@@ -197,14 +208,10 @@ export const rulePages = (deps: Deps): FastifyPluginAsyncTypebox =>
       return seeOther(reply, '/console/rules?done=saved');
     });
 
-    app.post(
-      '/console/rules/:id/enabled',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ enabled: StringEnum(['yes', 'no'] as const), ...CsrfField }) } },
-      async (request, reply) => {
-        await updateRule(deps, request.account, request.params.id, { enabled: request.body.enabled === 'yes' });
-        return seeOther(reply, `/console/rules?done=${request.body.enabled === 'yes' ? 'enabled' : 'disabled'}`);
-      },
-    );
+    app.post('/console/rules/:id/enabled', { schema: { hide: true, params: IdParams, body: Type.Object({ enabled: StringEnum(['yes', 'no'] as const), ...CsrfField }) } }, async (request, reply) => {
+      await updateRule(deps, request.account, request.params.id, { enabled: request.body.enabled === 'yes' });
+      return seeOther(reply, `/console/rules?done=${request.body.enabled === 'yes' ? 'enabled' : 'disabled'}`);
+    });
 
     app.post('/console/rules/:id/delete', { schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
       await deleteRule(deps, request.account, request.params.id);

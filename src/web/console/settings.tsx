@@ -16,9 +16,13 @@ const SETTING_WORDS: Record<ScreenSetting, string> = { required: 'Required', opt
 const DEFAULT_KEY = 'guest_portal_screens_default';
 
 const ScreensForm = Type.Object({ ...Object.fromEntries(SCREENS.map((s) => [s, Type.Optional(StringEnum(SCREEN_SETTINGS))])), ...CsrfField });
-const ScreeningForm = Type.Composite([Type.Omit(ScreeningSettingsUpdate, ['disabled_checks']), Type.Object({ enabled_checks: Type.Optional(Type.Array(StringEnum(OPTIONAL_CHECKS), { uniqueItems: true })), ...CsrfField })]);
+const ScreeningForm = Type.Composite([
+  Type.Omit(ScreeningSettingsUpdate, ['disabled_checks']),
+  Type.Object({ enabled_checks: Type.Optional(Type.Array(StringEnum(OPTIONAL_CHECKS), { uniqueItems: true })), ...CsrfField }),
+]);
 
-export const settingsPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const settingsPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/settings', { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
       const [screening, portal] = await Promise.all([readScreeningSettings(deps, request.account), readScreenSettings(deps, request.account, DEFAULT_KEY)]);

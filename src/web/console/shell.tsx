@@ -125,9 +125,7 @@ export function Pager({ base, from, size, total, query = {} }: { base: string; f
   return (
     <nav class="pager" aria-label="Pages">
       {from > 0 ? <a href={link(Math.max(0, from - size))}>← Previous</a> : null}
-      <span class="muted">
-        {total ? `${from + 1}–${Math.min(from + size, total)} of ${total}` : 'none'}
-      </span>
+      <span class="muted">{total ? `${from + 1}–${Math.min(from + size, total)} of ${total}` : 'none'}</span>
       {from + size < total ? <a href={link(from + size)}>Next →</a> : null}
     </nav>
   );

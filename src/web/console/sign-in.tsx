@@ -44,13 +44,16 @@ function signInPage(csrf: string, form: { email?: string; next?: string | undefi
         <button type="submit">Sign in</button>
       </form>
       <p>
-        <small>No password yet? Whoever runs this guestscreen sets one with <code>guestscreen accounts password</code>, or signs you up with a signup link.</small>
+        <small>
+          No password yet? Whoever runs this guestscreen sets one with <code>guestscreen accounts password</code>, or signs you up with a signup link.
+        </small>
       </p>
     </CardPage>
   );
 }
 
-export const signInPages = (deps: Deps, secure: boolean): FastifyPluginAsyncTypebox =>
+export const signInPages =
+  (deps: Deps, secure: boolean): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/sign-in', { config: { public: true }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
       if (request.sessionToken) return reply.code(303).header('location', safeNext(request.query.next)).send();

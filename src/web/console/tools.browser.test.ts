@@ -7,7 +7,6 @@ import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../.
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { loadBundledLists } from '../../providers/sanctions/bundled.js';
 
-
 /** A host's own tools and a reseller's accounts, worked through as a host would, with JavaScript on. */
 describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
   let t: TestApp;
@@ -62,8 +61,11 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.equal((await call(t, 'GET', '/v1/blocklist', { key: host.key })).json.total, 2);
   });
 
-  it('shows a rule\'s CEL error inline, tries it on past bookings, and saves it enabled', async () => {
-    for (const guest of [{ first_name: 'Big', last_name: 'Party', email: 'p@example.com' }, { first_name: 'Quiet', last_name: 'Couple', email: 'q@example.com' }]) {
+  it("shows a rule's CEL error inline, tries it on past bookings, and saves it enabled", async () => {
+    for (const guest of [
+      { first_name: 'Big', last_name: 'Party', email: 'p@example.com' },
+      { first_name: 'Quiet', last_name: 'Couple', email: 'q@example.com' },
+    ]) {
       const r = await call(t, 'POST', '/v1/reservations?sync=1', { key: host.key, body: { guest, number_of_guests: guest.first_name === 'Big' ? 12 : 2 } });
       assert.equal(r.status, 200, r.body);
     }
@@ -101,7 +103,10 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.ok(s.disabled_checks.includes('social_verification'));
     assert.equal(await page.isChecked('input[name=enabled_checks][value=social_verification]'), false, 'the page shows what was saved');
     await page.fill('#s_age', '500');
-    const refused = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/settings/screening')), page.evaluate(() => document.querySelector<HTMLFormElement>('form[action="/console/settings/screening"]')?.submit())]);
+    const refused = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/console/settings/screening')),
+      page.evaluate(() => document.querySelector<HTMLFormElement>('form[action="/console/settings/screening"]')?.submit()),
+    ]);
     assert.equal(refused[0].status(), 400, 'the server refuses what the browser would have refused');
     assert.match((await page.textContent('[role=alert]')) ?? '', /minimum_age/);
     await page.goto(`${base}/console/settings`);

@@ -123,7 +123,8 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
   );
 }
 
-export const webhookPages = (deps: Deps): FastifyPluginAsyncTypebox =>
+export const webhookPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get('/console/webhooks', { schema: { hide: true, querystring: Query } }, async (request, reply) =>
       show(request, reply, (ctx) => webhooksPage(deps, ctx, { from: request.query.from ?? 0, done: request.query.done })),

@@ -17,10 +17,9 @@ export const blacklist: Check = (s) => {
   const name = [g.first_name, g.last_name].filter(Boolean).join(' ');
   const findings: Finding[] = [];
   for (const e of s.blocklist) {
-    const exact = [
-      e.email && e.email === email ? say('blocklist.field.email') : null,
-      e.document_number && e.document_number === doc ? say('blocklist.field.document') : null,
-    ].filter((x): x is string => Boolean(x));
+    const exact = [e.email && e.email === email ? say('blocklist.field.email') : null, e.document_number && e.document_number === doc ? say('blocklist.field.document') : null].filter(
+      (x): x is string => Boolean(x),
+    );
     if (exact.length) {
       findings.push({
         code: `blocklist.exact:${e.id}`,

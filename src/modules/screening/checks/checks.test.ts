@@ -57,7 +57,10 @@ describe('checks', () => {
 
   it('fraud: long and expensive stays against the account history, velocity, free webmail as a fact only', () => {
     assert.equal(fraudDetection(snapshot()).status, 'PASS');
-    assert.deepEqual(fraudDetection(snapshot()).findings.map((f) => [f.code, f.strength]), [['fraud.free_webmail', 'context']]);
+    assert.deepEqual(
+      fraudDetection(snapshot()).findings.map((f) => [f.code, f.strength]),
+      [['fraud.free_webmail', 'context']],
+    );
     const long = fraudDetection(snapshot({}, { nights: 30, check_out_date: '2027-01-19', total_price: 450 }));
     assert.ok(long.findings.some((f) => f.code === 'fraud.long_stay'));
     const dear = fraudDetection(snapshot({}, { total_price: 5000 }));
@@ -104,11 +107,29 @@ describe('checks', () => {
     assert.equal(none.value, 'Not checked: no sanctions list is installed');
     assert.equal(sanctions(snapshot({ sanctions: [] })).status, 'PASS');
     assert.equal(
-      sanctions(snapshot({ sanctions: [], sanctionsLists: [{ source: 'OFAC SDN', dataDate: '2024-05-03' }, { source: 'OFAC Consolidated (non-SDN)', dataDate: '2025-12' }] })).value,
+      sanctions(
+        snapshot({
+          sanctions: [],
+          sanctionsLists: [
+            { source: 'OFAC SDN', dataDate: '2024-05-03' },
+            { source: 'OFAC Consolidated (non-SDN)', dataDate: '2025-12' },
+          ],
+        }),
+      ).value,
       'No match on OFAC SDN of 3 May 2024 and OFAC Consolidated (non-SDN) of December 2025',
       'the answer names the lists and their dates',
     );
-    const hit: NonNullable<Snapshot['sanctions']>[number] = { source: 'OFAC SDN', entryId: '1', listedName: 'COSTA, Ines', primaryName: 'COSTA, Ines', score: 1, birthDate: 'unknown', birthYear: 'unknown', document: 'unknown', explanation: 'x' };
+    const hit: NonNullable<Snapshot['sanctions']>[number] = {
+      source: 'OFAC SDN',
+      entryId: '1',
+      listedName: 'COSTA, Ines',
+      primaryName: 'COSTA, Ines',
+      score: 1,
+      birthDate: 'unknown',
+      birthYear: 'unknown',
+      document: 'unknown',
+      explanation: 'x',
+    };
     const strengthOf = (h: Partial<typeof hit>) => sanctions(snapshot({ sanctions: [{ ...hit, ...h }] }));
     assert.deepEqual([strengthOf({}).status, strengthOf({}).strength], ['REVIEW', 'moderate']);
     assert.deepEqual([strengthOf({ birthYear: 'same' }).status, strengthOf({ birthYear: 'same' }).strength], ['FAIL', 'strong']);
@@ -130,7 +151,9 @@ describe('checks', () => {
     assert.equal(risky.status, 'REVIEW');
     assert.equal(risky.findings[0]?.strength, 'moderate');
     assert.match(risky.findings[0]?.text ?? '', /near words of sanctions \(“sanctions”\)/);
-    const buried = adverseMedia(snapshot({ adverseMedia: [...Array.from({ length: 6 }, (_, i) => ({ ...article, link: `https://news.example/m${i}` })), { ...article, topics: [{ topic: 'fraud', words: 'fraud' }] }] }));
+    const buried = adverseMedia(
+      snapshot({ adverseMedia: [...Array.from({ length: 6 }, (_, i) => ({ ...article, link: `https://news.example/m${i}` })), { ...article, topics: [{ topic: 'fraud', words: 'fraud' }] }] }),
+    );
     assert.equal(buried.status, 'REVIEW', 'an older article about wrongdoing is not crowded out by newer mentions');
     assert.equal(buried.findings.length, 5);
   });
@@ -140,13 +163,19 @@ describe('checks', () => {
     const passed = { ...base, event_id: '2', event_status: 'succeeded' as const, three_d_secure: 'authenticated' as const, occurred_at: '2026-11-20T09:05:00.000Z' };
     const later = paymentVerification(snapshot({ payments: [passed, failed] }));
     assert.equal(later.status, 'PASS', later.value);
-    assert.deepEqual(later.findings.map((f) => [f.code, f.strength]), [['payment.failure_recovered', 'context'], ['payment.3ds_recovered', 'context']]);
+    assert.deepEqual(
+      later.findings.map((f) => [f.code, f.strength]),
+      [
+        ['payment.failure_recovered', 'context'],
+        ['payment.3ds_recovered', 'context'],
+      ],
+    );
     const stillFailing = paymentVerification(snapshot({ payments: [{ ...passed, occurred_at: '2026-11-20T08:00:00.000Z' }, failed] }));
     assert.equal(stillFailing.status, 'FAIL');
     assert.match(stillFailing.value, /failed the bank’s identity check/);
     assert.match(stillFailing.help, /Do not accept this card/, 'the value and the help speak of the same finding');
   });
-  it('payment: a payment from a country other than the card\'s and the billing one is noted', () => {
+  it("payment: a payment from a country other than the card's and the billing one is noted", () => {
     const event: Snapshot['payments'][number] = {
       event_source: 'stripe',
       event_id: 'e1',
@@ -158,7 +187,10 @@ describe('checks', () => {
       occurred_at: '2026-11-20T09:00:00.000Z',
     };
     const away = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'GB' }] }));
-    assert.deepEqual(away.findings.map((f) => f.text), ['Payment made from 81.2.69.142 in GB; card issued in PT, billing country PT']);
+    assert.deepEqual(
+      away.findings.map((f) => f.text),
+      ['Payment made from 81.2.69.142 in GB; card issued in PT, billing country PT'],
+    );
     assert.equal(away.status, 'REVIEW', 'a weak signal');
     assert.equal(screen(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'GB' }] })).status, 'verified', 'alone, a note, not a review');
     const home = paymentVerification(snapshot({ payments: [event], ipCountries: [{ ip: '81.2.69.142', country: 'PT' }] }));

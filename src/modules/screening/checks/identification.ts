@@ -18,7 +18,11 @@ type MrzField = 'documentNumber' | 'birthDate' | 'expirationDate' | 'personalNum
  * for programmers; what they mean for the document is said in words (unreadable).
  */
 function readMrz(text: string): { unreadable: HostMessage } | { badDigits: MrzField[]; documentNumber: string | null } {
-  const lines = text.toUpperCase().split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .toUpperCase()
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   try {
     const result = parseMrz(lines);
     return {

@@ -13,7 +13,10 @@ export function strongest(findings: readonly Finding[]): Strength | undefined {
 
 /** The findings, strongest first, keeping their order among equals. */
 export function strongestFirst(findings: readonly Finding[]): Finding[] {
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => rank(b.f.strength) - rank(a.f.strength) || a.i - b.i).map((x) => x.f);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(b.f.strength) - rank(a.f.strength) || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /**
