@@ -22,14 +22,11 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
 }
 
 /**
- * Runs fn in a transaction, or inside the caller's transaction when db already is one,
- * so repository calls compose. Top-level transactions are group-committed (see WriteBatcher):
- * fn's writes are durable, and its result returned, once the batch it joined has committed.
- */
-/**
- * Runs `fn` in a transaction (or in the one `db` already is). `subject`: the object the
- * transaction writes, for the caller's write scope (db/write-scope.ts), which adds its own
- * statement before the commit.
+ * Runs `fn` in a transaction, or inside the caller's transaction when `db` already is one, so
+ * repository calls compose. On SQLite top-level transactions are group-committed
+ * (sqlite/open.ts): fn's writes are durable, and its result returned, once the batch it joined
+ * has committed. `subject`: the object the transaction writes, for the caller's write scope
+ * (write-scope.ts), which adds its own statement before the commit.
  */
 export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subject?: string } = {}): Promise<T> {
   if (db.isTransaction) return fn(db);

@@ -94,3 +94,5 @@ export const JOB_KINDS = {
 
 export type JobKind = keyof typeof JOB_KINDS;
 export type JobPayload<K extends JobKind> = Static<(typeof JOB_KINDS)[K]['payload']>;
+/** The payload of the list-change jobs (sanctions.rescreen, check.rematch). */
+export type ListChange = Static<typeof LIST_CHANGE>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
+import type { ListChange } from '../../jobs/kinds.js';
 import { consonants, matchName, NAME_THRESHOLD, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
 import { identifiers } from './formats.js';
@@ -164,7 +165,7 @@ export function forgetSanctionsIndex(deps: Deps): void {
 }
 
 /** A list-change job's payload (what an import changed) as the `only` of a search. */
-export const changedEntries = ({ source, entry_ids }: { source: string; entry_ids: string[] | null }): NonNullable<SanctionsQuery['only']> => {
+export const changedEntries = ({ source, entry_ids }: ListChange): NonNullable<SanctionsQuery['only']> => {
   return { source, entryIds: entry_ids ? new Set(entry_ids) : null };
 };
 
