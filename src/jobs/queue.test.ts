@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, type TestApp } from '../../test/harness.js';
-import { JOB_KINDS } from './kinds.js';
+import { JOB_KINDS, type JobKind } from './kinds.js';
 import { claim, complete, enqueue, fail, heartbeat, listJobs, release, retryJob } from './queue.js';
 import { PermanentJobError, Worker, type JobHandlers } from './worker.js';
+
+/** A handler for every kind that does nothing, with the given ones in their place. */
+const idleHandlers = (given: Partial<JobHandlers> = {}): JobHandlers => {
+  const idle = async (): Promise<void> => undefined;
+  return { ...(Object.fromEntries(Object.keys(JOB_KINDS).map((kind) => [kind, idle])) as Record<JobKind, typeof idle>), ...given };
+};
 
 describe(`job queue (${dbKind})`, () => {
   let t: TestApp;
@@ -144,19 +150,7 @@ describe(`job queue (${dbKind})`, () => {
   });
 
   it('runs its upkeep at start and on its timer, survives a failed round, and stops it with the worker', async () => {
-    const noop = async () => undefined;
-    const handlers: JobHandlers = {
-      'message.send': noop,
-      'webhook.deliver': noop,
-      'screening.run': noop,
-      'check.run': noop,
-      'check.checkr': noop,
-      'search.purge': noop,
-      'message.erase': noop,
-      'sanctions.rescreen': noop,
-      'check.rematch': noop,
-      'sanctions.refresh': noop,
-    };
+    const handlers = idleHandlers();
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, {
       pollMs: 20,
@@ -183,19 +177,7 @@ describe(`job queue (${dbKind})`, () => {
   });
 
   it('runs upkeep given a first delay only after it, then on its timer, and none if stopped before', async () => {
-    const noop = async () => undefined;
-    const handlers: JobHandlers = {
-      'message.send': noop,
-      'webhook.deliver': noop,
-      'screening.run': noop,
-      'check.run': noop,
-      'check.checkr': noop,
-      'search.purge': noop,
-      'message.erase': noop,
-      'sanctions.rescreen': noop,
-      'check.rematch': noop,
-      'sanctions.refresh': noop,
-    };
+    const handlers = idleHandlers();
     let rounds = 0;
     const worker = new Worker(t.deps, handlers, { pollMs: 20, chores: [{ name: 'later', everyMs: 30, firstAfterMs: 80, run: async () => void rounds++ }] });
     worker.start();
@@ -214,19 +196,7 @@ describe(`job queue (${dbKind})`, () => {
   });
 
   it('waits for a round of upkeep under way before its stop resolves', async () => {
-    const noop = async () => undefined;
-    const handlers: JobHandlers = {
-      'message.send': noop,
-      'webhook.deliver': noop,
-      'screening.run': noop,
-      'check.run': noop,
-      'check.checkr': noop,
-      'search.purge': noop,
-      'message.erase': noop,
-      'sanctions.rescreen': noop,
-      'check.rematch': noop,
-      'sanctions.refresh': noop,
-    };
+    const handlers = idleHandlers();
     let finished = false;
     const worker = new Worker(t.deps, handlers, {
       pollMs: 20,
@@ -255,23 +225,14 @@ describe(`job queue (${dbKind})`, () => {
     now = new Date();
     t.deps.clock = () => new Date();
     const seen: string[] = [];
-    const handlers: JobHandlers = {
+    const handlers = idleHandlers({
       'message.send': async (payload) => {
         const id = payload.message_id;
         seen.push(id);
         if (id === 'flaky' && seen.filter((s) => s === 'flaky').length === 1) throw new Error('first try fails');
         if (id === 'broken') throw new PermanentJobError('cannot ever work');
       },
-      'webhook.deliver': async () => undefined,
-      'screening.run': async () => undefined,
-      'check.run': async () => undefined,
-      'check.checkr': async () => undefined,
-      'search.purge': async () => undefined,
-      'message.erase': async () => undefined,
-      'sanctions.rescreen': async () => undefined,
-      'check.rematch': async () => undefined,
-      'sanctions.refresh': async () => undefined,
-    };
+    });
     for (const id of ['ok', 'flaky', 'broken']) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: id });
     // The flaky job's retry is due at once: pull its run_at forward when it is rescheduled.
     const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -307,18 +268,9 @@ describe(`job queue (${dbKind})`, () => {
         started.push((payload as { message_id: string }).message_id);
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const handlers: JobHandlers = {
+    const handlers = idleHandlers({
       'message.send': hang,
-      'webhook.deliver': async () => undefined,
-      'screening.run': async () => undefined,
-      'check.run': async () => undefined,
-      'check.checkr': async () => undefined,
-      'search.purge': async () => undefined,
-      'message.erase': async () => undefined,
-      'sanctions.rescreen': async () => undefined,
-      'check.rematch': async () => undefined,
-      'sanctions.refresh': async () => undefined,
-    };
+    });
     try {
       const slow = await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'slow' });
       const worker = new Worker(t.deps, handlers, { pollMs: 20 });
@@ -358,7 +310,7 @@ describe(`job queue (${dbKind})`, () => {
     const most = { busy: 0, idle: 0 };
     let busy = true;
     const done: string[] = [];
-    const handlers: JobHandlers = {
+    const handlers = idleHandlers({
       'message.send': async (payload) => {
         running++;
         const phase = busy ? 'busy' : 'idle';
@@ -367,16 +319,7 @@ describe(`job queue (${dbKind})`, () => {
         running--;
         done.push(payload.message_id);
       },
-      'webhook.deliver': async () => undefined,
-      'screening.run': async () => undefined,
-      'check.run': async () => undefined,
-      'check.checkr': async () => undefined,
-      'search.purge': async () => undefined,
-      'message.erase': async () => undefined,
-      'sanctions.rescreen': async () => undefined,
-      'check.rematch': async () => undefined,
-      'sanctions.refresh': async () => undefined,
-    };
+    });
     try {
       for (let i = 0; i < 24; i++) await enqueue(t.deps.db, t.deps, 'message.send', { message_id: `m${i}` });
       const worker = new Worker(t.deps, handlers, { concurrency: 8, pollMs: 20, whileBusy: { concurrency: 2, busy: () => busy } });
