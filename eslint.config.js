@@ -17,6 +17,20 @@ const modulesButAccounts = readdirSync(new URL('./src/modules', import.meta.url)
   .filter((m) => m !== 'accounts')
   .map((m) => `**/modules/${m}/**`);
 
+const inTransaction = [
+  {
+    selector: "CallExpression[callee.name='withTx'] > :function MemberExpression[object.name='deps'][property.name='db']",
+    message: 'Inside withTx use the transaction handle it passes; deps.db is the pool, outside the transaction.',
+  },
+];
+const sqlOutsideRepositories = [
+  ...['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'].map((method) => ({
+    selector: `CallExpression > MemberExpression.callee[property.name='${method}']`,
+    message: `${method}: SQL belongs in a repository (the module's repo.ts, a data set's store.ts) or src/db/.`,
+  })),
+  { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'sql: SQL belongs in a repository (repo.ts, store.ts) or src/db/.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'artifacts/', 'public/', 'examples/**/generated/'] },
   ...tseslint.configs.recommended,
@@ -62,5 +76,20 @@ export default tseslint.config(
   forbid(['src/jobs/**'], ['**/modules/**', '**/providers/**', '**/http/**', '**/web/**', ...app], 'src/jobs/ runs jobs; only handlers.ts names the modules that handle them.', [
     'src/jobs/handlers.ts',
   ]),
+  // Screening judges a reservation; the reservations module and the portal ask it to, never the reverse.
+  forbid(
+    ['src/modules/screening/**'],
+    ['**/modules/reservations/**', '**/modules/portal/**'],
+    'Screening sits below reservations: it reads rows through its own repo.ts and types from src/db/schema.ts.',
+  ),
+
+  // Inside a transaction the pool is out of reach: its work goes through the callback's handle.
+  { files: ['src/**/*.ts', 'src/**/*.tsx'], rules: { 'no-restricted-syntax': ['error', ...inTransaction] } },
+  // SQL lives in repositories (a module's repo.ts, a data set's store.ts) and below them in src/db/.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/db/**', '**/repo.ts', '**/*-repo.ts', '**/store.ts', '**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...inTransaction, ...sqlOutsideRepositories] },
+  },
   eslintConfigPrettier,
 );

@@ -22,11 +22,12 @@ import { reservationRoutes } from './modules/reservations/routes.js';
 import { Reservation } from './modules/reservations/schemas.js';
 import { blocklistRoutes } from './modules/blocklist/routes.js';
 import { lookupRoutes } from './modules/lookups/routes.js';
-import { checkrWebhookRoutes } from './modules/checks/checkr-webhook.js';
-import { checkRoutes } from './modules/checks/routes.js';
+import { checkrWebhookRoutes } from './modules/background-checks/checkr-webhook.js';
+import { adverseMediaRoutes } from './modules/background-checks/adverse-media-routes.js';
+import { checkRoutes } from './modules/background-checks/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
 import { matchRoutes } from './modules/screening/match-routes.js';
-import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
+import { screeningSettingsRoutes } from './modules/settings/screening-routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -236,6 +237,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(blocklistRoutes(deps));
       await v1.register(lookupRoutes(deps));
       await v1.register(checkRoutes(deps));
+      await v1.register(adverseMediaRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -11,7 +11,7 @@ import { findAccount, updateAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView } from './modules/accounts/service.js';
 import { hashPassword } from './lib/passwords.js';
 import { randomBytes } from 'node:crypto';
-import { listJobs, retryJob } from './jobs/queue.js';
+import { listJobs, retryJob } from './jobs/repo.js';
 import { createDeps, prepare, startServer, startWorker } from './runtime.js';
 
 const USAGE = `guestscreen <command>

@@ -11,8 +11,8 @@ import { KeyCache } from './http/key-cache.js';
 import { handlers } from './jobs/handlers.js';
 import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
-import { enqueue } from './jobs/queue.js';
-import { purgeExpiredChecks } from './modules/checks/service.js';
+import { enqueue } from './jobs/repo.js';
+import { purgeExpiredChecks } from './modules/background-checks/service.js';
 
 export function createDeps(config: Config): Deps {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteReaders: config.sqliteReaders });

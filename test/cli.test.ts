@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { claim, enqueue, fail } from '../src/jobs/queue.js';
+import { claim, enqueue, fail } from '../src/jobs/repo.js';
 import { generateApiKey } from '../src/lib/api-keys.js';
 import { verifyPassword } from '../src/lib/passwords.js';
 import { findAccount } from '../src/modules/accounts/repo.js';

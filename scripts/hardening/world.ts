@@ -4,10 +4,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JobRow } from '../../src/jobs/queue.js';
+import type { JobRow } from '../../src/jobs/repo.js';
 import { importNews } from '../../src/providers/adverse-media/import.js';
 import { importSanctions } from '../../src/providers/sanctions/import.js';
-import { runCheck } from '../../src/modules/checks/service.js';
+import { runCheck } from '../../src/modules/background-checks/service.js';
 import { openPortal, saveStep } from '../../src/modules/portal/service.js';
 import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
 import { timeSlicer } from '../../src/lib/time-slice.js';

@@ -1,4 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { Db } from './types.js';
 
 const PLACEHOLDER = '\u0000guestscreen-argument:';
 
@@ -82,10 +84,10 @@ export interface Coalesce {
  * create anew took about a tenth of its CPU. `ignoreConflicts` adds `on conflict do nothing`.
  * Returns the number of rows inserted.
  */
-export async function insertRows<DB, T extends keyof DB & string>(
-  db: Kysely<DB>,
+export async function insertRows<T extends keyof Database & string>(
+  db: Db,
   table: T,
-  rows: readonly Insertable<DB[T]>[],
+  rows: readonly Insertable<Database[T]>[],
   opts: { ignoreConflicts?: boolean; coalesce?: Coalesce } = {},
 ): Promise<number> {
   const values = rows as readonly Record<string, unknown>[];

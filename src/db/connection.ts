@@ -1,11 +1,12 @@
-import { SqliteAdapter } from 'kysely';
+import { sql, SqliteAdapter } from 'kysely';
 import path from 'node:path';
 import { openPostgres } from './postgres/open.js';
 import { groupCommit, openSqlite } from './sqlite/open.js';
-import type { DatabaseHandle, Db } from './types.js';
+import type { Database } from './schema.js';
+import type { DatabaseHandle, Db, Tx } from './types.js';
 import { currentWriteScope } from './write-scope.js';
 
-export type { DatabaseHandle, Db } from './types.js';
+export type { DatabaseHandle, Db, Tx } from './types.js';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
@@ -28,8 +29,8 @@ export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
  * has committed. `subject`: the object the transaction writes, for the caller's write scope
  * (write-scope.ts), which adds its own statement before the commit.
  */
-export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subject?: string } = {}): Promise<T> {
-  if (db.isTransaction) return fn(db);
+export async function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>, opts: { subject?: string } = {}): Promise<T> {
+  if (db.isTransaction) return fn(db as Tx);
   const scope = currentWriteScope();
   if (scope) {
     const work = fn;
@@ -41,6 +42,20 @@ export async function withTx<T>(db: Db, fn: (tx: Db) => Promise<T>, opts: { subj
   }
   // PostgreSQL runs transactions side by side on its pool and shares WAL flushes among
   // concurrent commits by itself; funnelling them into one connection made creates much slower.
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute(fn);
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return db.transaction().execute((tx) => fn(tx as Tx));
   return groupCommit(db, fn);
+}
+
+/** Throws when the database does not answer (readiness). */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/**
+ * PostgreSQL: vacuums and analyzes tables just filled in bulk, so the planner's statistics and
+ * the visibility map know them; SQLite keeps no statistics unless asked, and has nothing to do.
+ */
+export async function analyzeTables(db: Db, tables: (keyof Database)[]): Promise<void> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return;
+  await sql`vacuum (analyze) ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
 }

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 // Booleans are stored as boolean on PostgreSQL and 0/1 on SQLite; repositories read them
 // through Boolean() and write JS booleans (the SQLite dialect converts them).
@@ -489,3 +489,8 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
 }
+
+/** A reservation as stored (SQLite's `seq` and PostgreSQL's `search_text` are the storage's own): the reservations module writes it, screening reads it. */
+export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq' | 'search_text'> & { seq?: number };
+export type NoteRow = Selectable<ReservationNotesTable>;
+export type PaymentEventRow = Selectable<PaymentEventsTable>;

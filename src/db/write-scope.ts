@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from './connection.js';
+import type { Tx } from './types.js';
 
 /**
  * What a caller asks of every transaction committed through `withTx` on its behalf: one more
@@ -9,7 +9,7 @@ import type { Db } from './connection.js';
  */
 export interface WriteScope {
   /** Runs inside the transaction; throwing rolls the transaction back. `subject`: the object it wrote, if the caller named one. */
-  inTransaction(tx: Db, subject: string | undefined): Promise<void>;
+  inTransaction(tx: Tx, subject: string | undefined): Promise<void>;
 }
 
 const current = new AsyncLocalStorage<WriteScope>();

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Db } from '../db/connection.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { runInWriteScope, type WriteScope } from '../db/write-scope.js';
 import type { Deps } from '../deps.js';
 import { iso } from '../lib/time.js';
 import { AppError, badRequest } from '../lib/errors.js';
+import * as repo from './idempotency-repo.js';
+import type { KeyState } from './idempotency-repo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,9 +24,6 @@ declare module 'fastify' {
 }
 
 const WINDOW_MS = 24 * 3600_000;
-
-/** States of a key: held by a running request, its work committed (answer not yet stored), answered. */
-type KeyState = 'in_flight' | 'applied' | 'done';
 
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')
@@ -59,18 +57,12 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     route.onSend = [...asList(route.onSend), storeAnswer];
   });
 
-  const byKey = (db: Db, accountId: string, key: string) => db.updateTable('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key);
-
   /** Marks the work done, in the work's own transaction, while the request still holds the key. */
   const scopeOf = (request: FastifyRequest, held: { key: string; owner: string }): WriteScope => ({
     async inTransaction(tx, subject) {
       const params = request.params as { id?: string } | undefined;
       const resourceId = subject ?? params?.id ?? null;
-      const marked = await byKey(tx, request.account.id, held.key)
-        .where('owner', '=', held.owner)
-        .set(resourceId ? { state: 'applied' satisfies KeyState, resource_id: resourceId } : { state: 'applied' satisfies KeyState })
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) !== 1) {
+      if (!(await repo.markApplied(tx, request.account.id, held.key, held.owner, resourceId))) {
         throw new AppError('conflict', 'this request outlived its hold on the Idempotency-Key and another attempt took it over; nothing was applied by this one');
       }
     },
@@ -101,25 +93,22 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     const lockedUntil = iso(new Date(now.getTime() + deps.config.idempotencyLockSeconds * 1000));
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      const row = await deps.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+      const row = await repo.findKey(deps.db, accountId, key);
       if (!row || row.expires_at <= iso(now)) {
-        if (row) await deps.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+        if (row) await repo.deleteKey(deps.db, accountId, key);
         try {
-          await deps.db
-            .insertInto('idempotency_keys')
-            .values({
-              account_id: accountId,
-              key,
-              request_hash: hash,
-              state: 'in_flight' satisfies KeyState,
-              response_status: null,
-              response_body: null,
-              resource_id: null,
-              locked_until: lockedUntil,
-              expires_at: iso(new Date(now.getTime() + WINDOW_MS)),
-              owner,
-            })
-            .execute();
+          await repo.insertKey(deps.db, {
+            account_id: accountId,
+            key,
+            request_hash: hash,
+            state: 'in_flight' satisfies KeyState,
+            response_status: null,
+            response_body: null,
+            resource_id: null,
+            locked_until: lockedUntil,
+            expires_at: iso(new Date(now.getTime() + WINDOW_MS)),
+            owner,
+          });
           request.idempotency = { key, owner };
           return request.idempotency;
         } catch (err) {
@@ -140,8 +129,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
       }
       if (row.locked_until > iso(now)) throw inProgress();
       // The attempt holding the key died (its lock ran out): take the key over, if nobody else just did.
-      const taken = await byKey(deps.db, accountId, key).where('locked_until', '=', row.locked_until).set({ locked_until: lockedUntil, owner }).executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) continue;
+      if (!(await repo.takeOver(deps.db, accountId, key, row.locked_until, { lockedUntil, owner }))) continue;
       request.idempotency = { key, owner };
       if (row.state !== 'applied') return request.idempotency;
       // Its work was committed, its answer never stored: answer from what it wrote.
@@ -164,21 +152,10 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
   async function storeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const held = request.idempotency;
     if (!held || reply.getHeader('idempotent-replayed')) return payload;
-    const mine = byKey(deps.db, request.account.id, held.key).where('owner', '=', held.owner);
     if (reply.statusCode >= 500) {
       // Work it committed stays applied, and a retry may recover its answer at once; work it
       // did not commit leaves no trace (the key would be 'applied'), so a retry may run it again.
-      await mine
-        .where('state', '=', 'applied' satisfies KeyState)
-        .set({ locked_until: iso(deps.clock()) })
-        .execute();
-      await deps.db
-        .deleteFrom('idempotency_keys')
-        .where('account_id', '=', request.account.id)
-        .where('key', '=', held.key)
-        .where('owner', '=', held.owner)
-        .where('state', '=', 'in_flight' satisfies KeyState)
-        .execute();
+      await repo.releaseKey(deps.db, request.account.id, held.key, held.owner, iso(deps.clock()));
       return payload;
     }
     const body = typeof payload === 'string' ? payload : '';
@@ -192,7 +169,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
         resourceId = null;
       }
     }
-    await mine.set({ state: 'done' satisfies KeyState, response_status: reply.statusCode, response_body: body, resource_id: resourceId, owner: null }).execute();
+    await repo.storeAnswer(deps.db, request.account.id, held.key, held.owner, { status: reply.statusCode, body, resourceId });
     return payload;
   }
 }

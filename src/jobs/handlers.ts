@@ -1,4 +1,4 @@
-import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/checks/service.js';
+import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';

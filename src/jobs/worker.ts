@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { newId } from '../lib/ids.js';
 import { timeSlicer } from '../lib/time-slice.js';
 import { JOB_KINDS, type JobKind, type JobPayload } from './kinds.js';
-import { claim, complete, fail, heartbeat, release, type JobRow } from './queue.js';
+import { claim, complete, fail, heartbeat, release, type JobRow } from './repo.js';
 
 /** A failure that retrying cannot fix (bad payload, object gone): the job fails at once. */
 export class PermanentJobError extends Error {}

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../lib/errors.js';
 import { OutboundRefused, requestOutbound } from '../lib/outbound.js';
 import { iso } from '../lib/time.js';
+import { countCall } from './store.js';
 
 /** Where an answer came from, named beside the spec's fields of every lookup. */
 export interface Source {
@@ -47,13 +48,7 @@ async function spendQuota(ctx: LookupContext): Promise<void> {
   if (quota === 0) return;
   const now = deps.clock();
   const day = iso(now).slice(0, 10);
-  const row = await deps.db
-    .insertInto('lookup_usage')
-    .values({ account_id: ctx.accountId, day, calls: 1 })
-    .onConflict((oc) => oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({ calls: eb('lookup_usage.calls', '+', 1) })))
-    .returning('calls')
-    .executeTakeFirstOrThrow();
-  if (row.calls > quota) {
+  if ((await countCall(deps.db, ctx.accountId, day)) > quota) {
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const wait = Math.ceil((midnight - now.getTime()) / 1000);
     throw new AppError('rate_limited', `this account used its ${quota} paid lookups for today (UTC); the quota resets at midnight UTC`, { 'retry-after': String(wait) });

@@ -9,7 +9,7 @@ import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
 import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
 import type { ReservationRow } from '../modules/reservations/repo.js';
-import { openIdentification } from '../modules/reservations/views.js';
+import { openIdentification } from '../modules/screening/identity.js';
 import { SCREENS, type Screen } from '../modules/settings/screens.js';
 import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
 

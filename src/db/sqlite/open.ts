@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { dialectHelpers } from '../dialect.js';
 import type { Database } from '../schema.js';
-import type { DatabaseHandle, Db } from '../types.js';
+import type { DatabaseHandle, Db, Tx } from '../types.js';
 import { bindable, rowsOf } from './bind.js';
 import { attachReaders, SqliteReaders } from './readers.js';
 import { sqliteSearchKey, sqliteSearchText } from './search-index.js';
@@ -133,7 +133,7 @@ function deferredSearchIndex(sqlite: BetterSqlite3.Database) {
 /**
  * Runs `fn` in a transaction of the next group commit on this handle (WriteBatcher).
  */
-export function groupCommit<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+export function groupCommit<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let batcher = batchers.get(db);
   if (!batcher) {
     batcher = new WriteBatcher(db);
@@ -145,7 +145,7 @@ export function groupCommit<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
 const batchers = new WeakMap<Db, WriteBatcher>();
 
 interface PendingWrite {
-  fn: (tx: Db) => Promise<unknown>;
+  fn: (tx: Tx) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -167,7 +167,7 @@ export class WriteBatcher {
     private readonly maxBatch = 128,
   ) {}
 
-  run<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
@@ -184,7 +184,10 @@ export class WriteBatcher {
         if (batch.length === 1) {
           // Nothing to share the commit with: a plain transaction, no savepoint.
           const only = batch[0]!;
-          await this.db.transaction().execute(only.fn).then(only.resolve, only.reject);
+          await this.db
+            .transaction()
+            .execute((tx) => only.fn(tx as Tx))
+            .then(only.resolve, only.reject);
           continue;
         }
         const outcomes: { ok: boolean; value: unknown }[] = [];
@@ -193,7 +196,7 @@ export class WriteBatcher {
             for (const write of batch) {
               await sql`savepoint gc`.execute(tx);
               try {
-                const value = await write.fn(tx);
+                const value = await write.fn(tx as Tx);
                 await sql`release savepoint gc`.execute(tx);
                 outcomes.push({ ok: true, value });
               } catch (err) {

@@ -14,7 +14,7 @@ import { CompiledQuery } from 'kysely';
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../connection.js';
+import type { Db } from '../types.js';
 import { PROCEDURES, runSteps, type ProcedureAnswer, type ProcedureArgs, type ProcedureName } from './procedures.js';
 import type { ReadAnswer, ReadRequest } from './read-worker.js';
 

@@ -1,11 +1,13 @@
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { withTx, type Db } from '../../db/connection.js';
-import { countAll } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import * as repo from './repo.js';
+
+export { insertEntries } from './repo.js';
 
 export interface EntryInput {
   name?: string | undefined;
@@ -42,24 +44,17 @@ export function buildEntry(accountId: string, input: EntryInput, at: string) {
 export async function addEntry(deps: Deps, account: AccountRow, input: EntryInput) {
   const built = buildEntry(account.id, input, iso(deps.clock()));
   if ('problem' in built) throw badRequest(`body: ${built.problem}`);
-  await withTx(deps.db, (tx) => tx.insertInto('blocklist_entries').values(built.entry).execute(), { subject: built.entry.id });
+  await withTx(deps.db, (tx) => repo.insertEntries(tx, [built.entry]), { subject: built.entry.id });
   return built.entry;
 }
 
-export async function insertEntries(db: Db, entries: ReturnType<typeof buildEntry> extends infer R ? (R extends { entry: infer E } ? E[] : never) : never) {
-  if (entries.length) await db.insertInto('blocklist_entries').values(entries).execute();
-}
-
 export async function listEntries(deps: Deps, account: AccountRow, from: number, size: number) {
-  const [count, rows] = await Promise.all([
-    deps.db.selectFrom('blocklist_entries').select(countAll().as('n')).where('account_id', '=', account.id).executeTakeFirstOrThrow(),
-    deps.db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', account.id).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(from).limit(size).execute(),
-  ]);
-  return { from, size, total: Number(count.n), items: rows.map(({ account_id: _a, ...e }) => e) };
+  const { total, rows } = await repo.listEntries(deps.db, account.id, from, size);
+  return { from, size, total, items: rows.map(({ account_id: _a, ...e }) => e) };
 }
 
 export async function getEntry(deps: Deps, account: AccountRow, id: string) {
-  const row = await deps.db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+  const row = await repo.findEntry(deps.db, account.id, id);
   if (!row) throw notFound(`blocklist entry ${id}`);
   const { account_id: _a, ...e } = row;
   return e;
@@ -78,31 +73,21 @@ export async function updateEntry(deps: Deps, account: AccountRow, id: string, i
   const built = buildEntry(account.id, merged, current.created_at);
   if ('problem' in built) throw badRequest(`body: ${built.problem}`);
   const { id: _id, account_id: _a, created_at: _c, ...fields } = built.entry;
-  await deps.db.updateTable('blocklist_entries').set(fields).where('id', '=', id).execute();
+  await repo.updateEntry(deps.db, id, fields);
   return { ...current, ...fields };
 }
 
 export async function removeEntry(deps: Deps, account: AccountRow, id: string) {
   await getEntry(deps, account, id);
-  await deps.db.deleteFrom('blocklist_entries').where('id', '=', id).execute();
+  await repo.deleteEntry(deps.db, id);
   return { message: `blocklist entry ${id} removed` };
 }
 
 /** The entries that could match a guest: exact identifiers, plus every named entry for fuzzy matching. */
-export async function candidates(db: Db, accountId: string, guest: { email: string | null; phone: string | null; document: string | null }) {
-  return db
-    .selectFrom('blocklist_entries')
-    .select(['id', 'name', 'email', 'phone', 'document_number', 'reason'])
-    .where('account_id', '=', accountId)
-    .where((eb) =>
-      eb.or([
-        eb('name', 'is not', null),
-        ...(guest.email ? [eb('email', '=', normaliseEmail(guest.email))] : []),
-        ...(guest.phone ? [eb('phone', '=', normalisePhone(guest.phone))] : []),
-        ...(guest.document ? [eb('document_number', '=', normaliseDocument(guest.document))] : []),
-      ]),
-    )
-    .orderBy('id')
-    .limit(20_000)
-    .execute();
+export function candidates(db: Db, accountId: string, guest: { email: string | null; phone: string | null; document: string | null }) {
+  return repo.candidates(db, accountId, {
+    email: guest.email ? normaliseEmail(guest.email) : null,
+    phone: guest.phone ? normalisePhone(guest.phone) : null,
+    document: guest.document ? normaliseDocument(guest.document) : null,
+  });
 }

@@ -1,17 +1,18 @@
 import { fakerDE, fakerEN_GB, fakerEN_US, fakerES, fakerFR, fakerIT, fakerJA, fakerNL, fakerPL, fakerPT_BR, type Faker } from '@faker-js/faker';
-import { sql, type Insertable } from 'kysely';
-import { withTx } from '../../db/connection.js';
+import type { Insertable } from 'kysely';
+import { analyzeTables, withTx } from '../../db/connection.js';
 import type { PaymentEventsTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { findAccount } from '../accounts/repo.js';
 import { createAccount } from '../accounts/service.js';
-import type { ReservationRow } from '../reservations/repo.js';
+import { insertPaymentEvents, insertReservations, type ReservationRow } from '../reservations/repo.js';
 import { buildReservation, creationNote } from '../reservations/service.js';
 import type { CreateInput } from '../reservations/schemas.js';
-import { EVENT_TYPES } from '../reservations/schemas.js';
-import { enqueueAll } from '../../jobs/queue.js';
+import { EVENT_TYPES } from '../screening/schemas.js';
+import { insertNotes } from '../screening/repo.js';
+import { enqueueAll } from '../../jobs/repo.js';
 import { listedPeople } from '../../providers/sanctions/index.js';
 import { buildEntry, insertEntries } from '../blocklist/service.js';
 
@@ -186,13 +187,9 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
           : [];
       await withTx(deps.db, async (tx) => {
         await insertEntries(tx, blocklist);
-        await tx.insertInto('reservations').values(rows).execute();
-        await tx.insertInto('reservation_notes').values(rows.map(creationNote)).execute();
-        for (let i = 0; i < events.length; i += BATCH)
-          await tx
-            .insertInto('payment_events')
-            .values(events.slice(i, i + BATCH))
-            .execute();
+        await insertReservations(tx, rows);
+        await insertNotes(tx, rows.map(creationNote));
+        for (let i = 0; i < events.length; i += BATCH) await insertPaymentEvents(tx, events.slice(i, i + BATCH));
         // Screened like any reservation made through the API, by the worker of `guestscreen start`.
         if (!opts.unscreened)
           await enqueueAll(
@@ -214,6 +211,6 @@ export async function seedDemo(deps: Deps, rootId: string, opts: DemoOptions): P
   // index-only scan visits the table for every entry. SQLite keeps no statistics
   // unless asked, and its search plans are fixed in the queries themselves (see reservations/repo.ts).
   // Only the tables seeded (the names resolve in this service's schema, not the whole database).
-  if (deps.dialect.kind === 'postgres') await sql`vacuum (analyze) accounts, api_keys, reservations, reservation_notes, payment_events`.execute(deps.db);
+  await analyzeTables(deps.db, ['accounts', 'api_keys', 'reservations', 'reservation_notes', 'payment_events']);
   return result;
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { withTx, type Db } from '../../db/connection.js';
+import { withTx, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { updateAccount } from '../accounts/repo.js';
 import type { WebhookKey } from '../webhooks/keys.js';
-import { findWebhookUrl } from '../webhooks/repo.js';
+import { findEnabledWebhookUrl, findWebhookUrl } from '../webhooks/repo.js';
 import * as repo from './repo.js';
 
 export interface EventInput {
@@ -23,7 +23,7 @@ export interface EventInput {
  * Records an event and queues its delivery to each target, all in the caller's transaction:
  * the change, the event and the delivery job commit together or not at all.
  */
-async function emit(db: Db, deps: Deps, e: EventInput, targets: { target: string; url: string }[]): Promise<string | null> {
+async function emit(db: Tx, deps: Deps, e: EventInput, targets: { target: string; url: string }[]): Promise<string | null> {
   if (targets.length === 0) return null;
   const now = iso(deps.clock());
   const eventId = newId('evt');
@@ -50,13 +50,13 @@ async function emit(db: Db, deps: Deps, e: EventInput, targets: { target: string
 }
 
 /** Queues the event to the account's URL for this webhook key, if one is registered and enabled. */
-export async function emitWebhook(db: Db, deps: Deps, key: WebhookKey, e: EventInput): Promise<string | null> {
-  const hook = await db.selectFrom('webhooks').select('url').where('account_id', '=', e.accountId).where('webhook_key', '=', key).where('disabled_at', 'is', null).executeTakeFirst();
-  return emit(db, deps, e, hook ? [{ target: key, url: hook.url }] : []);
+export async function emitWebhook(db: Tx, deps: Deps, key: WebhookKey, e: EventInput): Promise<string | null> {
+  const url = await findEnabledWebhookUrl(db, e.accountId, key);
+  return emit(db, deps, e, url ? [{ target: key, url }] : []);
 }
 
 /** Queues the event to a per-request callback URL, signed like webhooks. */
-export async function emitCallback(db: Db, deps: Deps, url: string, e: EventInput): Promise<string | null> {
+export async function emitCallback(db: Tx, deps: Deps, url: string, e: EventInput): Promise<string | null> {
   return emit(db, deps, e, [{ target: 'callback', url }]);
 }
 

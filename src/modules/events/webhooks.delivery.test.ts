@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { call, createTestApp, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { withTx } from '../../db/connection.js';
 import type { Worker } from '../../jobs/worker.js';
 import { startWorker } from '../../runtime.js';
 import { emitCallback } from './service.js';
@@ -191,9 +192,7 @@ describe(`webhook delivery (${dbKind})`, () => {
 
   it('delivers an event to a callback URL directly through the delivery path', async () => {
     const me = await tenant(t);
-    await t.deps.db
-      .transaction()
-      .execute((tx) => emitCallback(tx, t.deps, `${rx.url}/direct`, { accountId: me.account.id, type: 'screening.finished', subjectId: null, body: { id: 'res_x', status: 'review' } }));
+    await withTx(t.deps.db, (tx) => emitCallback(tx, t.deps, `${rx.url}/direct`, { accountId: me.account.id, type: 'screening.finished', subjectId: null, body: { id: 'res_x', status: 'review' } }));
     const got = await eventually(async () => rx.received.find((r) => r.url === '/direct'), 'the callback');
     assert.deepEqual(verify(await secretOf(me), got), { id: 'res_x', status: 'review' });
   });

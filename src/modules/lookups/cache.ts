@@ -1,5 +1,6 @@
 import type { LookupContext } from '../../providers/core.js';
 import { iso } from '../../lib/time.js';
+import * as repo from './repo.js';
 
 /**
  * A network provider's answer kept in the database for GUESTSCREEN_LOOKUP_CACHE_SECONDS, so
@@ -13,15 +14,10 @@ export async function cached<T>(ctx: LookupContext, kind: string, input: string,
   const digest = deps.secrets.digest(input, `lookup:${kind}`);
   const aad = `lookup:${kind}:${digest}`;
   const now = deps.clock();
-  const hit = await deps.db.selectFrom('lookup_cache').select('result_enc').where('kind', '=', kind).where('input_digest', '=', digest).where('expires_at', '>', iso(now)).executeTakeFirst();
-  if (hit) return JSON.parse(deps.secrets.open(hit.result_enc, aad)) as T;
+  const hit = await repo.findCached(deps.db, kind, digest, iso(now));
+  if (hit) return JSON.parse(deps.secrets.open(hit, aad)) as T;
   const value = await compute();
   const row = { result_enc: deps.secrets.seal(JSON.stringify(value), aad), expires_at: iso(new Date(now.getTime() + ttl * 1000)), created_at: iso(now) };
-  await deps.db
-    .insertInto('lookup_cache')
-    .values({ kind, input_digest: digest, ...row })
-    .onConflict((oc) => oc.columns(['kind', 'input_digest']).doUpdateSet(row))
-    .execute();
-  await deps.db.deleteFrom('lookup_cache').where('expires_at', '<=', iso(now)).execute();
+  await repo.storeCached(deps.db, kind, digest, row);
   return value;
 }

@@ -4,18 +4,19 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { findById } from '../reservations/repo.js';
+import * as repo from './repo.js';
 import { stargateView } from './service.js';
 import { eraseFromOutbox, sendEmail, sendSms } from './transports.js';
 
 /** Sends one queued guest message, unless the reservation no longer needs it. */
 export async function sendGuestMessage(payload: JobPayload<'message.send'>, { deps }: JobContext): Promise<void> {
   const { message_id } = payload;
-  const m = await deps.db.selectFrom('guest_messages').selectAll().where('id', '=', message_id).executeTakeFirst();
+  const m = await repo.findMessage(deps.db, message_id);
   if (!m || m.state !== 'queued') return;
   const r = await findById(deps.db, m.account_id, m.reservation_id);
   const now = () => iso(deps.clock());
   if (!r || r.status === 'CANCELED' || (m.tag === 'reminder' && r.guestportal_completed)) {
-    await deps.db.updateTable('guest_messages').set({ state: 'canceled', updated_at: now() }).where('id', '=', m.id).execute();
+    await repo.cancelMessage(deps.db, m.id, now());
     return;
   }
   const out = { id: m.id, to: { email: m.email, phone: m.phone }, subject: m.subject, text: m.text, html: m.html };
@@ -23,15 +24,11 @@ export async function sendGuestMessage(payload: JobPayload<'message.send'>, { de
   try {
     via = m.method === 'email' ? await sendEmail(deps.config, out) : await sendSms(deps.config, out);
   } catch (err) {
-    await deps.db
-      .updateTable('guest_messages')
-      .set({ error: err instanceof Error ? err.message : String(err), updated_at: now() })
-      .where('id', '=', m.id)
-      .execute();
+    await repo.recordSendError(deps.db, m.id, err instanceof Error ? err.message : String(err), now());
     throw err;
   }
   await withTx(deps.db, async (tx) => {
-    await tx.updateTable('guest_messages').set({ state: 'sent', via, error: null, updated_at: now() }).where('id', '=', m.id).execute();
+    await repo.markSent(tx, m.id, via, now());
     const sent = (await stargateView({ ...deps, db: tx }, r)).find((x) => x.id === m.id);
     await emitWebhook(tx, deps, 'stargate_webhook_url', { accountId: m.account_id, type: 'guest_message.sent', subjectId: r.id, body: sent });
   });

@@ -1,12 +1,12 @@
-import { insertRows } from '../../db/compiled.js';
 import type { Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { enqueueAll } from '../../jobs/queue.js';
+import { enqueueAll } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { guestPortalUrl } from '../reservations/views.js';
 import { messageHtml } from './email.js';
+import * as repo from './repo.js';
 
 type Tag = 'invitation' | 'reminder';
 
@@ -32,8 +32,7 @@ function compose(deps: Deps, r: ReservationRow, tag: Tag) {
 export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, opts: { fresh?: boolean } = {}): Promise<void> {
   if (r.status !== 'CONFIRMED' || (!r.guest_email && !r.guest_phone) || r.guestportal_completed) return;
   if (!opts.fresh) {
-    const existing = await db.selectFrom('guest_messages').select('id').where('reservation_id', '=', r.id).limit(1).executeTakeFirst();
-    if (existing) return;
+    if (await repo.hasMessages(db, r.id)) return;
   }
   const now = deps.clock();
   const plans: { tag: Tag; at: Date }[] = [{ tag: 'invitation', at: now }];
@@ -59,7 +58,7 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     created_at: iso(now),
     updated_at: iso(now),
   }));
-  await insertRows(db, 'guest_messages', rows);
+  await repo.insertMessages(db, rows);
   await enqueueAll(
     db,
     deps,
@@ -71,16 +70,11 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
 
 /** A canceled reservation sends nothing more. */
 export async function cancelQueuedMessages(db: Db, deps: Deps, reservationId: string): Promise<void> {
-  await db
-    .updateTable('guest_messages')
-    .set({ state: 'canceled', updated_at: iso(deps.clock()) })
-    .where('reservation_id', '=', reservationId)
-    .where('state', '=', 'queued')
-    .execute();
+  await repo.cancelQueued(db, reservationId, iso(deps.clock()));
 }
 
 export async function stargateView(deps: Deps, r: ReservationRow) {
-  const rows = await deps.db.selectFrom('guest_messages').selectAll().where('reservation_id', '=', r.id).orderBy('send_after').orderBy('id').execute();
+  const rows = await repo.listMessages(deps.db, r.id);
   return rows.map((m) => ({
     id: m.id,
     email: m.email ?? '',

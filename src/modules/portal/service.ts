@@ -1,7 +1,4 @@
-import type { Selectable } from 'kysely';
-import { insertRows } from '../../db/compiled.js';
-import { withTx, type Db } from '../../db/connection.js';
-import type { GuestPortalTable } from '../../db/schema.js';
+import { withTx, type Db, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -11,13 +8,17 @@ import { paymentsView } from '../reservations/payments.js';
 import * as reservations from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { systemNote } from '../reservations/service.js';
-import { openIdentification, sealIdentification, toReservationView, type Identification } from '../reservations/views.js';
+import { toReservationView } from '../reservations/views.js';
+import { openIdentification, sealIdentification, type Identification } from '../screening/identity.js';
 import { requestScreening } from '../screening/run.js';
+import { insertNote } from '../screening/repo.js';
 import { resolveScreens } from '../settings/resolve.js';
 import { SCREENS, type Screen, type ScreenMap } from '../settings/screens.js';
+import * as repo from './repo.js';
+import { findPortal, type PortalRow } from './repo.js';
 import { guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
 
-export type PortalRow = Selectable<GuestPortalTable>;
+export type { PortalRow } from './repo.js';
 
 /** One screen's record: what the guest answered, or that they skipped an optional screen. */
 export interface StepRecord {
@@ -37,10 +38,6 @@ export function openAnswers(deps: Deps, r: Pick<ReservationRow, 'account_id' | '
   return row ? (JSON.parse(deps.secrets.open(row.answers_enc, answersAad(r))) as Answers) : {};
 }
 
-export async function findPortal(db: Db, reservationId: string): Promise<PortalRow | undefined> {
-  return db.selectFrom('guest_portal').selectAll().where('reservation_id', '=', reservationId).executeTakeFirst();
-}
-
 /** The fields a screen asks, with the guest list's rows drawn from the booking. */
 export function fieldsOf(screen: Screen, r: Pick<ReservationRow, 'number_of_guests'>): readonly Field[] {
   return screen === 'GuestList' ? guestRows(r.number_of_guests) : SCREEN_DEFS[screen].fields;
@@ -57,7 +54,7 @@ export interface Portal {
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
 export async function openPortal(deps: Deps, token: string): Promise<Portal> {
-  const r = await deps.db.selectFrom('reservations').selectAll().where('gp_token', '=', token).executeTakeFirst();
+  const r = await reservations.findByPortalToken(deps.db, token);
   if (!r) throw new AppError('not_found', 'This link does not lead to a booking. Check that it was copied whole, or ask your host for a new one.');
   if (r.status === 'CANCELED') throw new AppError('gone', 'This booking was cancelled, so there is nothing more to fill in.');
   if (r.check_out_date) {
@@ -75,22 +72,18 @@ export const nextStep = (p: Portal): Screen | undefined => p.steps.find((s) => !
 /** The required steps still unanswered (a skipped step counts as unanswered when it became required). */
 export const missingSteps = (p: Portal): Screen[] => p.steps.filter((s) => p.screens[s] === 'required' && !p.answers[s]?.answer);
 
-/**
- * Locks (PostgreSQL) or creates the reservation's portal row inside a transaction, so two
- * saves at once each see the other's answers. On SQLite the group commit already runs one
- * writer at a time.
- */
-async function lockPortal(tx: Db, deps: Deps, r: ReservationRow): Promise<PortalRow> {
+/** The reservation's portal row, made if new and locked, inside a transaction, so two saves at once each see the other's answers. */
+function lockPortal(tx: Tx, deps: Deps, r: ReservationRow): Promise<PortalRow> {
   const now = iso(deps.clock());
-  await insertRows(
-    tx,
-    'guest_portal',
-    [{ reservation_id: r.id, account_id: r.account_id, answers_enc: deps.secrets.seal('{}', answersAad(r)), last_step: null, completed_at: null, created_at: now, updated_at: now }],
-    { ignoreConflicts: true },
-  );
-  let q = tx.selectFrom('guest_portal').selectAll().where('reservation_id', '=', r.id);
-  if (deps.dialect.kind === 'postgres') q = q.forUpdate();
-  return await q.executeTakeFirstOrThrow();
+  return repo.lockPortal(tx, deps.dialect.kind, {
+    reservation_id: r.id,
+    account_id: r.account_id,
+    answers_enc: deps.secrets.seal('{}', answersAad(r)),
+    last_step: null,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 export type SaveResult = { ok: true } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
@@ -116,33 +109,25 @@ export async function saveStep(deps: Deps, p: Portal, screen: Screen, form: Reco
     const answers = openAnswers(deps, r, row);
     // A new file replaces the one saved before for its field; skipping a screen drops its files.
     const replaced = skip ? undefined : files.map((f) => f.field);
-    let drop = tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).where('screen', '=', screen);
-    if (replaced) drop = drop.where('field', 'in', replaced.length ? replaced : ['']);
-    await drop.execute();
+    await repo.deleteFiles(tx, r.id, screen, replaced);
     for (const f of files) {
       const id = newId('fil');
-      await insertRows(tx, 'guest_portal_files', [
-        {
-          id,
-          reservation_id: r.id,
-          account_id: r.account_id,
-          screen,
-          field: f.field,
-          filename: f.filename.slice(0, 200) || f.field,
-          content_type: f.contentType,
-          size: f.data.length,
-          data_enc: deps.secrets.sealBytes(f.data, fileAad(r.account_id, r.id, id)),
-          created_at: now,
-        },
-      ]);
+      await repo.insertFile(tx, {
+        id,
+        reservation_id: r.id,
+        account_id: r.account_id,
+        screen,
+        field: f.field,
+        filename: f.filename.slice(0, 200) || f.field,
+        content_type: f.contentType,
+        size: f.data.length,
+        data_enc: deps.secrets.sealBytes(f.data, fileAad(r.account_id, r.id, id)),
+        created_at: now,
+      });
       answer[f.field] = { id, filename: f.filename.slice(0, 200) || f.field, content_type: f.contentType, size: f.data.length } satisfies FileRef;
     }
     answers[screen] = skip ? { skipped: true, at: now } : { answer, at: now };
-    await tx
-      .updateTable('guest_portal')
-      .set({ answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now })
-      .where('reservation_id', '=', r.id)
-      .execute();
+    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now });
   });
   return { ok: true };
 }
@@ -202,14 +187,15 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
   await withTx(deps.db, async (tx) => {
     const row = await lockPortal(tx, deps, p.reservation);
     if (row.completed_at) return;
-    const r = await tx.selectFrom('reservations').selectAll().where('id', '=', p.reservation.id).executeTakeFirstOrThrow();
+    const r = await reservations.findById(tx, p.reservation.account_id, p.reservation.id);
+    if (!r) throw notFound(`reservation ${p.reservation.id}`);
     const answers = openAnswers(deps, r, row);
     const { patch, changed } = fillReservation(deps, r, answers);
     const updated: ReservationRow = { ...r, ...patch, guestportal_completed: true, updated_at: now };
     await reservations.updateReservation(tx, r.id, { ...patch, guestportal_completed: true, updated_at: now });
     const done: PortalRow = { ...row, completed_at: now, updated_at: now };
-    await tx.updateTable('guest_portal').set({ completed_at: now, updated_at: now }).where('reservation_id', '=', r.id).execute();
-    await reservations.insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
+    await repo.markCompleted(tx, r.id, now);
+    await insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
     await requestScreening(tx, deps, r.id, 'guest_portal');
     const body = { id: r.id, ...(await guestPortalView(deps, tx, updated, done)) };
     await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });
@@ -254,7 +240,7 @@ export async function portalProgress(db: Db, r: ReservationRow): Promise<{ statu
 
 /** An uploaded file, opened for the account that owns the reservation. */
 export async function openUpload(deps: Deps, r: ReservationRow, fileId: string) {
-  const f = await deps.db.selectFrom('guest_portal_files').selectAll().where('id', '=', fileId).where('reservation_id', '=', r.id).executeTakeFirst();
+  const f = await repo.findFile(deps.db, r.id, fileId);
   if (!f) throw notFound(`file ${fileId}`);
   return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(Buffer.from(f.data_enc), fileAad(r.account_id, r.id, f.id)) };
 }

@@ -1,22 +1,23 @@
-import type { Db } from '../../db/connection.js';
+import type { Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
+import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
 
 /**
  * Keeps the account's listings as reservations mention them, and tells listing_webhook_url
  * when a listing id is seen for the first time or its nickname changes.
  */
-export async function trackListing(tx: Db, deps: Deps, r: ReservationRow): Promise<void> {
+export async function trackListing(tx: Tx, deps: Deps, r: ReservationRow): Promise<void> {
   if (!r.listing_id) return;
   const now = iso(deps.clock());
-  const known = await tx.selectFrom('listings').selectAll().where('account_id', '=', r.account_id).where('listing_id', '=', r.listing_id).executeTakeFirst();
+  const known = await repo.findListing(tx, r.account_id, r.listing_id);
   if (known && (r.listing_nickname === null || known.nickname === r.listing_nickname)) return;
   if (known) {
-    await tx.updateTable('listings').set({ nickname: r.listing_nickname, updated_at: now }).where('account_id', '=', r.account_id).where('listing_id', '=', r.listing_id).execute();
+    await repo.renameListing(tx, r.account_id, r.listing_id, r.listing_nickname, now);
   } else {
-    await tx.insertInto('listings').values({ account_id: r.account_id, listing_id: r.listing_id, nickname: r.listing_nickname, created_at: now, updated_at: now }).execute();
+    await repo.insertListing(tx, { account_id: r.account_id, listing_id: r.listing_id, nickname: r.listing_nickname, created_at: now, updated_at: now });
   }
   await emitWebhook(tx, deps, 'listing_webhook_url', {
     accountId: r.account_id,

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { withTx } from '../../db/connection.js';
 import { requestScreening } from '../screening/run.js';
+import { listPaymentEvents } from '../screening/repo.js';
 import * as repo from './repo.js';
 import type { PaymentEventRow, ReservationRow } from './repo.js';
 import type { PaymentEvent } from './schemas.js';
@@ -57,7 +58,7 @@ const eventOf = (row: PaymentEventRow) => JSON.parse(row.data) as PaymentEvent;
 
 /** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions/reservations.md). */
 export async function paymentsView(deps: Deps, r: ReservationRow) {
-  const rows = await repo.listPaymentEvents(deps.db, r.id);
+  const rows = await listPaymentEvents(deps.db, r.id);
   const ok = (row: PaymentEventRow, type: string) => row.event_type === type && row.event_status === 'succeeded';
   const money = (row: PaymentEventRow) => {
     const e = eventOf(row);

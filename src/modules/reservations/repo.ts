@@ -1,16 +1,25 @@
-import { sql, type Insertable, type OrderByModifiers, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type OrderByModifiers, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { byShape, compiledOnce, insertRows } from '../../db/compiled.js';
-import type { Db } from '../../db/connection.js';
+import type { Db, Tx } from '../../db/connection.js';
 import { countAll, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
 import { readRows, searchTextByCheckIn } from '../../db/reads.js';
-import type { Database, PaymentEventsTable, ReservationNotesTable, ReservationsTable } from '../../db/schema.js';
+import type { Database, ListingsTable, PaymentEventsTable, ReservationsTable } from '../../db/schema.js';
 
-export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq' | 'search_text'> & { seq?: number };
-export type NoteRow = Selectable<ReservationNotesTable>;
-export type PaymentEventRow = Selectable<PaymentEventsTable>;
+import type { ReservationRow } from '../../db/schema.js';
+export type { NoteRow, PaymentEventRow, ReservationRow } from '../../db/schema.js';
 
 export async function insertReservation(db: Db, row: Insertable<ReservationsTable>): Promise<void> {
   await insertRows(db, 'reservations', [row]);
+}
+
+/** Many reservations in one statement (the demo's seed). */
+export async function insertReservations(tx: Tx, rows: Insertable<ReservationsTable>[]): Promise<void> {
+  await tx.insertInto('reservations').values(rows).execute();
+}
+
+/** Many payment events in one statement, without the duplicate check of insertPaymentEvent (the demo's seed). */
+export async function insertPaymentEvents(tx: Tx, rows: Insertable<PaymentEventsTable>[]): Promise<void> {
+  await tx.insertInto('payment_events').values(rows).execute();
 }
 
 export async function updateReservation(db: Db, id: string, patch: Updateable<ReservationsTable>): Promise<void> {
@@ -113,20 +122,29 @@ export async function findReservationView(db: Db, accountId: string, id: string,
   return lookup(db, accountId, id, by).select(VIEW_COLUMNS).executeTakeFirst();
 }
 
+export function findByPortalToken(db: Db, token: string): Promise<ReservationRow | undefined> {
+  return db.selectFrom('reservations').selectAll().where('gp_token', '=', token).executeTakeFirst();
+}
+
 export const findById = (db: Db, accountId: string, id: string) => findReservation(db, accountId, id);
 
 export const findByCode = (db: Db, accountId: string, pms: string, code: string) => findReservation(db, accountId, code, { pms });
 
-/** A page of the stays that have not ended (or have no dates), across accounts, in id order after `after`: whom a changed list must be matched against. */
-export async function staysNotEnded(db: Db, today: string, after: string, limit: number) {
-  return db
-    .selectFrom('reservations')
-    .select(['id', 'account_id', 'guest_first_name', 'guest_last_name'])
-    .where('id', '>', after)
-    .where((eb) => eb.or([eb('check_out_date', '>=', today), eb('check_out_date', 'is', null)]))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+/**
+ * Erasure: deletes what every other table holds about a reservation (payment events, notes,
+ * idempotency records, events with their deliveries, guest messages, the portal and its files);
+ * the ids of the deleted messages, whose copies at the provider are erased by a job.
+ */
+export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
+  await tx.deleteFrom('payment_events').where('reservation_id', '=', id).execute();
+  await tx.deleteFrom('reservation_notes').where('reservation_id', '=', id).execute();
+  await tx.deleteFrom('idempotency_keys').where('resource_id', '=', id).execute();
+  // Event bodies carry the guest's data; their deliveries and attempts go with them.
+  await tx.deleteFrom('events').where('subject_id', '=', id).execute();
+  const messages = await tx.deleteFrom('guest_messages').where('reservation_id', '=', id).returning('id').execute();
+  await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', id).execute();
+  await tx.deleteFrom('guest_portal').where('reservation_id', '=', id).execute();
+  return messages.map((m) => m.id);
 }
 
 export async function deleteReservation(db: Db, id: string): Promise<void> {
@@ -285,14 +303,6 @@ function textSearchOnce(
   );
 }
 
-export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
-  await insertRows(db, 'reservation_notes', [row]);
-}
-
-export async function listNotes(db: Db, reservationId: string): Promise<NoteRow[]> {
-  return db.selectFrom('reservation_notes').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
-}
-
 /** Inserts the event unless (reservation, source, event id) is already recorded; true when inserted. */
 export async function insertPaymentEvent(db: Db, row: Insertable<PaymentEventsTable>): Promise<boolean> {
   const r = await db
@@ -303,8 +313,9 @@ export async function insertPaymentEvent(db: Db, row: Insertable<PaymentEventsTa
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function listPaymentEvents(db: Db, reservationId: string): Promise<PaymentEventRow[]> {
-  return db.selectFrom('payment_events').selectAll().where('reservation_id', '=', reservationId).orderBy('occurred_at').orderBy('id').execute();
+/** The account's latest `limit` screened reservations, newest first. */
+export function screenedReservations(db: Db, accountId: string, limit: number): Promise<ReservationRow[]> {
+  return db.selectFrom('reservations').selectAll().where('account_id', '=', accountId).where('screening', 'is not', null).orderBy('created_at', 'desc').limit(limit).execute();
 }
 
 /** A part of the review queue: the rows of one index range of reservations_waiting_idx. */
@@ -369,4 +380,16 @@ export async function findReservations(db: Db, accountId: string, ids: string[])
   const rows = (await db.selectFrom('reservations').selectAll().where('id', 'in', ids).execute()) as ReservationRow[];
   const byId = new Map(rows.filter((r) => r.account_id === accountId).map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export function findListing(db: Db, accountId: string, listingId: string) {
+  return db.selectFrom('listings').selectAll().where('account_id', '=', accountId).where('listing_id', '=', listingId).executeTakeFirst();
+}
+
+export async function renameListing(db: Db, accountId: string, listingId: string, nickname: string | null, at: string): Promise<void> {
+  await db.updateTable('listings').set({ nickname, updated_at: at }).where('account_id', '=', accountId).where('listing_id', '=', listingId).execute();
+}
+
+export async function insertListing(db: Db, row: Insertable<ListingsTable>): Promise<void> {
+  await db.insertInto('listings').values(row).execute();
 }

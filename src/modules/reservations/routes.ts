@@ -18,6 +18,7 @@ import { guestPortalView, openUpload, portalProgress } from '../portal/service.j
 import { SCREENS } from '../settings/screens.js';
 import { paymentsView, recordPaymentEvent } from './payments.js';
 import * as review from './review.js';
+import { statusView, summaryView } from '../screening/verdict.js';
 import { CreateBody, IdParams, PaymentEventBody, PaymentsResponse, READ_ONLY_FIELDS, ReadQuery, ReservationList, SearchQuery, UpdateBody, WriteQuery } from './schemas.js';
 import * as reservations from './service.js';
 import { toReservationView } from './views.js';
@@ -176,7 +177,7 @@ export const reservationRoutes =
 
     // A retry whose first attempt did its work but died before answering: the object as it now stands.
     const replayReservation = { idempotentReplay: async (request: FastifyRequest, id: string) => toReservationView(deps, await reservations.getReservation(deps, request.account, id)) };
-    const replayStatus = { idempotentReplay: async (request: FastifyRequest, id: string) => review.statusView(await reservations.getReservation(deps, request.account, id)) };
+    const replayStatus = { idempotentReplay: async (request: FastifyRequest, id: string) => statusView(await reservations.getReservation(deps, request.account, id)) };
 
     app.post(
       '/reservations',
@@ -236,12 +237,12 @@ export const reservationRoutes =
       { schema: { tags, summary: 'Verification summary', params: IdParams, querystring: ReadQuery, response: { 200: SummaryResponse, ...errors } } },
       async (request) => {
         const r = await load(request);
-        return review.summaryView(r, await portalProgress(deps.db, r));
+        return summaryView(r, await portalProgress(deps.db, r));
       },
     );
 
     app.get('/reservations/:id/status', { schema: { tags, summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } }, async (request) =>
-      review.statusView(await load(request)),
+      statusView(await load(request)),
     );
 
     app.post(
@@ -258,7 +259,7 @@ export const reservationRoutes =
       },
       async (request) => {
         const r = await load(request);
-        return review.statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised));
+        return statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised));
       },
     );
 
@@ -335,7 +336,7 @@ export const reservationRoutes =
       async (request) => {
         const r = await load(request);
         await dismissSanctionsHit(deps, request.account, r, request.body);
-        return review.statusView(await reservations.getReservation(deps, request.account, r.id));
+        return statusView(await reservations.getReservation(deps, request.account, r.id));
       },
     );
 
@@ -355,7 +356,7 @@ export const reservationRoutes =
         const r = await load(request);
         const asked = await reservations.screenAgain(deps, r);
         if (isTrue(request.query.sync)) await waitForScreening(deps, r.id, asked, deps.config.syncTimeoutMs);
-        return review.statusView(await reservations.getReservation(deps, request.account, r.id));
+        return statusView(await reservations.getReservation(deps, request.account, r.id));
       },
     );
 

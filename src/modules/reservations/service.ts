@@ -1,8 +1,8 @@
-import { withTx, type Db } from '../../db/connection.js';
+import { withTx, type Tx } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { newId, newPortalToken } from '../../lib/ids.js';
@@ -13,13 +13,14 @@ import { emitWebhook } from '../events/service.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
 import { requestScreening } from '../screening/run.js';
 import { forgetHistory } from '../screening/history.js';
-import { deleteDismissalsOf } from '../screening/repo.js';
+import { deleteDismissalsOf, insertNote } from '../screening/repo.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
 import type { ReservationRow } from './repo.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
-import { openIdentification, sealIdentification, toReservationView, type Identification } from './views.js';
+import { toReservationView } from './views.js';
+import { openIdentification, sealIdentification, type Identification } from '../screening/identity.js';
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
@@ -153,7 +154,7 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
       deps.db,
       async (tx) => {
         await repo.insertReservation(tx, r);
-        await repo.insertNote(tx, creationNote(r));
+        await insertNote(tx, creationNote(r));
         await afterWrite(tx, deps, r, 'reservation.created');
       },
       { subject: r.id },
@@ -163,7 +164,7 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
 }
 
 /** What every create and update causes, in its transaction: events out and guest messages queued. */
-async function afterWrite(tx: Db, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated'): Promise<void> {
+async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated'): Promise<void> {
   await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
@@ -263,15 +264,8 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
   const r = await getReservation(deps, account, id);
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('payment_events').where('reservation_id', '=', r.id).execute();
-    await tx.deleteFrom('reservation_notes').where('reservation_id', '=', r.id).execute();
-    await tx.deleteFrom('idempotency_keys').where('resource_id', '=', r.id).execute();
-    // Event bodies carry the guest's data; their deliveries and attempts go with them.
-    await tx.deleteFrom('events').where('subject_id', '=', r.id).execute();
-    const messages = await tx.deleteFrom('guest_messages').where('reservation_id', '=', r.id).returning('id').execute();
-    if (messages.length) await enqueue(tx, deps, 'message.erase', { message_ids: messages.map((m) => m.id) }, { runAt: new Date(deps.clock().getTime() + 5_000) });
-    await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', r.id).execute();
-    await tx.deleteFrom('guest_portal').where('reservation_id', '=', r.id).execute();
+    const messageIds = await repo.eraseGuestRecords(tx, r.id);
+    if (messageIds.length) await enqueue(tx, deps, 'message.erase', { message_ids: messageIds }, { runAt: new Date(deps.clock().getTime() + 5_000) });
     await deleteDismissalsOf(tx, r.id);
     await repo.deleteReservation(tx, r.id);
     await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });

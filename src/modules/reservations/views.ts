@@ -1,18 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { ReservationRow, ReservationViewRow } from './repo.js';
-import { IDENTIFICATION_FIELDS } from './schemas.js';
-
-export type Identification = Partial<Record<(typeof IDENTIFICATION_FIELDS)[number], string>>;
-
-const identificationAad = (r: Pick<ReservationRow, 'account_id' | 'id'>) => `identification:${r.account_id}:${r.id}`;
-
-export function sealIdentification(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id'>, value: Identification): string | null {
-  return Object.keys(value).length === 0 ? null : deps.secrets.seal(JSON.stringify(value), identificationAad(r));
-}
-
-export function openIdentification(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id' | 'identification_enc'>): Identification {
-  return r.identification_enc ? (JSON.parse(deps.secrets.open(r.identification_enc, identificationAad(r))) as Identification) : {};
-}
+import { IDENTIFICATION_FIELDS, openIdentification } from '../screening/identity.js';
 
 export const guestPortalUrl = (deps: Deps, r: Pick<ReservationRow, 'gp_token'>) => `${deps.config.publicUrl}/gp/${r.gp_token}`;
 

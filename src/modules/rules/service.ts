@@ -5,11 +5,14 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
-import type { PaymentEvent } from '../reservations/schemas.js';
-import { openIdentification } from '../reservations/views.js';
+import type { PaymentEvent } from '../screening/schemas.js';
+import { openIdentification } from '../screening/identity.js';
 import type { Verdict } from '../screening/engine.js';
 import { reservationPart, screeningSettings } from '../screening/run.js';
 import type { Snapshot } from '../screening/types.js';
+import * as repo from './repo.js';
+import { screenedReservations } from '../reservations/repo.js';
+import { paymentEventsOf } from '../screening/repo.js';
 import { compileProblem, evaluateRules, ruleContext, type RuleDef } from './context.js';
 
 type Action = RuleDef['action'];
@@ -58,12 +61,12 @@ export async function createRule(deps: Deps, account: AccountRow, input: Require
     created_at: now,
     updated_at: now,
   };
-  await guard(input.name, () => withTx(deps.db, (tx) => tx.insertInto('rules').values(row).execute(), { subject: row.id }));
+  await guard(input.name, () => withTx(deps.db, (tx) => repo.insertRule(tx, row), { subject: row.id }));
   return view(row);
 }
 
 async function load(deps: Deps, account: AccountRow, id: string) {
-  const row = await deps.db.selectFrom('rules').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+  const row = await repo.findRule(deps.db, account.id, id);
   if (!row) throw notFound(`rule ${id}`);
   return row;
 }
@@ -73,7 +76,7 @@ export async function getRule(deps: Deps, account: AccountRow, id: string) {
 }
 
 export async function listRules(deps: Deps, account: AccountRow) {
-  const rows = await deps.db.selectFrom('rules').selectAll().where('account_id', '=', account.id).orderBy('name').execute();
+  const rows = await repo.listRules(deps.db, account.id);
   return rows.map(view);
 }
 
@@ -87,13 +90,13 @@ export async function updateRule(deps: Deps, account: AccountRow, id: string, in
     enabled: input.enabled ?? Boolean(current.enabled),
     updated_at: iso(deps.clock()),
   };
-  await guard(next.name, () => deps.db.updateTable('rules').set(next).where('id', '=', id).execute());
+  await guard(next.name, () => repo.updateRule(deps.db, id, next));
   return view({ ...current, ...next });
 }
 
 export async function deleteRule(deps: Deps, account: AccountRow, id: string) {
   await load(deps, account, id);
-  await deps.db.deleteFrom('rules').where('id', '=', id).execute();
+  await repo.deleteRule(deps.db, id);
   return { message: `rule ${id} deleted` };
 }
 
@@ -104,9 +107,9 @@ export async function deleteRule(deps: Deps, account: AccountRow, id: string) {
 export async function dryRun(deps: Deps, account: AccountRow, input: { expression: string; action: Action; limit?: number | undefined }) {
   assertCompiles(input.expression);
   const limit = input.limit ?? 1000;
-  const rows = await deps.db.selectFrom('reservations').selectAll().where('account_id', '=', account.id).where('screening', 'is not', null).orderBy('created_at', 'desc').limit(limit).execute();
+  const rows = await screenedReservations(deps.db, account.id, limit);
   const ids = rows.map((r) => r.id);
-  const events = ids.length ? await deps.db.selectFrom('payment_events').selectAll().where('reservation_id', 'in', ids).execute() : [];
+  const events = await paymentEventsOf(deps.db, ids);
   const settings = await screeningSettings(deps.db, account.id);
   const candidate: RuleDef = { name: 'candidate', expression: input.expression, action: input.action };
   const hits: { id: string; confirmation_code: string | null; guest_name: string | null; current_status: string; would_become: string }[] = [];

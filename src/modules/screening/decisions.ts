@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
-import type { ReservationRow } from '../reservations/repo.js';
+import type { ReservationRow } from '../../db/schema.js';
+import { listRuns } from './repo.js';
 
 export const DecisionList = Type.Array(
   Type.Object({
@@ -44,7 +45,7 @@ export const DecisionList = Type.Array(
 
 /** Every screening run of the reservation, newest first. */
 export async function decisionsView(deps: Deps, r: ReservationRow) {
-  const rows = await deps.db.selectFrom('screening_runs').selectAll().where('reservation_id', '=', r.id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await listRuns(deps.db, r.id);
   return rows.map((row) => ({
     id: row.id,
     trigger: row.trigger,

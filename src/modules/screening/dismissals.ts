@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { entryContent, sanctionsLists } from '../../providers/sanctions/index.js';
 import type { AccountRow } from '../accounts/repo.js';
-import { insertNote, type ReservationRow } from '../reservations/repo.js';
+import type { ReservationRow } from '../../db/schema.js';
 import { guestKey } from './dismissed.js';
 import * as repo from './repo.js';
 import { requestScreening } from './run.js';
@@ -39,7 +39,7 @@ export async function dismissSanctionsHit(deps: Deps, author: AccountRow, r: Res
         author_id: author.id,
         created_at: at,
       });
-      await insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: at });
+      await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: at });
       await requestScreening(tx, deps, r.id, 'manual');
     },
     { subject: r.id },

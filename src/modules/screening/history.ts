@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import type { Snapshot } from './types.js';
+import { latestBookings } from './repo.js';
 
 /** How many of the account's most recent bookings the price and length medians look at. */
 export const HISTORY_WINDOW = 500;
@@ -65,16 +66,9 @@ class HistoryCache {
       this.#windows.delete(accountId);
       this.#windows.set(accountId, cached);
     }
-    const query = this.db
-      .selectFrom('reservations')
-      .select(['id', 'created_at', 'total_price', 'nights'])
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(HISTORY_WINDOW + 1);
     if (!cached || now - cached.loadedAt > RELOAD_MS) {
       const forgets = this.#forgets;
-      const rows = await query.execute();
+      const rows = await latestBookings(this.db, accountId, HISTORY_WINDOW + 1);
       const fresh = { rows, ids: new Set(rows.map((r) => r.id)), loadedAt: now };
       if (forgets !== this.#forgets) return fresh; // used for this run, not kept
       this.#windows.delete(accountId);
@@ -84,7 +78,7 @@ class HistoryCache {
     }
     // What was created since: from the newest row held (rows of that same instant may be new too).
     const newest = cached.rows[0]?.created_at;
-    const added = (await (newest === undefined ? query : query.where('created_at', '>=', newest)).execute()).filter((r) => !cached.ids.has(r.id));
+    const added = (await latestBookings(this.db, accountId, HISTORY_WINDOW + 1, newest)).filter((r) => !cached.ids.has(r.id));
     if (added.length > 0) {
       const rows = [...added, ...cached.rows].sort((a, b) => (a.created_at === b.created_at ? cmp(b.id, a.id) : cmp(b.created_at, a.created_at)));
       for (const gone of rows.splice(HISTORY_WINDOW + 1)) cached.ids.delete(gone.id);

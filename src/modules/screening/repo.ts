@@ -1,6 +1,87 @@
-import { sql } from 'kysely';
-import type { Db } from '../../db/connection.js';
-import type { MatchDismissalsTable } from '../../db/schema.js';
+import { sql, type Insertable } from 'kysely';
+import { insertRows } from '../../db/compiled.js';
+import type { Db, Tx } from '../../db/connection.js';
+import type { MatchDismissalsTable, NoteRow, PaymentEventRow, ReservationNotesTable, ReservationRow, ScreeningRunsTable } from '../../db/schema.js';
+
+// Screening reads the reservation it judges and writes only its verdict columns; the
+// reservations module owns the rest of the row and reaches screening, never the reverse.
+
+export function findReservationById(db: Db, id: string): Promise<ReservationRow | undefined> {
+  return db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Stores a run's verdict unless a run that began reading later already stored its own (two runs
+ * of one reservation can overlap); false then.
+ */
+export async function storeVerdict(tx: Tx, id: string, change: { verification_status: string; screening: string; screened_at: string }): Promise<boolean> {
+  const r = await tx
+    .updateTable('reservations')
+    .set(change)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('screened_at', 'is', null), eb('screened_at', '<=', change.screened_at)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function screenedAt(db: Db, id: string): Promise<{ screened_at: string | null } | undefined> {
+  return db.selectFrom('reservations').select('screened_at').where('id', '=', id).executeTakeFirst();
+}
+
+/** The account's other reservations with this e-mail or phone, on that column's own index. */
+export function otherBookingsWith(db: Db, accountId: string, column: 'guest_email' | 'guest_phone', value: string, exceptId: string) {
+  return db.selectFrom('reservations').select(['id', 'created_at']).where('account_id', '=', accountId).where(column, '=', value).where('id', '!=', exceptId).execute();
+}
+
+/** The account's latest bookings, newest first, those created at or after `since` when given: the history window. */
+export function latestBookings(db: Db, accountId: string, limit: number, since?: string) {
+  let q = db.selectFrom('reservations').select(['id', 'created_at', 'total_price', 'nights']).where('account_id', '=', accountId);
+  if (since !== undefined) q = q.where('created_at', '>=', since);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** A page of the stays that have not ended (or have no dates), across accounts, in id order after `after`: whom a changed list must be matched against. */
+export async function staysNotEnded(db: Db, today: string, after: string, limit: number) {
+  return db
+    .selectFrom('reservations')
+    .select(['id', 'account_id', 'guest_first_name', 'guest_last_name'])
+    .where('id', '>', after)
+    .where((eb) => eb.or([eb('check_out_date', '>=', today), eb('check_out_date', 'is', null)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertRun(tx: Tx, row: Insertable<ScreeningRunsTable>): Promise<void> {
+  await insertRows(tx, 'screening_runs', [row]);
+}
+
+/** Every screening run of the reservation, newest first. */
+export function listRuns(db: Db, reservationId: string) {
+  return db.selectFrom('screening_runs').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+// The notes on a reservation are the trail of its review (the screening event carries them).
+export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
+  await insertRows(db, 'reservation_notes', [row]);
+}
+
+export async function insertNotes(tx: Tx, rows: Insertable<ReservationNotesTable>[]): Promise<void> {
+  await tx.insertInto('reservation_notes').values(rows).execute();
+}
+
+export async function listNotes(db: Db, reservationId: string): Promise<NoteRow[]> {
+  return db.selectFrom('reservation_notes').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function listPaymentEvents(db: Db, reservationId: string): Promise<PaymentEventRow[]> {
+  return db.selectFrom('payment_events').selectAll().where('reservation_id', '=', reservationId).orderBy('occurred_at').orderBy('id').execute();
+}
+
+/** The payment events of several reservations, in no particular order. */
+export async function paymentEventsOf(db: Db, reservationIds: string[]): Promise<PaymentEventRow[]> {
+  return reservationIds.length ? db.selectFrom('payment_events').selectAll().where('reservation_id', 'in', reservationIds).execute() : [];
+}
 
 /** Records a host's dismissal of a listed entry for a guest, replacing an earlier one of the same pair. */
 export async function upsertDismissal(db: Db, row: MatchDismissalsTable): Promise<void> {

@@ -2,7 +2,7 @@ import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { changedEntries, searchSanctions } from '../../providers/sanctions/index.js';
-import { staysNotEnded } from '../reservations/repo.js';
+import { staysNotEnded } from './repo.js';
 import { requestScreening, screeningSettings } from './run.js';
 
 const PAGE = 500;

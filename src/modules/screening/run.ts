@@ -1,7 +1,6 @@
-import { insertRows } from '../../db/compiled.js';
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
@@ -17,12 +16,13 @@ import { entryIdentifiers, sanctionsLists as listedSanctions, searchSanctions } 
 import { candidates, normaliseDocument } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
-import type { PaymentEvent } from '../reservations/schemas.js';
-import * as repo from '../reservations/repo.js';
-import type { ReservationRow } from '../reservations/repo.js';
-import { compositeStatus, emitScreeningEvent, screeningEventBody } from '../reservations/review.js';
-import { openIdentification } from '../reservations/views.js';
-import { ENGINE_VERSION, inputsDigest, screen, type Verdict } from './engine.js';
+import { enabledRules } from '../rules/repo.js';
+import type { ReservationRow } from '../../db/schema.js';
+import type { PaymentEvent } from './schemas.js';
+import * as repo from './repo.js';
+import { openIdentification } from './identity.js';
+import { compositeStatus, emitScreeningEvent, screeningEventBody } from './verdict.js';
+import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 
@@ -51,7 +51,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     ['guest_phone', r.guest_phone],
   ] as const) {
     if (!value) continue;
-    const rows = await deps.db.selectFrom('reservations').select(['id', 'created_at']).where('account_id', '=', r.account_id).where(column, '=', value).where('id', '!=', r.id).execute();
+    const rows = await repo.otherBookingsWith(deps.db, r.account_id, column, value, r.id);
     for (const row of rows) if (row.created_at >= since) sameContactIds.add(row.id);
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
@@ -75,13 +75,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
     blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
-    rules: (await deps.db
-      .selectFrom('rules')
-      .select(['name', 'expression', 'action'])
-      .where('account_id', '=', r.account_id)
-      .where('enabled', '=', true)
-      .orderBy('name')
-      .execute()) as Snapshot['rules'],
+    rules: (await enabledRules(deps.db, r.account_id)) as Snapshot['rules'],
   };
 }
 
@@ -203,36 +197,28 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
   // with screened_at >= the request, and a run that read before a payment event committed but
   // finished after the request would otherwise pass for a fresh one.
   const started = iso(deps.clock());
-  const r = await deps.db.selectFrom('reservations').selectAll().where('id', '=', reservation_id).executeTakeFirst();
+  const r = await repo.findReservationById(deps.db, reservation_id);
   if (!r) return; // erased meanwhile
   const snapshot = await loadSnapshot(deps, r);
   const verdict = screen(snapshot);
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
-    await insertRows(tx, 'screening_runs', [
-      {
-        id: newId('job').replace('job_', 'run_'),
-        reservation_id: r.id,
-        account_id: r.account_id,
-        inputs_digest: inputsDigest(snapshot),
-        engine_version: ENGINE_VERSION,
-        checks: JSON.stringify(verdict.details),
-        rules_fired: JSON.stringify(verdict.rules_fired),
-        verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
-        risk_color: verdict.risk_color,
-        trigger,
-        created_at: now,
-      },
-    ]);
+    await repo.insertRun(tx, {
+      id: newId('job').replace('job_', 'run_'),
+      reservation_id: r.id,
+      account_id: r.account_id,
+      inputs_digest: inputsDigest(snapshot),
+      engine_version: ENGINE_VERSION,
+      checks: JSON.stringify(verdict.details),
+      rules_fired: JSON.stringify(verdict.rules_fired),
+      verdict: JSON.stringify({ status: verdict.status, score: verdict.score, risk_color: verdict.risk_color, reason: verdict.reason, trace: verdict.trace }),
+      risk_color: verdict.risk_color,
+      trigger,
+      created_at: now,
+    });
     // Two runs of one reservation can overlap (one running, a newer one queued meanwhile):
     // the verdict of the run that began reading last stands, whichever finishes last.
-    const stored = await tx
-      .updateTable('reservations')
-      .set({ verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started })
-      .where('id', '=', r.id)
-      .where((eb) => eb.or([eb('screened_at', 'is', null), eb('screened_at', '<=', started)]))
-      .executeTakeFirst();
-    if (Number(stored.numUpdatedRows) === 0) return;
+    if (!(await repo.storeVerdict(tx, r.id, { verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started }))) return;
     const updated = { ...r, verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started };
     if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) await emitScreeningEvent(tx, deps, updated);
     if (r.callback_url) {
@@ -241,15 +227,11 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
   });
 }
 
-export function storedVerdict(r: ReservationRow): Verdict | null {
-  return r.screening ? (JSON.parse(r.screening) as Verdict) : null;
-}
-
 /** For sync=1: waits (bounded) until a run newer than `since` has finished. */
 export async function waitForScreening(deps: Deps, reservationId: string, since: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const row = await deps.db.selectFrom('reservations').select('screened_at').where('id', '=', reservationId).executeTakeFirst();
+    const row = await repo.screenedAt(deps.db, reservationId);
     if (!row || (row.screened_at !== null && row.screened_at >= since)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

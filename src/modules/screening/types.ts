@@ -1,5 +1,5 @@
-import type { Identification } from '../reservations/views.js';
-import type { PaymentEvent } from '../reservations/schemas.js';
+import type { Identification } from './identity.js';
+import type { PaymentEvent } from './schemas.js';
 
 export const CHECK_NAMES = [
   'general_risk',

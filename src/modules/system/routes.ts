@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
+import { ping } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { dataSources } from './sources.js';
@@ -37,7 +37,7 @@ export const systemRoutes =
       },
       async () => {
         try {
-          await sql`select 1`.execute(deps.db);
+          await ping(deps.db);
         } catch {
           throw new AppError('unavailable', 'database is not reachable');
         }

@@ -26,6 +26,12 @@ export async function findWebhookUrl(db: Db, accountId: string, key: string): Pr
   return row?.url;
 }
 
+/** The URL events for this key go to; none while the webhook is turned off. */
+export async function findEnabledWebhookUrl(db: Db, accountId: string, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('webhooks').select('url').where('account_id', '=', accountId).where('webhook_key', '=', key).where('disabled_at', 'is', null).executeTakeFirst();
+  return row?.url;
+}
+
 /** Turns a webhook off when its receiver said it is gone for good (410) to a delivery to this URL. */
 export async function disableWebhook(db: Db, accountId: string, key: string, url: string, at: string, reason: string): Promise<void> {
   await db.updateTable('webhooks').set({ disabled_at: at, disabled_reason: reason }).where('account_id', '=', accountId).where('webhook_key', '=', key).where('url', '=', url).execute();

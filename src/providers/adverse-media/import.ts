@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { nameTokens } from '../../lib/names/names.js';
 import { forgetNewsCorpus } from './index.js';
+import * as store from './store.js';
 
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
@@ -52,14 +53,7 @@ export async function importNews(deps: Deps, file: string, opts: { source?: stri
       imported_at: at,
     });
   }
-  await withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('news_articles').where('source', '=', source).execute();
-    for (let i = 0; i < rows.length; i += 500)
-      await tx
-        .insertInto('news_articles')
-        .values(rows.slice(i, i + 500))
-        .execute();
-  });
+  await withTx(deps.db, (tx) => store.replaceSource(tx, source, rows));
   forgetNewsCorpus(deps);
   return { source, imported: rows.length, rejected };
 }

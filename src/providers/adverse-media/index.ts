@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { newsPhraseMatch } from '../../db/dialect.js';
+import * as store from './store.js';
 import { personReadings } from '../../lib/names/match.js';
 import { nameTokens, nameVariants } from '../../lib/names/names.js';
 import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
@@ -72,13 +72,7 @@ async function corpusArticles(deps: Deps, forms: string[][], family: string[][])
   // The name's forms as phrases, then the family name alone: the matcher (categorise) then finds
   // the person in what the text writes (Putin, Vladimir; Vladimir Vladimirovich Putin).
   for (const form of [...forms, ...family]) {
-    const rows = await deps.db
-      .selectFrom('news_articles')
-      .select(['url', 'title', 'snippet', 'published_at', 'image', 'domain', 'source', 'imported_at'])
-      .where(newsPhraseMatch(deps.dialect.kind, form))
-      .orderBy('published_at', 'desc')
-      .limit(200)
-      .execute();
+    const rows = await store.articlesWithPhrase(deps.db, deps.dialect.kind, form);
     for (const r of rows) {
       out.push({ title: r.title, snippet: r.snippet, link: r.url, domain: r.domain, image: r.image, publishedAt: r.published_at, source: { name: r.source, date: r.imported_at.slice(0, 10) } });
     }
@@ -134,7 +128,7 @@ async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][])
   });
 }
 
-const corpus = importedFlag(async (deps) => Boolean(await deps.db.selectFrom('news_articles').select('id').limit(1).executeTakeFirst()));
+const corpus = importedFlag((deps) => store.hasArticles(deps.db));
 
 /** Whether a news corpus is imported (remembered 30 s). */
 export const newsCorpusImported = corpus.has;
@@ -143,11 +137,7 @@ export const forgetNewsCorpus = corpus.forget;
 
 /** When the installed news corpus was last imported (YYYY-MM-DD), or null when there is none. */
 export async function newsCorpusDate(deps: Deps): Promise<string | null> {
-  const row = await deps.db
-    .selectFrom('news_articles')
-    .select((eb) => eb.fn.max('imported_at').as('at'))
-    .executeTakeFirst();
-  return row?.at ? String(row.at).slice(0, 10) : null;
+  return store.lastImported(deps.db);
 }
 
 /** NewsAPI `/everything`: titles and descriptions naming the person, newest first. */

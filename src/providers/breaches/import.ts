@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import { importCsv } from '../../lib/csv-import.js';
 import { iso } from '../../lib/time.js';
 import { emailDigest } from './index.js';
+import * as store from './store.js';
 
 const COLUMNS = ['email', 'name', 'domain', 'breach_date'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -19,7 +20,7 @@ export function importBreaches(deps: Deps, file: string, opts: { source?: string
   const at = iso(deps.clock());
   const ctx = { deps, accountId: '' };
   return withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('breach_records').where('source', '=', source).execute();
+    await store.deleteSource(tx, source);
     const result = await importCsv<Insertable<BreachRecordsTable>>(
       file,
       COLUMNS,
@@ -29,9 +30,7 @@ export function importBreaches(deps: Deps, file: string, opts: { source?: string
         if (r.breach_date && !/^\d{4}-\d{2}-\d{2}$/.test(r.breach_date)) return { problem: `breach_date: must be YYYY-MM-DD (got ${r.breach_date})` };
         return { email_digest: emailDigest(ctx, r.email), name: r.name, domain: r.domain ?? '', breach_date: r.breach_date ?? '', source, imported_at: at };
       },
-      async (batch) => {
-        await tx.insertInto('breach_records').values(batch).execute();
-      },
+      (batch) => store.insertRecords(tx, batch),
       opts,
     );
     return { source, ...result };

@@ -1,5 +1,6 @@
 import type { VendorConfig } from '../../config.js';
 import { callVendor, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
+import * as store from './store.js';
 
 /** One breach an e-mail address appeared in, in our terms. */
 export interface Breach {
@@ -27,13 +28,8 @@ async function hibp(ctx: LookupContext, vendor: VendorConfig, email: string): Pr
 
 /** The breach corpus an operator imported with `guestscreen data import breaches`. */
 async function corpus(ctx: LookupContext, email: string): Promise<Breach[] | null> {
-  const rows = await ctx.deps.db
-    .selectFrom('breach_records')
-    .select(['name', 'domain', 'breach_date', 'source', 'imported_at'])
-    .where('email_digest', '=', emailDigest(ctx, email))
-    .orderBy('breach_date', 'desc')
-    .execute();
-  if (rows.length === 0 && !(await ctx.deps.db.selectFrom('breach_records').select('id').limit(1).executeTakeFirst())) return null;
+  const rows = await store.breachesOf(ctx.deps.db, emailDigest(ctx, email));
+  if (rows.length === 0 && !(await store.hasRecords(ctx.deps.db))) return null;
   return rows.map((r) => ({ name: r.name, domain: r.domain || null, date: r.breach_date, source: { name: r.source, date: r.imported_at.slice(0, 10) } }));
 }
 

@@ -1,8 +1,9 @@
 import { importedFlag } from '../core.js';
 import { ipHex } from '../ip.js';
 import type { ThreatProvider } from './index.js';
+import * as store from './store.js';
 
-const feeds = importedFlag(async (deps) => Boolean(await deps.db.selectFrom('ip_threat_entries').select('id').limit(1).executeTakeFirst()));
+const feeds = importedFlag((deps) => store.hasEntries(deps.db));
 
 /** Whether any threat feed is imported (remembered 30 s). */
 export const threatFeedsImported = feeds.has;
@@ -15,13 +16,7 @@ export const embeddedThreats: ThreatProvider = {
   remote: false,
   async lookup(ip, ctx) {
     const x = ipHex(ip);
-    const rows = await ctx.deps.db
-      .selectFrom('ip_threat_entries')
-      .select(['source', 'cidr', 'title', 'link', 'tags', 'data_date'])
-      .where('range_start', '<=', x)
-      .where('range_end', '>=', x)
-      .orderBy('source')
-      .execute();
+    const rows = await store.entriesHolding(ctx.deps.db, x);
     return rows.map((r) => ({
       title: r.title,
       link: r.link,

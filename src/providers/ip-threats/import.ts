@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { cidrRange } from '../ip.js';
 import { forgetThreatFeeds } from './embedded.js';
+import * as store from './store.js';
 
 export interface ThreatFeedOptions {
   /** The feed's name; defaults to the FireHOL header's name, then the file's name. */
@@ -58,15 +59,8 @@ export async function importThreatFeed(deps: Deps, file: string, opts: ThreatFee
   const tags = opts.tags ?? (category ? [category] : []);
   const link = opts.link ?? header['maintainer url'] ?? null;
   const at = iso(deps.clock());
-  await withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('ip_threat_entries').where('source', '=', source).execute();
-    for (let i = 0; i < blocks.length; i += BATCH) {
-      await tx
-        .insertInto('ip_threat_entries')
-        .values(blocks.slice(i, i + BATCH).map((b) => ({ source, range_start: b.start, range_end: b.end, cidr: b.cidr, title, link, tags: JSON.stringify(tags), data_date: date, imported_at: at })))
-        .execute();
-    }
-  });
+  const rows = blocks.map((b) => ({ source, range_start: b.start, range_end: b.end, cidr: b.cidr, title, link, tags: JSON.stringify(tags), data_date: date, imported_at: at }));
+  await withTx(deps.db, (tx) => store.replaceSource(tx, source, rows, BATCH));
   forgetThreatFeeds(deps);
   return { source, imported: blocks.length, date, title, tags, rejected };
 }

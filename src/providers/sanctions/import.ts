@@ -3,9 +3,10 @@ import { withTx } from '../../db/connection.js';
 import type { SanctionsNamesTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 import { detectFormat, type ListFile, type ListFormat, type OfacFiles, readEu, readOfac, readUk, readUn } from './formats.js';
 import { entryContents, forgetSanctionsIndex } from './index.js';
+import * as store from './store.js';
 
 export interface SanctionsFiles extends OfacFiles {
   /** ofac, un, eu or uk; read from the file when not given (detectFormat). */
@@ -56,16 +57,11 @@ export async function importSanctions(deps: Deps, files: SanctionsFiles) {
   // What the import changes, read before its transaction: one that began with a read would, on
   // SQLite, deadlock with another process importing at the same moment (two nodes starting on a
   // new database); racing imports then re-screen a little more than they need to, never less.
-  const before = entryContents(await deps.db.selectFrom('sanctions_names').select(['entry_id', 'name', 'kind', 'programs', 'birth_years', 'countries']).where('source', '=', source).execute());
+  const before = entryContents(await store.sourceEntries(deps.db, source));
   const after = entryContents(rows.map((r) => ({ entry_id: r.entry_id, name: r.name, kind: r.kind, programs: r.programs, birth_years: r.birth_years, countries: r.countries })));
   const changed = [...after].filter(([id, content]) => before.get(id) !== content).map(([id]) => id);
   await withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('sanctions_names').where('source', '=', source).execute();
-    for (let i = 0; i < rows.length; i += 500)
-      await tx
-        .insertInto('sanctions_names')
-        .values(rows.slice(i, i + 500))
-        .execute();
+    await store.replaceSource(tx, source, rows);
     // Stays that have not ended and finished background checks are matched against what changed,
     // in the background (queued in this transaction, so a crash right after the import still re-screens).
     if (changed.length) {

@@ -4,6 +4,7 @@ import type { ListChange } from '../../jobs/kinds.js';
 import { consonants, matchName, NAME_THRESHOLD, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
 import { identifiers } from './formats.js';
+import * as store from './store.js';
 
 /** A listed name that may be the person: for a human to review, with why it matched. */
 export interface SanctionsHit {
@@ -100,15 +101,11 @@ const indexes = new WeakMap<object, { version: string; built: Promise<Index> }>(
  * process is used by every process from its next search.
  */
 async function currentVersion(deps: Deps): Promise<string> {
-  const row = await deps.db
-    .selectFrom('sanctions_names')
-    .select((eb) => eb.fn.max('imported_at').as('at'))
-    .executeTakeFirst();
-  return String(row?.at ?? '');
+  return store.lastImported(deps.db);
 }
 
 async function build(deps: Deps, version: string): Promise<Index> {
-  const rows = await deps.db.selectFrom('sanctions_names').select(['source', 'entry_id', 'name', 'primary_name', 'kind', 'programs', 'birth_years', 'countries', 'data_date']).execute();
+  const rows = await store.allNames(deps.db);
   const names: Listed[] = rows.map((r) => ({
     source: r.source,
     entryId: r.entry_id,
@@ -176,14 +173,7 @@ export async function sanctionsLists(deps: Deps): Promise<{ source: string; data
 
 /** Listed people (individuals' primary names, "FAMILY, Given", with a listed full date of birth when there is one), up to `n`, in list order: for the demo's guests. */
 export async function listedPeople(deps: Deps, n: number): Promise<{ name: string; birthDate: string | null }[]> {
-  const rows = await deps.db
-    .selectFrom('sanctions_names')
-    .select(['primary_name', 'remarks'])
-    .where('kind', '=', 'individual')
-    .where('primary_name', 'like', '%, %')
-    .orderBy('id')
-    .limit(n * 4)
-    .execute();
+  const rows = await store.individualNames(deps.db, n * 4);
   const seen = new Set<string>();
   return rows
     .filter((r) => !seen.has(r.primary_name) && seen.add(r.primary_name))
@@ -196,13 +186,7 @@ export async function entryIdentifiers(deps: Deps, hits: readonly { source: stri
   const out = new Map<string, { birthDates: string[]; documents: string[] }>();
   for (const source of new Set(hits.map((h) => h.source))) {
     const ids = [...new Set(hits.filter((h) => h.source === source).map((h) => h.entryId))];
-    const rows = await deps.db
-      .selectFrom('sanctions_names')
-      .select(['entry_id', 'remarks'])
-      .where('source', '=', source)
-      .where('entry_id', 'in', ids)
-      .where('is_alias', '=', deps.dialect.kind === 'sqlite' ? 0 : false)
-      .execute();
+    const rows = await store.entryRemarks(deps.db, deps.dialect.kind, source, ids);
     for (const r of rows) out.set(`${source}\u0000${r.entry_id}`, identifiers(r.remarks));
   }
   return out;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { loadConfig } from '../../config.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, '../../../test/fixtures/sanctions', name), 'utf8');
 

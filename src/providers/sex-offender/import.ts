@@ -4,6 +4,7 @@ import type { SexOffenderRecordsTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { importCsv } from '../../lib/csv-import.js';
 import { iso } from '../../lib/time.js';
+import * as store from './store.js';
 
 const COLUMNS = ['id', 'first_name', 'last_name', 'dob', 'city', 'county', 'state', 'zip', 'charges', 'aliases', 'image_url', 'registered_at'];
 const list = (v: string | undefined) =>
@@ -24,7 +25,7 @@ export function importSexOffenders(deps: Deps, file: string, opts: { source?: st
   const at = iso(deps.clock());
   const seen = new Set<string>();
   return withTx(deps.db, async (tx) => {
-    await tx.deleteFrom('sex_offender_records').where('source', '=', source).execute();
+    await store.deleteSource(tx, source);
     const result = await importCsv<Insertable<SexOffenderRecordsTable>>(
       file,
       COLUMNS,
@@ -52,9 +53,7 @@ export function importSexOffenders(deps: Deps, file: string, opts: { source?: st
           imported_at: at,
         };
       },
-      async (batch) => {
-        await tx.insertInto('sex_offender_records').values(batch).execute();
-      },
+      (batch) => store.insertRecords(tx, batch),
       opts,
     );
     return { source, ...result };

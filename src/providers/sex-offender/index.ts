@@ -1,5 +1,6 @@
 import type { VendorConfig } from '../../config.js';
 import { matchName, NAME_THRESHOLD } from '../../lib/names/match.js';
+import * as store from './store.js';
 import { callVendor, isObject, notConfigured, str, unexpected, type LookupContext, type Source } from '../core.js';
 
 export interface OffenderQuery {
@@ -36,8 +37,8 @@ export interface OffenderMatch {
  * and date of birth whose name or an alias is close to the one asked about.
  */
 async function imported(ctx: LookupContext, q: OffenderQuery): Promise<OffenderMatch[] | null> {
-  const rows = await ctx.deps.db.selectFrom('sex_offender_records').selectAll().where('state', '=', q.state).where('dob', '=', q.dob).execute();
-  if (rows.length === 0 && !(await ctx.deps.db.selectFrom('sex_offender_records').select('id').limit(1).executeTakeFirst())) return null;
+  const rows = await store.recordsBornOn(ctx.deps.db, q.state, q.dob);
+  if (rows.length === 0 && !(await store.hasRecords(ctx.deps.db))) return null;
   const asked = `${q.firstName} ${q.lastName}`;
   const out: OffenderMatch[] = [];
   for (const r of rows) {

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { ComponentChildren } from 'preact';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/checks/service.js';
-import { sendPdf } from '../../modules/checks/routes.js';
+import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/background-checks/service.js';
+import { sendPdf } from '../../modules/background-checks/routes.js';
 import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, seeOther, show, when } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });

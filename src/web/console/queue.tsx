@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { dateInWords } from '../../lib/host-messages.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
-import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/reservations/review.js';
+import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/screening/verdict.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
 import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
 import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';

@@ -11,9 +11,9 @@ import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
 import { sendUpload } from '../../modules/reservations/routes.js';
-import { openIdentification } from '../../modules/reservations/views.js';
+import { openIdentification } from '../../modules/screening/identity.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
-import { storedVerdict } from '../../modules/screening/run.js';
+import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
 import { COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
@@ -98,7 +98,7 @@ function Checks({ r }: { r: ReservationRow }) {
 /** Each top risk with the check and finding behind it; each recommendation with the check that made it. */
 function Risks({ r }: { r: ReservationRow }) {
   const verdict = storedVerdict(r);
-  const o = review.outlook(r);
+  const o = outlook(r);
   const trace = (verdict?.trace ?? []) as Verdict['trace'];
   const source = (advice: string) => CHECK_NAMES.find((c) => verdict?.details[c].findings.some((f) => f.recommendation === advice));
   return (
@@ -234,9 +234,9 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
     stargateView(deps, r),
     guestPortalView(deps, deps.db, r),
   ]);
-  const status = review.compositeStatus(r);
-  const o = review.outlook(r);
-  const s = review.statusView(r);
+  const status = compositeStatus(r);
+  const o = outlook(r);
+  const s = statusView(r);
   const base = `/console/reservations/${r.id}`;
   const deposit = payments.security_deposit;
   return (

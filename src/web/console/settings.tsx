@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { SCREEN_DEFS } from '../../modules/portal/screens.js';
 import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../../modules/screening/settings.js';
-import { ScreeningSettingsUpdate } from '../../modules/screening/settings-routes.js';
+import { ScreeningSettingsUpdate } from '../../modules/settings/screening-routes.js';
 import { SCREEN_SETTINGS, SCREENS, type Screen, type ScreenSetting } from '../../modules/settings/screens.js';
 import { readScreenSettings, writeScreenSettings } from '../../modules/settings/service.js';
 import { CHECK_TITLES } from './reservation.js';

@@ -1,5 +1,5 @@
 import { dateInWords, listInWords, say } from '../../lib/host-messages.js';
-import type { BackgroundResults, Section } from './service.js';
+import type { BackgroundResults, Section } from './types.js';
 
 /** Who and what the report is about, as its title block says it. */
 export interface ReportHeading {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import type { JobRow } from '../../jobs/queue.js';
+import type { JobRow } from '../../jobs/repo.js';
 import { runCheckr } from './service.js';
 import { timeSlicer } from '../../lib/time-slice.js';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
-import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from './settings.js';
+import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../screening/settings.js';
 
 const tags = ['Settings'];
 

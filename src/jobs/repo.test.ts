@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dbKind, type TestApp } from '../../test/harness.js';
 import { JOB_KINDS, type JobKind } from './kinds.js';
-import { claim, complete, enqueue, fail, heartbeat, listJobs, release, retryJob } from './queue.js';
+import { claim, complete, enqueue, fail, heartbeat, listJobs, release, retryJob } from './repo.js';
 import { PermanentJobError, Worker, type JobHandlers } from './worker.js';
 
 /** A handler for every kind that does nothing, with the given ones in their place. */

@@ -1,9 +1,8 @@
 import countries from 'i18n-iso-countries';
 import { withTx } from '../../db/connection.js';
-import type { BackgroundChecksTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
-import { enqueue } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
@@ -19,48 +18,24 @@ import { matchName, NAME_THRESHOLD, SAME_NAME } from '../../lib/names/match.js';
 import { dateInWords, listInWords, say, topicsInWords, type HostMessage } from '../../lib/host-messages.js';
 import { renderReport, type ReportHeading } from './pdf.js';
 import { findAccount } from '../accounts/repo.js';
+import * as repo from './repo.js';
+import type { BackgroundResults, ReportItem, Section } from './types.js';
+import type { CheckRow, CheckType } from './repo.js';
+import * as registry from '../../providers/sex-offender/store.js';
 
 export interface CheckSubject extends MediaSubject {
   email?: string | null | undefined;
   phone?: string | null | undefined;
 }
 
-type CheckType = 'globalcheck' | 'adverse_media';
-type Row = BackgroundChecksTable;
+type Row = CheckRow;
 
 export interface AdverseMediaReport {
   riskCategories: RiskCategory[];
   findings: MediaFinding[];
 }
 
-export interface ReportItem {
-  title: string;
-  subtitle?: string;
-  description?: string;
-  tags: string[];
-  images?: string[];
-}
-
-export interface Section {
-  name: string;
-  status: 'CLEAR' | 'REVIEW' | 'NOT_RUN' | 'PENDING';
-  /** Beyond the spec: what was searched, with the data's date, in words. */
-  searched?: string;
-  items: ReportItem[];
-}
-
-export interface BackgroundResults {
-  id: string;
-  start_date: string;
-  stop_date: string | null;
-  status: string;
-  risk_status: string | null;
-  type: string;
-  pdf: string | null;
-  /** PENDING: a section waiting on its provider (Checkr, on the guest), the check with it. */
-  report_items: Section[];
-  error?: string;
-}
+export type { BackgroundResults, ReportItem, Section } from './types.js';
 
 const subjectAad = (id: string) => `check:${id}:subject`;
 const resultAad = (id: string) => `check:${id}:result`;
@@ -140,7 +115,7 @@ export async function submitCheck(deps: Deps, accountId: string, type: CheckType
   await withTx(
     deps.db,
     async (tx) => {
-      await tx.insertInto('background_checks').values(row).execute();
+      await repo.insertCheck(tx, row);
       await enqueue(tx, deps, 'check.run', { check_id: id });
     },
     { subject: id },
@@ -149,21 +124,10 @@ export async function submitCheck(deps: Deps, accountId: string, type: CheckType
   return row;
 }
 
-async function hasRegistry(deps: Deps): Promise<boolean> {
-  return Boolean(await deps.db.selectFrom('sex_offender_records').select('id').limit(1).executeTakeFirst());
-}
-
-/** When the registry records were last imported (YYYY-MM-DD). */
-async function registryDate(deps: Deps): Promise<string> {
-  const row = await deps.db
-    .selectFrom('sex_offender_records')
-    .select((eb) => eb.fn.max('imported_at').as('at'))
-    .executeTakeFirst();
-  return String(row?.at ?? '').slice(0, 10);
-}
+const hasRegistry = (deps: Deps) => registry.hasRecords(deps.db);
 
 export async function findCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<Row> {
-  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await repo.findCheckRow(deps.db, id);
   if (!row || row.account_id !== accountId || row.type !== type) throw notFound(`${type === 'adverse_media' ? 'adverse-media report' : 'background check'} ${id}`);
   return row;
 }
@@ -260,14 +224,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
   if (await hasRegistry(deps)) {
     // Candidates share the last name, as a name or inside an alias; the first name and the rest
     // are then compared fuzzily. Year of birth and state narrow them when given.
-    const last = s.lastName.toLowerCase();
-    let q = deps.db
-      .selectFrom('sex_offender_records')
-      .selectAll()
-      .where((eb) => eb.or([eb(eb.fn('lower', ['last_name']), '=', last), eb(eb.fn('lower', ['aliases']), 'like', `%${last.replace(/[\\%_"]/g, '')}%`)]));
-    if (s.yearOfBirth) q = q.where('dob', 'like', `${s.yearOfBirth}-%`);
-    if (s.state && (s.country === 'US' || !s.country)) q = q.where('state', '=', s.state);
-    const rows = await q.execute();
+    const rows = await registry.recordsByLastName(deps.db, { lastName: s.lastName, yearOfBirth: s.yearOfBirth, state: s.country === 'US' || !s.country ? s.state : null });
     const hits = rows
       .map((r) => {
         const names = [`${r.first_name} ${r.last_name}`, ...(JSON.parse(r.aliases) as string[])];
@@ -278,7 +235,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     sections.push({
       name: REGISTRY,
       status: hits.length ? 'REVIEW' : 'CLEAR',
-      searched: say('report.searched.registry', { date: dateInWords(await registryDate(deps)) }),
+      searched: say('report.searched.registry', { date: dateInWords(await registry.lastImported(deps.db)) }),
       items: hits.map(({ r }) => ({
         title: `${r.first_name} ${r.last_name}`,
         subtitle: say('report.registry.hit', { source: r.source, place: [r.city, r.county, r.state].filter(Boolean).join(', '), born: dateInWords(r.dob) }),
@@ -345,7 +302,7 @@ async function criminalSection(deps: Deps, accountId: string, checkId: string, s
     return notRun(deps, CRIMINAL, 'report.checkr.no_email', '', ['checkr', 'not searched']);
   }
   // A retried job finds the order its earlier attempt made.
-  const known = await deps.db.selectFrom('checkr_orders').select('candidate_id').where('check_id', '=', checkId).executeTakeFirst();
+  const known = await repo.findCheckrOrder(deps.db, checkId);
   if (!known) {
     const order = await inviteCandidate({ deps, accountId }, checkr, checkId, {
       firstName: s.firstName,
@@ -356,10 +313,7 @@ async function criminalSection(deps: Deps, accountId: string, checkId: string, s
       state: s.state,
       city: s.city,
     });
-    await deps.db
-      .insertInto('checkr_orders')
-      .values({ check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) })
-      .execute();
+    await repo.insertCheckrOrder(deps.db, { check_id: checkId, candidate_id: order.candidateId, invitation_id: order.invitationId, report_id: null, created_at: iso(deps.clock()) });
   }
   return { name: CRIMINAL, status: 'PENDING', items: [{ title: say('report.checkr.invited', { email: s.email }), tags: ['checkr', 'pending'] }] };
 }
@@ -393,7 +347,7 @@ function checkrSection(p: Exclude<CheckrProgress, { state: 'waiting' }>): Sectio
  */
 export async function runCheck(payload: JobPayload<'check.run'>, { deps, job }: JobContext): Promise<void> {
   const { check_id } = payload;
-  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
+  const row = await repo.findCheckRow(deps.db, check_id);
   if (!row || row.status !== 'PENDING') return;
   const subject = openSubject(deps, row);
   try {
@@ -418,12 +372,7 @@ export async function runCheck(payload: JobPayload<'check.run'>, { deps, job }: 
 /** The sections so far are kept (the results show them, the waiting one PENDING) and Checkr is asked again later. */
 async function awaitProvider(deps: Deps, row: Row, sections: Section[]): Promise<void> {
   await withTx(deps.db, async (tx) => {
-    await tx
-      .updateTable('background_checks')
-      .set({ result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)) })
-      .where('id', '=', row.id)
-      .where('status', '=', 'PENDING')
-      .execute();
+    await repo.updatePending(tx, row.id, { result_enc: deps.secrets.seal(JSON.stringify(sections), resultAad(row.id)) });
     await scheduleCheckrPoll(tx, deps, row.id);
   });
 }
@@ -456,9 +405,9 @@ async function finishBackground(deps: Deps, row: Row, subject: CheckSubject, sec
  */
 export async function runCheckr(payload: JobPayload<'check.checkr'>, { deps, job }: JobContext): Promise<void> {
   const { check_id, poll } = payload;
-  const row = await deps.db.selectFrom('background_checks').selectAll().where('id', '=', check_id).executeTakeFirst();
+  const row = await repo.findCheckRow(deps.db, check_id);
   if (!row || row.status !== 'PENDING' || !row.result_enc) return;
-  const order = await deps.db.selectFrom('checkr_orders').selectAll().where('check_id', '=', check_id).executeTakeFirst();
+  const order = await repo.findCheckrOrder(deps.db, check_id);
   const subject = openSubject(deps, row);
   const sections = JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.id))) as Section[];
   const settle = (section: Section) =>
@@ -485,7 +434,7 @@ export async function runCheckr(payload: JobPayload<'check.checkr'>, { deps, job
     }
     throw err;
   }
-  if (progress.reportId && progress.reportId !== order.report_id) await deps.db.updateTable('checkr_orders').set({ report_id: progress.reportId }).where('check_id', '=', check_id).execute();
+  if (progress.reportId && progress.reportId !== order.report_id) await repo.setCheckrReport(deps.db, check_id, progress.reportId);
   if (progress.state !== 'waiting') {
     await settle(checkrSection(progress));
     return;
@@ -500,7 +449,7 @@ export async function runCheckr(payload: JobPayload<'check.checkr'>, { deps, job
 
 /** A Checkr webhook for one of this service's candidates: the check's Checkr job runs now. True when the candidate is known. */
 export async function checkrEvent(deps: Deps, candidateId: string): Promise<boolean> {
-  const order = await deps.db.selectFrom('checkr_orders').select('check_id').where('candidate_id', '=', candidateId).executeTakeFirst();
+  const order = await repo.findCheckrOrderByCandidate(deps.db, candidateId);
   if (!order) return false;
   await enqueue(deps.db, deps, 'check.checkr', { check_id: order.check_id, poll: false });
   deps.wakeWorker();
@@ -509,8 +458,7 @@ export async function checkrEvent(deps: Deps, candidateId: string): Promise<bool
 
 async function finish(deps: Deps, row: Row, change: Partial<Row>): Promise<void> {
   await withTx(deps.db, async (tx) => {
-    const updated = await tx.updateTable('background_checks').set(change).where('id', '=', row.id).where('status', '=', 'PENDING').executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return;
+    if (!(await repo.updatePending(tx, row.id, change))) return;
     const done = { ...row, ...change };
     const body = row.type === 'adverse_media' ? adverseMediaView(deps, done) : backgroundView(deps, done);
     const type = `${row.type === 'adverse_media' ? 'adverse_media' : 'background_check'}.${String(change.status).toLowerCase()}`;
@@ -531,15 +479,7 @@ export async function rematchChecksOnListChange(payload: JobPayload<'check.remat
   const only = changedEntries(payload);
   for (let after = ''; ;) {
     if (signal.aborted) throw new Error('stopped before every background check was matched');
-    const page = await deps.db
-      .selectFrom('background_checks')
-      .selectAll()
-      .where('type', '=', 'globalcheck')
-      .where('status', '=', 'FINISHED')
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(REMATCH_PAGE)
-      .execute();
+    const page = await repo.finishedBackgroundChecks(deps.db, after, REMATCH_PAGE);
     for (const row of page) {
       await breathe();
       const subject = openSubject(deps, row);
@@ -567,34 +507,21 @@ async function updateBackground(deps: Deps, row: Row, subject: CheckSubject, sec
   const view = { ...backgroundView(deps, { ...row, ...change }), report_items: sections };
   change.pdf_enc = deps.secrets.sealBytes(await renderReport(view, await heading(deps, row, subject)), `check:${row.id}:pdf`);
   await withTx(deps.db, async (tx) => {
-    const updated = await tx.updateTable('background_checks').set(change).where('id', '=', row.id).where('result_enc', '=', row.result_enc).executeTakeFirst();
     // Changed meanwhile (deleted, or matched by another run of this job): that run reports it.
-    if (Number(updated.numUpdatedRows) === 0) return;
+    if (!(await repo.updateReport(tx, row.id, row.result_enc, change))) return;
     await emitWebhook(tx, deps, 'background_check_webhook_url', { accountId: row.account_id, type: 'background_check.updated', subjectId: row.id, body: view });
   });
+}
+
+/** An account's checks of one type, newest first, by status: the page and the total. */
+async function listChecks(deps: Deps, accountId: string, type: CheckType, q: { from: number; size: number; status?: string | undefined }) {
+  return { from: q.from, size: q.size, ...(await repo.listChecks(deps.db, accountId, type, q)) };
 }
 
 /**
  * Beyond the spec: an account's background checks, newest first, without their findings (each
  * is sealed; its own results URL opens it). `status` narrows them to PENDING, FINISHED or FAILED.
  */
-/** An account's checks of one type, newest first, by status: the page and the total. */
-async function listChecks(deps: Deps, accountId: string, type: CheckType, q: { from: number; size: number; status?: string | undefined }) {
-  let base = deps.db.selectFrom('background_checks').where('account_id', '=', accountId).where('type', '=', type);
-  if (q.status) base = base.where('status', '=', q.status);
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .select(['id', 'start_date', 'stop_date', 'status', 'risk_status', 'type', 'pdf_enc', 'subject_enc'])
-      .orderBy('start_date', 'desc')
-      .orderBy('id', 'desc')
-      .offset(q.from)
-      .limit(q.size)
-      .execute(),
-  ]);
-  return { from: q.from, size: q.size, total: Number(count.n), rows };
-}
-
 export async function listBackgroundChecks(deps: Deps, accountId: string, q: { from: number; size: number; status?: string | undefined }) {
   const { rows, ...page } = await listChecks(deps, accountId, 'globalcheck', q);
   return {
@@ -621,8 +548,7 @@ export async function purgeExpiredChecks(deps: Deps): Promise<number> {
   const days = deps.config.checkRetentionDays;
   if (days === 0) return 0;
   const before = iso(new Date(deps.clock().getTime() - days * DAY_MS));
-  const r = await deps.db.deleteFrom('background_checks').where('start_date', '<', before).executeTakeFirst();
-  const erased = Number(r.numDeletedRows);
+  const erased = await repo.deleteChecksBefore(deps.db, before);
   if (erased > 0) deps.log?.info({ erased, days }, 'erased checks past their retention');
   return erased;
 }
@@ -630,7 +556,7 @@ export async function purgeExpiredChecks(deps: Deps): Promise<number> {
 /** Deletes a check with everything it holds (the person, the report, the PDF). A pending one's job then finds nothing to run. */
 export async function deleteCheck(deps: Deps, accountId: string, id: string, type: CheckType): Promise<void> {
   const row = await findCheck(deps, accountId, id, type);
-  await deps.db.deleteFrom('background_checks').where('id', '=', row.id).execute();
+  await repo.deleteCheckRow(deps.db, row.id);
 }
 
 /** A page of the account's checks of one type with the name of the person each is about, newest first (the console's lists). */

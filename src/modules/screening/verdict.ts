@@ -1,0 +1,130 @@
+import type { Db, Tx } from '../../db/connection.js';
+import type { ReservationRow } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { say } from '../../lib/host-messages.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { emitWebhook } from '../events/service.js';
+import { listNotes, screenedPerDay } from './repo.js';
+import type { Verdict } from './engine.js';
+import { CHECK_NAMES, type CheckResult, type Strength } from './types.js';
+
+// The verdict as hosts and receivers see it: the composite status, the summary, the screening
+// event. The manual decision (reservations/review.ts) is one of its inputs.
+
+const CHECKS = CHECK_NAMES;
+
+export function storedVerdict(r: ReservationRow): Verdict | null {
+  return r.screening ? (JSON.parse(r.screening) as Verdict) : null;
+}
+
+/** The manual decision wins; otherwise the screening status stands. */
+export function compositeStatus(r: ReservationRow): string {
+  if (r.supervised === 'approve') return 'verified';
+  if (r.supervised === 'decline') return 'declined';
+  return r.verification_status;
+}
+
+function reason(r: ReservationRow): string {
+  const verdict = storedVerdict(r);
+  const screening = verdict ? verdict.reason : say('verdict.reason.unscreened');
+  if (r.supervised) return say('verdict.reason.manual', { decision: r.supervised, screening });
+  return screening;
+}
+
+export function statusView(r: ReservationRow) {
+  return {
+    status: compositeStatus(r),
+    pms_status: r.status,
+    supervised: r.supervised,
+    reason: reason(r),
+    guestportal_completed: Boolean(r.guestportal_completed),
+    business_rules: storedVerdict(r)?.rules_fired ?? [],
+  };
+}
+
+type Detail = { status: string; value?: string; help?: string; strength?: Strength; findings?: string[] };
+
+/** A check's public face: house_rules shows only its status, as the spec has it; beyond the spec, the strength of its evidence. */
+function publicDetail(name: string, d: CheckResult): Detail {
+  if (name === 'house_rules') return { status: d.status };
+  const out: Detail = { status: d.status, value: d.value, help: d.help, ...(d.strength ? { strength: d.strength } : {}) };
+  if (name === 'fraud_detection' || name === 'adverse_media') out.findings = d.findings.map((f) => f.text);
+  return out;
+}
+
+/** The colour, risks and recommendations a host sees: the manual decision's colour once there is one. */
+export function outlook(r: ReservationRow) {
+  const verdict = storedVerdict(r);
+  return {
+    risk_color: r.supervised === 'decline' ? 'red' : r.supervised === 'approve' ? 'green' : (verdict?.risk_color ?? 'yellow'),
+    top_risks: verdict?.top_risks ?? [],
+    top_recommendations: verdict ? verdict.top_recommendations : r.supervised ? [] : [say('verdict.pending_recommendation')],
+  };
+}
+
+/** The latest verdict; before the first run finishes, every check is INCOMPLETE and says why. */
+export function summaryView(r: ReservationRow, portal: { status: string; lastScreen: string }) {
+  const verdict = storedVerdict(r);
+  const pendingDetail = (c: string): Detail =>
+    c === 'house_rules'
+      ? { status: 'INCOMPLETE' }
+      : {
+          status: 'INCOMPLETE',
+          value: say('check.pending.value'),
+          help: say('check.pending.help'),
+          ...(c === 'fraud_detection' || c === 'adverse_media' ? { findings: [] as string[] } : {}),
+        };
+  return {
+    guest_portal_status: portal.status,
+    guest_portal_last_screen: portal.lastScreen,
+    verification_composite_status: compositeStatus(r),
+    verification_status: r.verification_status,
+    verification_status_reason: reason(r),
+    ...outlook(r),
+    details: Object.fromEntries(CHECKS.map((c) => [c, verdict ? publicDetail(c, verdict.details[c]) : pendingDetail(c)])),
+    supervised_status: r.supervised,
+  };
+}
+
+/**
+ * The screening event body of DESIGN.md section 6, sent when the verdict or the manual decision
+ * changes, and to a run's callback. Beyond the hosted original's fields, it carries what a
+ * receiver acts on without calling back: the risk colour, the top risks and recommendations, and
+ * the reservation's URL (ScreeningEvent in the OpenAPI's webhooks).
+ */
+export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) {
+  const s = statusView(r);
+  const notes = await listNotes(db, r.id);
+  return {
+    id: r.id,
+    status: s.status,
+    guestportal_completed: s.guestportal_completed,
+    reason: s.reason,
+    business_rules: s.business_rules,
+    notes: notes.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at })),
+    supervised: s.supervised,
+    ...outlook(r),
+    url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
+  };
+}
+
+export async function emitScreeningEvent(tx: Tx, deps: Deps, r: ReservationRow): Promise<void> {
+  const body = await screeningEventBody(tx, deps, r);
+  await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body });
+}
+
+export const RISK_COLORS = ['green', 'yellow', 'orange', 'red'] as const;
+export type RiskColor = (typeof RISK_COLORS)[number];
+
+/** The last `days` days, oldest first: reservations screened each day by the colour of the verdict. */
+export async function screeningDays(deps: Deps, account: AccountRow, days = 7) {
+  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
+  const since = new Date(today - (days - 1) * 86_400_000);
+  const counts = await screenedPerDay(deps.db, account.id, iso(since));
+  return Array.from({ length: days }, (_, i) => {
+    const day = iso(new Date(since.getTime() + i * 86_400_000)).slice(0, 10);
+    const colors = Object.fromEntries(RISK_COLORS.map((c) => [c, counts.find((x) => x.day === day && x.color === c)?.n ?? 0])) as Record<RiskColor, number>;
+    return { day, colors, total: RISK_COLORS.reduce((a, c) => a + colors[c], 0) };
+  });
+}
