@@ -251,11 +251,7 @@ async function backgroundSections(deps: Deps, accountId: string, checkId: string
     });
   } else sections.push(notRun(deps, REGISTRY, 'report.not_installed.registry', 'import records with `guestscreen data import sex-offenders`'));
 
-  const media = await assertAdverseMediaSource(deps).then(
-    () => true,
-    () => false,
-  );
-  if (media) {
+  if (await hasAdverseMediaSource(deps)) {
     const r = await searchAdverseMedia({ deps, accountId }, s);
     const risky = r.findings.filter((f) => !(f.riskCategories.length === 1 && f.riskCategories[0] === 'Other News'));
     sections.push({
