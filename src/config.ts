@@ -2,6 +2,7 @@ import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typeb
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
+import { isWellFormedApiKey } from './lib/api-keys.js';
 import { outboundUrlProblem } from './lib/urls.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
@@ -71,7 +72,7 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   GUESTSCREEN_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  GUESTSCREEN_ROOT_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  GUESTSCREEN_ROOT_KEY: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   GUESTSCREEN_ALLOW_PRIVATE_TARGETS: Type.Optional(Bool),
   GUESTSCREEN_PMS_NAMES: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]+(,[a-z0-9_-]+)*$' })),
@@ -210,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (port > 65535) problems.push(`PORT: must be at most 65535 (got ${port})`);
   if (e.DATABASE_URL && !e.GUESTSCREEN_SECRET) {
     problems.push('GUESTSCREEN_SECRET: required when DATABASE_URL is set, so every node shares one encryption secret');
+  }
+  if (e.GUESTSCREEN_ROOT_KEY !== undefined && !isWellFormedApiKey(e.GUESTSCREEN_ROOT_KEY)) {
+    // Only a key of the service's own shape and checksum ever authenticates (lib/api-keys.ts):
+    // any other value would start the service and then turn away every request.
+    problems.push('GUESTSCREEN_ROOT_KEY: not a guestscreen API key (gsk_ and 49 letters and digits ending in a checksum); make one with `guestscreen keys generate`');
   }
   const smsKeys = ['GUESTSCREEN_SMS_URL', 'GUESTSCREEN_SMS_ACCOUNT_SID', 'GUESTSCREEN_SMS_AUTH_TOKEN', 'GUESTSCREEN_SMS_FROM'] as const;
   const smsSet = smsKeys.filter((k) => e[k] !== undefined);

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/repo.js';
-import { generateApiKey } from '../src/lib/api-keys.js';
+import { generateApiKey, isWellFormedApiKey } from '../src/lib/api-keys.js';
 import { verifyPassword } from '../src/lib/passwords.js';
 import { findAccount } from '../src/modules/accounts/repo.js';
 import { createDeps, startWorker } from '../src/runtime.js';
@@ -223,13 +223,90 @@ describe(`guestscreen command (${dbKind})`, () => {
   it('fails with a usage message for a missing option or an unknown command', () => {
     let r = runCli(['accounts', 'create', '--name', 'X'], env);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /accounts create needs --name and --email/);
+    assert.match(r.stderr, /required option '--email <email>' not specified/);
     r = runCli(['data', 'import', 'gazetteer', 'x.csv'], env);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /unknown data kind 'gazetteer'/);
+    assert.match(r.stderr, /unknown command 'gazetteer'/);
     r = runCli(['frobnicate'], env);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /unknown command 'frobnicate'/);
+    r = runCli(['demo', '--accounts', 'many'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /option '--accounts <n>' argument 'many' is invalid/);
+    r = runCli(['data', 'import', 'news', '/nonexistent/news.jsonl'], env);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^guestscreen: using SQLite .*\nguestscreen: ENOENT: no such file or directory/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace for a missing file');
+  });
+
+  it('has help for every command and subcommand, and prints its version', () => {
+    const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    assert.equal(runCli(['--version'], env).stdout.trim(), version);
+    const top = runCli(['--help'], env);
+    assert.equal(top.code, 0);
+    const commands = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    assert.ok(commands.length >= 10, top.stdout);
+    const paths = [...commands.map((c) => [c]), ['accounts', 'create'], ['accounts', 'password'], ['keys', 'generate'], ['jobs', 'list'], ['jobs', 'retry'], ['data', 'import']];
+    paths.push(...['blocklist', 'ip-threats', 'breaches', 'sex-offenders', 'sanctions', 'news', 'geoip'].map((k) => ['data', 'import', k]));
+    for (const p of paths) {
+      // `start --help` once started the server: help must answer and exit at once.
+      const r = runCli([...p, '--help'], env);
+      assert.equal(r.code, 0, `${p.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^Usage: guestscreen ${p.join(' ')}`), p.join(' '));
+    }
+  });
+
+  it('names the database it opens, and makes none where it was not pointed', () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'guestscreen-elsewhere-'));
+    try {
+      const other = { ...env, GUESTSCREEN_DATA_DIR: path.join(elsewhere, 'data') };
+      for (const args of [
+        ['jobs', 'list'],
+        ['accounts', 'create', '--name', 'N', '--email', 'n@example.test'],
+        ['data', 'import', 'news', 'x.jsonl'],
+      ]) {
+        const r = runCli(args, other);
+        assert.equal(r.code, 1, args.join(' '));
+        assert.match(r.stderr, dbKind === 'sqlite' ? /there is no guestscreen database at .*guestscreen-elsewhere-.*--create-database/s : /has no guestscreen schema yet/);
+      }
+      if (dbKind === 'sqlite') assert.deepEqual(readdirSync(elsewhere), [], 'nothing was created');
+      const listed = runCli(['jobs', 'list'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stderr, dbKind === 'sqlite' ? /^guestscreen: using SQLite .*guestscreen-test-.*guestscreen\.db\n$/ : /^guestscreen: using PostgreSQL/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('prints the root key whichever command makes the root account, and generates keys for GUESTSCREEN_ROOT_KEY', async () => {
+    const { env: fresh, cleanup } = await createIsolatedEnv();
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-first-'));
+      const news = path.join(dir, 'news.jsonl');
+      writeFileSync(news, `${JSON.stringify({ url: 'https://news.example/y', title: 'Nothing to see' })}\n`);
+      const r = runCli(['data', 'import', 'news', news, '--json', '--create-database'], fresh);
+      rmSync(dir, { recursive: true, force: true });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).imported, 1, 'standard output stays JSON');
+      const rootKey = /Root account created\. Its API key, shown only now:\n {2}(gsk_\w+)/.exec(r.stderr)?.[1];
+      assert.ok(rootKey, r.stderr);
+      const app = await openApp(fresh);
+      try {
+        const me = await app.inject({ url: '/v1/accounts/me', headers: { 'x-api-key': rootKey } });
+        assert.equal(me.statusCode, 200);
+        assert.equal(me.json().is_reseller, true);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await cleanup();
+    }
+    const generated = runCli(['keys', 'generate'], {});
+    assert.equal(generated.code, 0);
+    assert.ok(isWellFormedApiKey(generated.stdout.trim()), generated.stdout);
+    const bad = runCli(['start'], { ...env, GUESTSCREEN_ROOT_KEY: 'my-own-long-root-key-of-more-than-32-characters' });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /GUESTSCREEN_ROOT_KEY: not a guestscreen API key .*make one with `guestscreen keys generate`/);
   });
 
   it('refuses to start on a bad configuration and lists every problem', () => {

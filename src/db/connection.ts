@@ -16,10 +16,13 @@ export interface DatabaseOptions {
   sqliteReaders?: number;
 }
 
+/** The embedded database's file in a data directory. */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'guestscreen.db');
+
 /** The database the configuration names: PostgreSQL given a URL, else the embedded SQLite file in the data directory. */
 export function openDatabase(opts: DatabaseOptions): DatabaseHandle {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openSqlite(path.join(opts.dataDir, 'guestscreen.db'), opts.sqliteReaders ?? 0);
+  return openSqlite(sqliteFile(opts.dataDir), opts.sqliteReaders ?? 0);
 }
 
 /**

@@ -59,6 +59,16 @@ class StaticProvider implements MigrationProvider {
 
 export class MigrationError extends Error {}
 
+/** True when no migration has run here: the schema (PostgreSQL) or the file (SQLite) is not guestscreen's yet. */
+export async function isNewDatabase(handle: DatabaseHandle): Promise<boolean> {
+  const { rows } =
+    handle.dialect.kind === 'postgres'
+      ? await sql<{ n: number }>`select count(*)::int as n from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+          where s.nspname = current_schema() and c.relname = 'kysely_migration'`.execute(handle.db)
+      : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+  return Number(rows[0]?.n ?? 0) === 0;
+}
+
 /** Brings the schema to the latest version; throws (never exits 0) when a step fails. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResult[]> {
   // On PostgreSQL, name the schema: Kysely's existence check otherwise sees the bookkeeping
