@@ -138,6 +138,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     bodyLimit: 1024 * 1024,
     ...connectionOptions(deps.config),
     requestIdHeader: 'x-request-id',
+    // Behind a reverse proxy, the client's address (logs, rate limits, sign-in throttling) is the
+    // one the named proxies put in X-Forwarded-For; a header from anyone else is not believed.
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     genReqId: () => `${requestIdPrefix}${(requests++).toString(16).padStart(16, '0')}`,
     schemaErrorFormatter: formatValidationErrors,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers(SerializerSelector() as never) as never } },
@@ -179,6 +182,14 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     request.log.info({ method: request.method, url: loggedUrl(request), statusCode: reply.statusCode, remoteAddress: request.ip, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });
+  if (deps.config.metrics) {
+    const { httpRequests } = deps.metrics;
+    app.addHook('onResponse', (request, reply, done) => {
+      // The route's pattern, never the path: ids and tokens would make a series per request.
+      httpRequests.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   // A client that goes away before its answer leaves a line too (it gets no `request completed`).
   app.addHook('onRequestAbort', (request, done) => {
     if (!ACCESS_LEVELS.has(request.log.level)) return done();

@@ -6,6 +6,7 @@
 import closeWithGrace from 'close-with-grace';
 import { Command, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { backup, restore } from './cli/backup.js';
 import { loadLists, openDeps, out, ready, UsageError, wholeNumber, type OpenOptions } from './cli/context.js';
 import { dataCommand } from './cli/data.js';
@@ -16,7 +17,7 @@ import { generateApiKey } from './lib/api-keys.js';
 import { hashPassword } from './lib/passwords.js';
 import { findAccount, findRootAccount, updateAccount } from './modules/accounts/repo.js';
 import { createAccount, toAccountView, webhookSecret } from './modules/accounts/service.js';
-import { createDeps, startServer, startWorker } from './runtime.js';
+import { beginShutdown, createDeps, startMetricsListener, startServer, startWorker } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Opens the database, runs `fn`, and closes the database again (a command that keeps serving closes it on shutdown). */
@@ -37,26 +38,34 @@ const run = (fn: (deps: Deps, root: { rootId: string }) => Promise<void>, o: { c
   withDeps({ create: Boolean(o.createDatabase), announce: true }, async (deps) => fn(deps, await ready(deps)));
 const withDatabaseOption = (c: Command) => c.option('--create-database', 'make a new database when there is none where the configuration points (by default the command refuses)');
 
+function listeningOn(server: Server): string {
+  const address = server.address();
+  return typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address);
+}
+
 async function serve(command: 'start' | 'serve', deps: Deps) {
   // The root key, if this start made the root account, comes last, under the banner.
   const rootKeyLines: string[] = [];
   await ready(deps, (line) => rootKeyLines.push(line));
   await loadLists(deps);
   const app = await startServer(deps);
+  const metrics = await startMetricsListener(deps);
   const worker = command === 'start' ? startWorker(deps) : undefined;
-  const address = app.server.address();
-  const listening = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address);
+  const listening = listeningOn(app.server);
   out(`guestscreen ${VERSION} ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
   out(`Public URL: ${deps.config.publicUrl}`);
   out(`API reference: ${deps.config.publicUrl}/docs`);
   out(`Host console: ${deps.config.publicUrl}/console`);
+  if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
   rootKeyLines.forEach(out);
   const { dataSources } = await import('./modules/system/sources.js');
   for (const source of await dataSources(deps))
     if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
-  closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+  closeWithGrace({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
+    await beginShutdown(deps);
     await app.close();
+    metrics?.close();
     await worker?.stop(10_000);
     await deps.database.close();
   });
@@ -93,9 +102,12 @@ function program(): Command {
         await ready(deps, out);
         await loadLists(deps);
         const worker = startWorker(deps, 'dedicated');
+        const metrics = await startMetricsListener(deps);
         out(`guestscreen ${VERSION} worker ${worker.id} started (${deps.database.description})`);
+        if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
         closeWithGrace({ delay: 15_000 }, async ({ err }) => {
           if (err) deps.log?.error({ err }, 'shutting down after an error');
+          metrics?.close();
           await worker.stop(10_000);
           await deps.database.close();
         });

@@ -1,5 +1,6 @@
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import ipaddr from 'ipaddr.js';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { isWellFormedApiKey } from './lib/api-keys.js';
@@ -103,6 +104,11 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_LOOKUP_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_GEOIP_DATABASE: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
+  GUESTSCREEN_METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
+  GUESTSCREEN_METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SHUTDOWN_DELAY_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]+)?$' })),
+  GUESTSCREEN_TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
   ...vendorVariables(),
 });
 
@@ -166,6 +172,15 @@ export interface Config {
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
+  /**
+   * /metrics: on the API's port behind `token` (a bearer token), and/or on a listener of its own
+   * at host:port (for `worker`, which has no API; a token there is asked too). Unset: off.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string } | undefined;
+  /** After a stop signal, how long /readyz answers 503 before the listener closes (a load balancer's time to notice). */
+  shutdownDelayMs: number;
+  /** Proxies whose X-Forwarded-For the service believes: addresses, CIDR blocks, or loopback, linklocal, uniquelocal. */
+  trustedProxies: string[];
   lookups: {
     cacheSeconds: number;
     quotaPerDay: number;
@@ -188,6 +203,18 @@ export class ConfigError extends Error {
 }
 
 const flag = (v: string | undefined) => v === 'true' || v === '1';
+
+/** The names of address ranges Fastify's trustProxy (proxy-addr) knows. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isAddressOrBlock(text: string): boolean {
+  try {
+    if (text.includes('/')) ipaddr.parseCIDR(text);
+    else ipaddr.parse(text);
+    return ipaddr.isValid(text.split('/')[0] ?? '');
+  } catch {
+    return false;
+  }
+}
 
 /**
  * One reader thread per core beyond the one the main thread needs, at least one, at most four:
@@ -259,6 +286,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const refreshHours = e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS === undefined ? 24 : Number(e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS);
   // The worker's timer holds at most 2^31 ms (24.8 days).
   if (!(refreshHours > 0 && refreshHours <= 576)) problems.push('GUESTSCREEN_SANCTIONS_REFRESH_HOURS: must be more than 0 and at most 576 (24 days)');
+  const metricsPort = e.GUESTSCREEN_METRICS_PORT === undefined ? undefined : Number(e.GUESTSCREEN_METRICS_PORT);
+  if (metricsPort !== undefined && (metricsPort === 0 || metricsPort > 65535 || metricsPort === port)) problems.push(`GUESTSCREEN_METRICS_PORT: must be 1 to 65535 and not PORT (got ${metricsPort})`);
+  if (e.GUESTSCREEN_METRICS_HOST !== undefined && metricsPort === undefined) problems.push('GUESTSCREEN_METRICS_HOST: set GUESTSCREEN_METRICS_PORT too');
+  const trustedProxies = (e.GUESTSCREEN_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const p of trustedProxies) {
+    if (!PROXY_NAMES.has(p) && !isAddressOrBlock(p)) problems.push(`GUESTSCREEN_TRUSTED_PROXIES: '${p}' is not an IP address, a CIDR block, or one of ${[...PROXY_NAMES].join(', ')}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const host = e.HOST ?? '0.0.0.0';
@@ -297,6 +334,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sanctionsRefresh: refreshUrls.length ? { urls: refreshUrls, everyHours: refreshHours } : undefined,
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
+    metrics:
+      e.GUESTSCREEN_METRICS_TOKEN !== undefined || metricsPort !== undefined ? { token: e.GUESTSCREEN_METRICS_TOKEN, port: metricsPort, host: e.GUESTSCREEN_METRICS_HOST ?? '127.0.0.1' } : undefined,
+    shutdownDelayMs: (e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS === undefined ? 0 : Number(e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS)) * 1000,
+    trustedProxies,
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,
     lookups: {
       cacheSeconds: e.GUESTSCREEN_LOOKUP_CACHE_SECONDS === undefined ? 86_400 : Number(e.GUESTSCREEN_LOOKUP_CACHE_SECONDS),

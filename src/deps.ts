@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db, DatabaseHandle } from './db/connection.js';
 import type { DialectHelpers } from './db/dialect.js';
 import type { KeyCache } from './http/key-cache.js';
+import type { Metrics } from './lib/metrics.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Clock } from './lib/time.js';
 
@@ -22,4 +23,8 @@ export interface Deps {
   wakeWorker: () => void;
   /** Requests this process's API is answering now (counted in app.ts), for the worker beside it. */
   api: { inFlight: number };
+  /** This process's counters and histograms (lib/metrics.ts), served at /metrics when enabled. */
+  metrics: Metrics;
+  /** Set when a stop signal arrives: /readyz answers 503 from then on. */
+  shutdown: { started: boolean };
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -6,6 +8,7 @@ import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { resolveSecret, SecretBox } from './lib/secret-box.js';
+import { Metrics } from './lib/metrics.js';
 import { systemClock } from './lib/time.js';
 import { KeyCache } from './http/key-cache.js';
 import { handlers } from './jobs/handlers.js';
@@ -13,6 +16,7 @@ import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
 import { enqueue } from './jobs/repo.js';
 import { purgeExpiredChecks } from './modules/background-checks/service.js';
+import { enableMetrics, metricsAllowed, metricsText } from './modules/system/metrics.js';
 
 export function createDeps(config: Config): Deps {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteReaders: config.sqliteReaders });
@@ -26,6 +30,8 @@ export function createDeps(config: Config): Deps {
     keyCache: new KeyCache(config.keyCacheMs),
     wakeWorker: () => undefined,
     api: { inFlight: 0 },
+    metrics: new Metrics(),
+    shutdown: { started: false },
   };
 }
 
@@ -41,6 +47,40 @@ export async function startServer(deps: Deps): Promise<FastifyInstance> {
   deps.log ??= app.log;
   await app.listen({ port: deps.config.port, host: deps.config.host });
   return app;
+}
+
+/**
+ * /metrics on a listener of its own (GUESTSCREEN_METRICS_PORT), apart from the API: for a bind
+ * address only the scraper reaches, and for `worker`, which has no API.
+ */
+export async function startMetricsListener(deps: Deps): Promise<Server | undefined> {
+  const settings = deps.config.metrics;
+  if (settings?.port === undefined) return undefined;
+  enableMetrics(deps);
+  const server = createServer((req, res) => {
+    const reply = (status: number, type: string, body: string) => res.writeHead(status, { 'content-type': type }).end(body);
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://x').pathname !== '/metrics') return reply(404, 'text/plain', 'only GET /metrics is served here\n');
+    if (!metricsAllowed(deps, req.headers.authorization)) return reply(401, 'text/plain', 'Authorization: Bearer and the metrics token, please\n');
+    metricsText(deps).then(
+      ({ contentType, body }) => reply(200, contentType, body),
+      (err: unknown) => {
+        deps.log?.error({ err }, 'metrics could not be read');
+        reply(500, 'text/plain', 'the metrics could not be read\n');
+      },
+    );
+  });
+  server.listen(settings.port, settings.host);
+  await once(server, 'listening');
+  return server;
+}
+
+/**
+ * The first step of a stop: /readyz answers 503 at once, and the listener stays open
+ * GUESTSCREEN_SHUTDOWN_DELAY_SECONDS more, so a load balancer stops sending before it closes.
+ */
+export async function beginShutdown(deps: Deps): Promise<void> {
+  deps.shutdown.started = true;
+  if (deps.config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.config.shutdownDelayMs));
 }
 
 /** Requests in flight from which the API counts as busy, for the worker beside it. */

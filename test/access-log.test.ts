@@ -107,3 +107,34 @@ describe(`the access log (${dbKind})`, () => {
     );
   });
 });
+
+describe(`behind a trusted reverse proxy (${dbKind})`, () => {
+  const lines: Record<string, unknown>[] = [];
+  let t: TestApp;
+  before(async () => {
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    t = await createTestApp({ GUESTSCREEN_TRUSTED_PROXIES: '127.0.0.1', GUESTSCREEN_AUTH_FAILURES_PER_MINUTE: '2' }, { logger: { level: 'info', stream } });
+  });
+  after(() => t.close());
+  const from = (client: string, remoteAddress = '127.0.0.1') =>
+    t.app.inject({ method: 'GET', url: '/v1/accounts/me', remoteAddress, headers: { 'x-api-key': 'gsk_wrong', 'x-forwarded-for': client } });
+
+  it("logs and throttles the client's address from X-Forwarded-For, and believes it only from the proxy", async () => {
+    lines.length = 0;
+    assert.equal((await from('203.0.113.9')).statusCode, 401);
+    assert.equal((await from('203.0.113.9')).statusCode, 401);
+    assert.equal((await from('203.0.113.9')).statusCode, 429, 'the third failure from one client is turned away');
+    assert.equal((await from('198.51.100.7')).statusCode, 401, 'another client behind the same proxy is not');
+    // From an address that is not the proxy, the header is the client's own claim: the peer is logged.
+    assert.equal((await from('198.51.100.8', '192.0.2.50')).statusCode, 401);
+    assert.deepEqual(
+      lines.filter((l) => l.msg === 'request completed').map((l) => l.remoteAddress),
+      ['203.0.113.9', '203.0.113.9', '203.0.113.9', '198.51.100.7', '192.0.2.50'],
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, ENV_VARIABLES, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -40,5 +41,24 @@ describe('configuration', () => {
 
   it('reads PMS names and puts api first', () => {
     assert.deepEqual(loadConfig({ GUESTSCREEN_PMS_NAMES: 'hostaway,guesty' }).pmsNames, ['api', 'hostaway', 'guesty']);
+  });
+});
+
+describe('the configuration reference', () => {
+  it('documents every variable the service reads, in docs/configuration.md and .env.example', () => {
+    const docs = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+    const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    // Vendor variables are documented by pattern (GUESTSCREEN_<VENDOR>_URL and its keys) in docs/lookups.md.
+    const own = ENV_VARIABLES.filter((v) => !/^GUESTSCREEN_(TWILIO|HIBP|SEON|PDL|MAXMIND|ABUSEIPDB|OFFENDERS_IO|GREYNOISE|NEWSAPI|NOMINATIM|GDELT|RDAP|YENTE|WATCHMAN|PELIAS|IPINFO|CLEARBIT|CHECKR|WHOIS)_/.test(v));
+    assert.deepEqual(
+      own.filter((v) => !docs.includes(v)),
+      [],
+      'missing in docs/configuration.md',
+    );
+    assert.deepEqual(
+      own.filter((v) => !new RegExp(`^#?${v}=`, 'm').test(example)),
+      [],
+      'missing in .env.example',
+    );
   });
 });

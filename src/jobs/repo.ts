@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Config } from '../config.js';
 import { insertRows } from '../db/compiled.js';
 import { withTx, type Db } from '../db/connection.js';
-import { lockForClaim, type DialectKind } from '../db/dialect.js';
+import { countAll, lockForClaim, type DialectKind } from '../db/dialect.js';
 import type { JobsTable } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { iso, type Clock } from '../lib/time.js';
@@ -166,6 +166,19 @@ export async function listJobs(db: Db, opts: { failed?: boolean; limit?: number 
     .limit(opts.limit ?? 100);
   if (opts.failed) q = q.where('state', '=', 'failed');
   return q.execute();
+}
+
+/**
+ * The queue by kind and state ('available', 'running', 'failed'), with the earliest run_at of
+ * each: for the metrics, how many wait and since when the oldest due one has.
+ */
+export async function queueCounts(db: Db): Promise<{ kind: string; state: string; n: number; oldest: string | null }[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['kind', 'state', countAll().as('n'), (eb) => eb.fn.min('run_at').as('oldest')])
+    .groupBy(['kind', 'state'])
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, state: r.state, n: Number(r.n), oldest: r.oldest === null ? null : String(r.oldest) }));
 }
 
 /** Puts a failed job back in line with a fresh set of attempts. */

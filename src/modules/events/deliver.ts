@@ -55,6 +55,7 @@ export async function deliverWebhook(payload: JobPayload<'webhook.deliver'>, { d
   const last = job.attempt >= job.max_attempts;
   const gone = status === 410;
   const state = error === null ? 'succeeded' : gone || last ? 'failed' : 'pending';
+  deps.metrics.webhookDeliveries.observe({ target: delivery.target, outcome: state === 'pending' ? 'retrying' : state }, latency / 1000);
   await repo.recordAttempt(
     deps.db,
     delivery.id,

@@ -225,6 +225,7 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
       await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated) });
     }
   });
+  deps.metrics.screeningRuns.inc({ risk_color: verdict.risk_color, status: verdict.status });
 }
 
 /** For sync=1: waits (bounded) until a run newer than `since` has finished. */

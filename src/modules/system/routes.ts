@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ping } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
+import { enableMetrics, metricsAllowed, metricsText } from './metrics.js';
 import { dataSources } from './sources.js';
 
 const tags = ['System'];
@@ -36,6 +37,8 @@ export const systemRoutes =
         },
       },
       async () => {
+        // From the stop signal on, a load balancer sends this process no new requests (runtime's shutdown).
+        if (deps.shutdown.started) throw new AppError('unavailable', 'shutting down');
         try {
           await ping(deps.db);
         } catch {
@@ -44,6 +47,16 @@ export const systemRoutes =
         return { status: 'ready', sources: await dataSources(deps) };
       },
     );
+
+    // On the API's port only behind its own token; GUESTSCREEN_METRICS_PORT serves it apart (runtime.ts).
+    if (deps.config.metrics?.token !== undefined) {
+      enableMetrics(deps);
+      app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+        if (!metricsAllowed(deps, request.headers.authorization)) throw new AppError('unauthorized', 'the metrics need Authorization: Bearer and the metrics token');
+        const { contentType, body } = await metricsText(deps);
+        return reply.type(contentType).send(body);
+      });
+    }
 
     app.get(
       '/v1/openapi.json',
