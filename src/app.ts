@@ -31,6 +31,7 @@ import { screeningSettingsRoutes } from './modules/settings/screening-routes.js'
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { apiDescription, referencePage } from './openapi.js';
 import { ScreeningEvent } from './modules/reservations/routes.js';
 import { assetRoutes } from './web/assets.js';
 import { consolePages } from './web/console/index.js';
@@ -104,24 +105,6 @@ function loggedUrl(request: FastifyRequest): string {
     });
   return `${path}?${query.join('&')}`;
 }
-
-/** The screening events this service sends, signed per the Standard Webhooks spec (docs/decisions/delivery.md). */
-const screeningWebhooks = Object.fromEntries(
-  [
-    ['screening.changed', "Sent to the account's screening_webhook_url when a reservation's verification status or manual decision changes."],
-    ['screening.finished', 'Sent to the callback URL a request gave (`callback=`) when the screening run it asked for has finished.'],
-  ].map(([name, description]) => [
-    name,
-    {
-      post: {
-        summary: name,
-        description: `${description} Headers: webhook-id, webhook-timestamp, webhook-signature (v1, HMAC-SHA256).`,
-        requestBody: { required: true, content: { 'application/json': { schema: ScreeningEvent } } },
-        responses: { '2XX': { description: 'Received; any other answer is retried on the delivery schedule (410 turns the URL off)' } },
-      },
-    },
-  ]),
-);
 
 export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
   // Request ids: req_ and 32 hex digits, 64 random bits drawn once per process and then a counter.
@@ -200,22 +183,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   registerErrorHandling(app);
   registerLingeringClose(app);
   registerInputRules(app);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'guestscreen API',
-        version: '1.0.0',
-        description: 'Guest screening for short-term rentals and hospitality. Every /v1 route takes the account key in `x-api-key`. ' + 'Errors are `{"error": "..."}` with `code` and `request_id`.',
-      },
-      servers: [{ url: deps.config.publicUrl }],
-      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
-      security: [{ ApiKey: [] }],
-      webhooks: screeningWebhooks,
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swagger, apiDescription(deps.config, { ScreeningEvent }));
+  await app.register(swaggerUi, referencePage());
 
   registerAuth(app, deps);
   registerIdempotency(app, deps);

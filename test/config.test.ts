@@ -49,7 +49,9 @@ describe('the configuration reference', () => {
     const docs = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
     // Vendor variables are documented by pattern (GUESTSCREEN_<VENDOR>_URL and its keys) in docs/lookups.md.
-    const own = ENV_VARIABLES.filter((v) => !/^GUESTSCREEN_(TWILIO|HIBP|SEON|PDL|MAXMIND|ABUSEIPDB|OFFENDERS_IO|GREYNOISE|NEWSAPI|NOMINATIM|GDELT|RDAP|YENTE|WATCHMAN|PELIAS|IPINFO|CLEARBIT|CHECKR|WHOIS)_/.test(v));
+    const own = ENV_VARIABLES.filter(
+      (v) => !/^GUESTSCREEN_(TWILIO|HIBP|SEON|PDL|MAXMIND|ABUSEIPDB|OFFENDERS_IO|GREYNOISE|NEWSAPI|NOMINATIM|GDELT|RDAP|YENTE|WATCHMAN|PELIAS|IPINFO|CLEARBIT|CHECKR|WHOIS)_/.test(v),
+    );
     assert.deepEqual(
       own.filter((v) => !docs.includes(v)),
       [],

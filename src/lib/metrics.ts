@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Collec
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * This process's instruments, in the Prometheus text format (docs/operations.md, "Metrics").
+ * This process's instruments, in the Prometheus text format (docs/deployment.md, "Metrics").
  * One registry per process (per test app in the suite), so nothing is shared between them.
  * Counting costs next to nothing; the HTTP histogram and the process metrics are switched on
  * only where /metrics is served.

@@ -16,7 +16,7 @@ export const accountRoutes =
       '/accounts/me',
       {
         config: { allowSuspended: true },
-        schema: { tags, summary: 'The calling account; validates the key', response: { 200: AccountRef, ...authErrors } },
+        schema: { tags, operationId: 'getCurrentAccount', summary: 'The calling account; validates the key', response: { 200: AccountRef, ...authErrors } },
       },
       async (request) => accounts.toAccountView(request.account),
     );
@@ -27,6 +27,7 @@ export const accountRoutes =
         config: { resellerOnly: true },
         schema: {
           tags,
+          operationId: 'listChildAccounts',
           summary: 'Direct child accounts of the caller, paged',
           querystring: ChildrenQuery,
           response: { 200: AccountChildren, ...authErrors },
@@ -41,6 +42,7 @@ export const accountRoutes =
         config: { resellerOnly: true },
         schema: {
           tags,
+          operationId: 'listApiKeys',
           summary: "API keys of every account in the caller's subtree, the caller included",
           response: { 200: AccountKeys, ...authErrors },
         },
@@ -55,6 +57,7 @@ export const accountRoutes =
         preValidation: emptyBodyIsObject,
         schema: {
           tags,
+          operationId: 'createChildAccount',
           summary: 'Create a child account of the caller',
           body: RegisterBody,
           response: { 200: RegisteredAccount, ...authErrors },
@@ -73,6 +76,7 @@ export const accountRoutes =
         preValidation: emptyBodyIsObject,
         schema: {
           tags,
+          operationId: 'updateAccount',
           summary: 'Update an account the caller manages; status and suspended change its state',
           params: IdParams,
           querystring: UpdateQuery,
@@ -96,6 +100,7 @@ export const accountRoutes =
         config: { resellerOnly: true },
         schema: {
           tags,
+          operationId: 'createSignupLink',
           summary: 'A single-use self-signup link that creates a child account of the caller',
           querystring: SignupQuery,
           response: { 200: SignupLink, ...authErrors },

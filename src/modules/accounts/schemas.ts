@@ -37,17 +37,20 @@ export const RegisteredAccount = Type.Object(
     ...Account.properties,
     api_key: Type.String({ description: "beyond the spec: the new account's API key, also listed by GET /accounts/keys" }),
   },
-  { title: 'AccountDetailsResponse' },
+  { title: 'RegisteredAccount' },
 );
 
-export const AccountChildren = Type.Object({
-  from: Type.Integer(),
-  size: Type.Integer(),
-  total: Type.Integer(),
-  items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() })),
-});
+export const AccountChildren = Type.Object(
+  {
+    from: Type.Integer(),
+    size: Type.Integer(),
+    total: Type.Integer(),
+    items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() })),
+  },
+  { title: 'AccountPage' },
+);
 
-export const AccountKeys = Type.Array(Type.Object({ user_id: Type.String(), user_name: Type.String(), value: Type.String() }));
+export const AccountKeys = Type.Array(Type.Object({ user_id: Type.String(), user_name: Type.String(), value: Type.String() }), { title: 'ApiKeys' });
 
 const profileFields = {
   phone: Type.Optional(Phone),
@@ -57,7 +60,7 @@ const profileFields = {
 
 export const RegisterBody = Type.Object({ name: Name, email: Email, ...profileFields }, { additionalProperties: false, title: 'AccountRegistrationRequest' });
 
-export const UpdateBody = Type.Object({ name: Type.Optional(Name), email: Type.Optional(Email), ...profileFields }, { additionalProperties: false, title: 'AccountRegistrationRequest' });
+export const UpdateBody = Type.Object({ name: Type.Optional(Name), email: Type.Optional(Email), ...profileFields }, { additionalProperties: false, title: 'AccountUpdateRequest' });
 
 export const UpdateQuery = Type.Object(
   {
@@ -80,4 +83,4 @@ export const SignupQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const SignupLink = Type.Object({ url: Type.String({ format: 'uri' }), expiry: Type.String({ format: 'date-time' }) });
+export const SignupLink = Type.Object({ url: Type.String({ format: 'uri' }), expiry: Type.String({ format: 'date-time' }) }, { title: 'SignupLink' });

@@ -17,6 +17,7 @@ export const adverseMediaRoutes =
       {
         schema: {
           tags: ['Lookups'],
+          operationId: 'startAdverseMediaSearch',
           summary: 'Start an adverse-media search for a person (answers PENDING; the report follows)',
           querystring: Type.Object(Person, { additionalProperties: false }),
           response: { 200: SearchStatus, ...authErrors },
@@ -33,6 +34,7 @@ export const adverseMediaRoutes =
       {
         schema: {
           tags: ['Lookups'],
+          operationId: 'listAdverseMediaReports',
           summary: "The account's adverse-media reports, newest first, without their findings (beyond the spec)",
           querystring: ListQuery,
           response: {
@@ -43,12 +45,22 @@ export const adverseMediaRoutes =
       },
       async (request) => checks.listAdverseMedia(deps, request.account.id, { from: request.query.from ?? 0, size: request.query.size ?? 20, status: request.query.status }),
     );
-    app.get('/lookup/adverse-media/results/:id', { schema: { tags: ['Lookups'], summary: 'An adverse-media report', params: Id, response: { 200: Report, ...authErrors } } }, async (request) =>
-      checks.adverseMediaView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'adverse_media')),
+    app.get(
+      '/lookup/adverse-media/results/:id',
+      { schema: { tags: ['Lookups'], operationId: 'getAdverseMediaReport', summary: 'An adverse-media report', params: Id, response: { 200: Report, ...authErrors } } },
+      async (request) => checks.adverseMediaView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'adverse_media')),
     );
     app.delete(
       '/lookup/adverse-media/results/:id',
-      { schema: { tags: ['Lookups'], summary: 'Delete an adverse-media report and the person it names (beyond the spec)', params: Id, response: { 200: MessageResponse, ...authErrors } } },
+      {
+        schema: {
+          tags: ['Lookups'],
+          operationId: 'deleteAdverseMediaReport',
+          summary: 'Delete an adverse-media report and the person it names (beyond the spec)',
+          params: Id,
+          response: { 200: MessageResponse, ...authErrors },
+        },
+      },
       async (request) => {
         await checks.deleteCheck(deps, request.account.id, request.params.id, 'adverse_media');
         return { message: `adverse-media report ${request.params.id} deleted` };

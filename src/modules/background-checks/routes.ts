@@ -26,6 +26,7 @@ export const checkRoutes =
         preValidation: emptyBodyIsObject,
         schema: {
           tags: ['Background checks'],
+          operationId: 'submitBackgroundCheck',
           summary: 'Start a background check (answers PENDING; results and a PDF follow)',
           querystring: Type.Object({ type: Type.String({ enum: ['globalcheck'], description: 'globalcheck' }) }, { additionalProperties: false }),
           body: Type.Object({ ...Person, email: Type.Optional(Type.String({ maxLength: 254 })), phone: Type.Optional(Type.String({ maxLength: 40 })) }, { additionalProperties: false }),
@@ -43,6 +44,7 @@ export const checkRoutes =
       {
         schema: {
           tags: ['Background checks'],
+          operationId: 'listBackgroundChecks',
           summary: "The account's background checks, newest first, without their findings (beyond the spec)",
           querystring: ListQuery,
           response: {
@@ -66,12 +68,28 @@ export const checkRoutes =
     );
     app.get(
       '/background-check/results/:id',
-      { schema: { tags: ['Background checks'], summary: 'A background check: status, risk status, findings by source, PDF link', params: Id, response: { 200: Results, ...authErrors } } },
+      {
+        schema: {
+          tags: ['Background checks'],
+          operationId: 'getBackgroundCheck',
+          summary: 'A background check: status, risk status, findings by source, PDF link',
+          params: Id,
+          response: { 200: Results, ...authErrors },
+        },
+      },
       async (request) => checks.backgroundView(deps, await checks.findCheck(deps, request.account.id, request.params.id, 'globalcheck')),
     );
     app.delete(
       '/background-check/results/:id',
-      { schema: { tags: ['Background checks'], summary: 'Delete a background check, its report and PDF (beyond the spec)', params: Id, response: { 200: MessageResponse, ...authErrors } } },
+      {
+        schema: {
+          tags: ['Background checks'],
+          operationId: 'deleteBackgroundCheck',
+          summary: 'Delete a background check, its report and PDF (beyond the spec)',
+          params: Id,
+          response: { 200: MessageResponse, ...authErrors },
+        },
+      },
       async (request) => {
         await checks.deleteCheck(deps, request.account.id, request.params.id, 'globalcheck');
         return { message: `background check ${request.params.id} deleted` };
@@ -82,6 +100,7 @@ export const checkRoutes =
       {
         schema: {
           tags: ['Background checks'],
+          operationId: 'getBackgroundCheckPdf',
           summary: 'The PDF report of a finished background check',
           params: Id,
           response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...authErrors },

@@ -61,13 +61,16 @@ const StatusResponse = Type.Object(
   { title: 'ReservationStatusResponse' },
 );
 
-const Check = Type.Object({
-  status: Type.String(),
-  value: Type.Optional(Type.String()),
-  help: Type.Optional(Type.String()),
-  strength: Type.Optional(StringEnum(STRENGTHS, { description: 'Beyond the spec: the strength of the evidence the check found (docs/verdicts.md); absent when it found nothing' })),
-  findings: Type.Optional(Type.Array(Type.String())),
-});
+const Check = Type.Object(
+  {
+    status: Type.String(),
+    value: Type.Optional(Type.String()),
+    help: Type.Optional(Type.String()),
+    strength: Type.Optional(StringEnum(STRENGTHS, { description: 'Beyond the spec: the strength of the evidence the check found (docs/verdicts.md); absent when it found nothing' })),
+    findings: Type.Optional(Type.Array(Type.String())),
+  },
+  { title: 'Check' },
+);
 
 /** The body of `screening.changed` webhooks and `screening.finished` callbacks (review.ts, screeningEventBody). */
 export const ScreeningEvent = Type.Object(
@@ -103,7 +106,7 @@ const SummaryResponse = Type.Object(
   { title: 'ReservationSummaryResponse' },
 );
 
-const NotesResponse = Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() }));
+const NotesResponse = Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() }), { title: 'Notes' });
 
 const ScreensResponse = Type.Object(Object.fromEntries(SCREENS.map((s) => [s, Type.String()])), { title: 'ReservationScreensResponse' });
 
@@ -143,6 +146,7 @@ const StargateResponse = Type.Array(
     confirmation_code: Type.String(),
     message: Type.Object({ subject: Type.String(), text: Type.String(), html: Type.String() }),
   }),
+  { title: 'GuestMessages' },
 );
 
 /** A file the guest uploaded, as a download: for the API and the console alike. */
@@ -184,7 +188,7 @@ export const reservationRoutes =
       {
         config: replayReservation,
         preValidation: rejectReadOnly,
-        schema: { tags, summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
+        schema: { tags, operationId: 'createReservation', summary: 'Create a reservation', querystring: WriteQuery, body: CreateBody, response: { 200: ReservationRef, ...errors } },
       },
       async (request) => {
         const r = await reservations.createReservation(deps, request.account, request.body, await writeOptions(deps, request.query));
@@ -198,6 +202,7 @@ export const reservationRoutes =
         preValidation: rejectReadOnly,
         schema: {
           tags,
+          operationId: 'updateReservation',
           summary: 'Update a reservation: given fields replace, guest and identification merge key by key',
           params: IdParams,
           querystring: WriteQuery,
@@ -213,36 +218,59 @@ export const reservationRoutes =
 
     app.get(
       '/reservations/:id',
-      { schema: { tags, summary: 'A reservation by id, confirmation code (pms) or PMS id (pms + usepmsid)', params: IdParams, querystring: ReadQuery, response: { 200: ReservationRef, ...errors } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getReservation',
+          summary: 'A reservation by id, confirmation code (pms) or PMS id (pms + usepmsid)',
+          params: IdParams,
+          querystring: ReadQuery,
+          response: { 200: ReservationRef, ...errors },
+        },
+      },
       // Only the view's columns: not the screening result a full read would decode and drop.
       async (request) => toReservationView(deps, await reservations.getReservationView(deps, request.account, request.params.id, lookupOf(request))),
     );
 
     app.delete(
       '/reservations/:id',
-      { schema: { tags, summary: "Erase a reservation and its guest's personal data (beyond the spec)", params: IdParams, response: { 200: MessageResponse, ...errors } } },
+      {
+        schema: {
+          tags,
+          operationId: 'eraseReservation',
+          summary: "Erase a reservation and its guest's personal data (beyond the spec)",
+          params: IdParams,
+          response: { 200: MessageResponse, ...errors },
+        },
+      },
       async (request) => {
         await reservations.eraseReservation(deps, request.account, request.params.id);
         return { message: `reservation ${request.params.id} erased` };
       },
     );
 
-    app.get('/reservations', { schema: { tags, summary: 'Search reservations', querystring: SearchQuery, response: { 200: ReservationList, ...errors } } }, async (request) => {
-      const { rows, ...page } = await reservations.searchReservations(deps, request.account, request.query);
-      return { ...page, items: rows.map((r) => toReservationView(deps, r)) };
-    });
+    app.get(
+      '/reservations',
+      { schema: { tags, operationId: 'searchReservations', summary: 'Search reservations', querystring: SearchQuery, response: { 200: ReservationList, ...errors } } },
+      async (request) => {
+        const { rows, ...page } = await reservations.searchReservations(deps, request.account, request.query);
+        return { ...page, items: rows.map((r) => toReservationView(deps, r)) };
+      },
+    );
 
     app.get(
       '/reservations/:id/summary',
-      { schema: { tags, summary: 'Verification summary', params: IdParams, querystring: ReadQuery, response: { 200: SummaryResponse, ...errors } } },
+      { schema: { tags, operationId: 'getReservationSummary', summary: 'Verification summary', params: IdParams, querystring: ReadQuery, response: { 200: SummaryResponse, ...errors } } },
       async (request) => {
         const r = await load(request);
         return summaryView(r, await portalProgress(deps.db, r));
       },
     );
 
-    app.get('/reservations/:id/status', { schema: { tags, summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } }, async (request) =>
-      statusView(await load(request)),
+    app.get(
+      '/reservations/:id/status',
+      { schema: { tags, operationId: 'getReservationStatus', summary: 'Verification status', params: IdParams, querystring: ReadQuery, response: { 200: StatusResponse, ...errors } } },
+      async (request) => statusView(await load(request)),
     );
 
     app.post(
@@ -251,6 +279,7 @@ export const reservationRoutes =
         config: replayStatus,
         schema: {
           tags,
+          operationId: 'setManualDecision',
           summary: 'Approve or decline manually; can be changed later',
           params: IdParams,
           body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const) }, { additionalProperties: false, title: 'ReservationsVerificationChangeRequest' }),
@@ -265,13 +294,24 @@ export const reservationRoutes =
 
     app.get(
       '/reservations/:id/screens',
-      { schema: { tags, summary: "Guest-portal screens resolved from the account's settings", params: IdParams, querystring: ReadQuery, response: { 200: ScreensResponse, ...errors } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getReservationScreens',
+          summary: "Guest-portal screens resolved from the account's settings",
+          params: IdParams,
+          querystring: ReadQuery,
+          response: { 200: ScreensResponse, ...errors },
+        },
+      },
       async (request) => review.screensView(deps, await load(request)),
     );
 
     app.get(
       '/reservations/:id/notes',
-      { schema: { tags, summary: 'Notes: system, manual decisions, hosts', params: IdParams, querystring: ReadQuery, response: { 200: NotesResponse, ...errors } } },
+      {
+        schema: { tags, operationId: 'listReservationNotes', summary: 'Notes: system, manual decisions, hosts', params: IdParams, querystring: ReadQuery, response: { 200: NotesResponse, ...errors } },
+      },
       async (request) => review.notesView(deps, await load(request)),
     );
 
@@ -281,6 +321,7 @@ export const reservationRoutes =
         config: { idempotentReplay: async (request, id) => review.notesView(deps, await reservations.getReservation(deps, request.account, id)) },
         schema: {
           tags,
+          operationId: 'addReservationNote',
           summary: 'Add a host note (beyond the spec)',
           params: IdParams,
           body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false }),
@@ -290,8 +331,10 @@ export const reservationRoutes =
       async (request) => review.addHostNote(deps, request.account, await load(request), request.body.text),
     );
 
-    app.get('/reservations/:id/payments', { schema: { tags, summary: 'Payments derived from payment events', params: IdParams, response: { 200: PaymentsResponse, ...errors } } }, async (request) =>
-      paymentsView(deps, await load(request)),
+    app.get(
+      '/reservations/:id/payments',
+      { schema: { tags, operationId: 'listReservationPayments', summary: 'Payments derived from payment events', params: IdParams, response: { 200: PaymentsResponse, ...errors } } },
+      async (request) => paymentsView(deps, await load(request)),
     );
 
     app.post(
@@ -300,6 +343,7 @@ export const reservationRoutes =
         config: { idempotentReplay: async () => ({ message: 'payment event recorded' }) },
         schema: {
           tags,
+          operationId: 'recordPaymentEvent',
           summary: 'Record a payment event; idempotent on (event_source, event_id)',
           params: IdParams,
           body: PaymentEventBody,
@@ -309,8 +353,10 @@ export const reservationRoutes =
       async (request) => recordPaymentEvent(deps, await load(request), request.body),
     );
 
-    app.get('/reservations/:id/stargate', { schema: { tags, summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } }, async (request) =>
-      stargateView(deps, await load(request)),
+    app.get(
+      '/reservations/:id/stargate',
+      { schema: { tags, operationId: 'listGuestMessages', summary: 'Queued and sent guest messages', params: IdParams, response: { 200: StargateResponse, ...errors } } },
+      async (request) => stargateView(deps, await load(request)),
     );
 
     app.post(
@@ -319,6 +365,7 @@ export const reservationRoutes =
         config: replayStatus,
         schema: {
           tags,
+          operationId: 'dismissSanctionsMatch',
           summary:
             'Dismiss a possible sanctions match as a different person: remembered for the guest and the entry until a list changes the entry, noted, and the reservation screened again (beyond the spec)',
           params: IdParams,
@@ -346,6 +393,7 @@ export const reservationRoutes =
         config: replayStatus,
         schema: {
           tags,
+          operationId: 'screenReservation',
           summary: 'Run screening again now (beyond the spec); with sync=1, answer with the new status',
           params: IdParams,
           querystring: Type.Object({ sync: Type.Optional(QueryFlag) }, { additionalProperties: false }),
@@ -365,6 +413,7 @@ export const reservationRoutes =
       {
         schema: {
           tags,
+          operationId: 'listScreeningRuns',
           summary: 'Every screening run: inputs digest, each check, rules fired, verdict (beyond the spec)',
           params: IdParams,
           querystring: ReadQuery,
@@ -376,7 +425,7 @@ export const reservationRoutes =
 
     app.get(
       '/reservations/:id/guestportal',
-      { schema: { tags, summary: 'Guest-portal details', params: IdParams, querystring: ReadQuery, response: { 200: GuestPortalResponse, ...errors } } },
+      { schema: { tags, operationId: 'getGuestPortal', summary: 'Guest-portal details', params: IdParams, querystring: ReadQuery, response: { 200: GuestPortalResponse, ...errors } } },
       async (request) => guestPortalView(deps, deps.db, await load(request)),
     );
 
@@ -385,6 +434,7 @@ export const reservationRoutes =
       {
         schema: {
           tags,
+          operationId: 'getGuestPortalFile',
           summary: 'A file the guest uploaded in the guest portal, decrypted (beyond the spec)',
           params: Type.Object({ id: Type.String({ maxLength: 100 }), file_id: Type.String({ maxLength: 100 }) }),
           querystring: ReadQuery,

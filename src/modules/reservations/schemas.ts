@@ -143,38 +143,44 @@ export const SearchQuery = Type.Object(
 
 export type SearchInput = Static<typeof SearchQuery>;
 
-export const ReservationList = Type.Object({
-  from: Type.Integer(),
-  size: Type.Integer(),
-  total: Type.Integer(),
-  items: Type.Array(Type.Ref('Reservation')),
-});
+export const ReservationList = Type.Object(
+  {
+    from: Type.Integer(),
+    size: Type.Integer(),
+    total: Type.Integer(),
+    items: Type.Array(Type.Ref('Reservation')),
+  },
+  { title: 'ReservationPage' },
+);
 
 export { EVENT_STATUSES, EVENT_TYPES, PaymentEventBody, type PaymentEvent } from '../screening/schemas.js';
 
 /** The spec's ReservationPaymentsResponse. */
 const Paid = { currency: Type.String(), amount: Type.Number(), receipt_url: Type.String(), timestamp: Type.String() };
 
-export const PaymentsResponse = Type.Object({
-  security_deposit: Type.Object({
-    successful_authorizations: Type.Array(Type.Object({ ...Paid, card_brand: Type.String() })),
-    charge_failures: Type.Array(Type.Object({ message: Type.String(), timestamp: Type.String() })),
-    refunds: Type.Array(Type.Object(Paid)),
-    deposit_captures: Type.Array(Type.Object({ ...Paid, card_brand: Type.String() })),
-  }),
-  payment_validation: Type.Object({
-    receipt_url: Type.String(),
-    name_on_card: Type.String(),
-    funding_type: Type.String(),
-    card_brand: Type.String(),
-    card_country: Type.String(),
-    status: Type.String(),
-    errors: Type.Array(Type.Object({ title: Type.String(), description: Type.String() })),
-  }),
-  damage_waiver: Type.Object(Paid),
-  extra_services: Type.Object({
-    amount: Type.Number(),
-    receipt_url: Type.String(),
-    products: Type.Array(Type.Object({ name: Type.String(), price: Type.Number() })),
-  }),
-});
+export const PaymentsResponse = Type.Object(
+  {
+    security_deposit: Type.Object({
+      successful_authorizations: Type.Array(Type.Object({ ...Paid, card_brand: Type.String() })),
+      charge_failures: Type.Array(Type.Object({ message: Type.String(), timestamp: Type.String() })),
+      refunds: Type.Array(Type.Object(Paid)),
+      deposit_captures: Type.Array(Type.Object({ ...Paid, card_brand: Type.String() })),
+    }),
+    payment_validation: Type.Object({
+      receipt_url: Type.String(),
+      name_on_card: Type.String(),
+      funding_type: Type.String(),
+      card_brand: Type.String(),
+      card_country: Type.String(),
+      status: Type.String(),
+      errors: Type.Array(Type.Object({ title: Type.String(), description: Type.String() })),
+    }),
+    damage_waiver: Type.Object(Paid),
+    extra_services: Type.Object({
+      amount: Type.Number(),
+      receipt_url: Type.String(),
+      products: Type.Array(Type.Object({ name: Type.String(), price: Type.Number() })),
+    }),
+  },
+  { title: 'Payments' },
+);

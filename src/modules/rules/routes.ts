@@ -8,21 +8,24 @@ import * as rules from './service.js';
 const tags = ['Business rules'];
 export const RuleAction = StringEnum(['review', 'decline', 'approve'] as const, { description: 'what the rule does when its condition holds' });
 export const Expression = Type.String({ minLength: 1, maxLength: 4000, description: 'a CEL condition over the documented context (docs/rules.md)' });
-const Rule = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  expression: Type.String(),
-  action: Type.String(),
-  enabled: Type.Boolean(),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
+const Rule = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    expression: Type.String(),
+    action: Type.String(),
+    enabled: Type.Boolean(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { title: 'Rule' },
+);
 /** A new rule, as the API and the console take it. */
 export const RuleBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100 }), expression: Expression, action: RuleAction, enabled: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false },
+  { title: 'RuleInput', additionalProperties: false },
 );
-const Update = Type.Partial(RuleBody, { additionalProperties: false });
+const Update = Type.Partial(RuleBody, { additionalProperties: false, title: 'RuleUpdate' });
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const errors = { ...authErrors, 409: authErrors[400] };
 
@@ -30,20 +33,26 @@ const errors = { ...authErrors, 409: authErrors[400] };
 export const ruleRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/rules', { schema: { tags, summary: "The account's business rules", response: { 200: Type.Array(Rule), ...errors } } }, async (request) => rules.listRules(deps, request.account));
+    app.get('/rules', { schema: { tags, operationId: 'listRules', summary: "The account's business rules", response: { 200: Type.Array(Rule), ...errors } } }, async (request) =>
+      rules.listRules(deps, request.account),
+    );
     app.post(
       '/rules',
       {
         config: { idempotentReplay: (request, id) => rules.getRule(deps, request.account, id) },
-        schema: { tags, summary: 'Create a rule; the expression must compile', body: RuleBody, response: { 200: Rule, ...errors } },
+        schema: { tags, operationId: 'createRule', summary: 'Create a rule; the expression must compile', body: RuleBody, response: { 200: Rule, ...errors } },
       },
       async (request) => rules.createRule(deps, request.account, request.body),
     );
-    app.get('/rules/:id', { schema: { tags, summary: 'One rule', params: Params, response: { 200: Rule, ...errors } } }, async (request) => rules.getRule(deps, request.account, request.params.id));
-    app.put('/rules/:id', { schema: { tags, summary: 'Change a rule: name, expression, action or enabled', params: Params, body: Update, response: { 200: Rule, ...errors } } }, async (request) =>
-      rules.updateRule(deps, request.account, request.params.id, request.body),
+    app.get('/rules/:id', { schema: { tags, operationId: 'getRule', summary: 'One rule', params: Params, response: { 200: Rule, ...errors } } }, async (request) =>
+      rules.getRule(deps, request.account, request.params.id),
     );
-    app.delete('/rules/:id', { schema: { tags, summary: 'Delete a rule', params: Params, response: { 200: MessageResponse, ...errors } } }, async (request) =>
+    app.put(
+      '/rules/:id',
+      { schema: { tags, operationId: 'updateRule', summary: 'Change a rule: name, expression, action or enabled', params: Params, body: Update, response: { 200: Rule, ...errors } } },
+      async (request) => rules.updateRule(deps, request.account, request.params.id, request.body),
+    );
+    app.delete('/rules/:id', { schema: { tags, operationId: 'deleteRule', summary: 'Delete a rule', params: Params, response: { 200: MessageResponse, ...errors } } }, async (request) =>
       rules.deleteRule(deps, request.account, request.params.id),
     );
     app.post(
@@ -51,6 +60,7 @@ export const ruleRoutes =
       {
         schema: {
           tags,
+          operationId: 'dryRunRule',
           summary: "Evaluate a candidate rule over the account's screened reservations without changing anything",
           body: Type.Object(
             { expression: Expression, action: RuleAction, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, description: 'newest reservations to try, default 1000' })) },

@@ -61,6 +61,7 @@ export const matchRoutes =
       {
         schema: {
           tags: ['Screening'],
+          operationId: 'matchName',
           summary: "Match a person's name against the account's blocklist and the imported sanctions lists, with why each candidate matched (beyond the spec)",
           body: MatchBody,
           response: { 200: MatchResponse, ...authErrors },

@@ -45,6 +45,7 @@ export const settingsRoutes =
       {
         schema: {
           tags,
+          operationId: 'getGuestPortalScreens',
           summary: 'Read the guest-portal screen settings; with a JSON body (as the spec has it), update them',
           params: Params,
           querystring: Query,
@@ -64,6 +65,7 @@ export const settingsRoutes =
       {
         schema: {
           tags,
+          operationId: 'updateGuestPortalScreens',
           summary: 'Update the guest-portal screen settings (beyond the spec: the same update as a PUT)',
           params: Params,
           querystring: Query,

@@ -21,7 +21,7 @@ const Settings = Type.Object(
   { title: 'ScreeningSettings' },
 );
 /** A change of screening settings, as the API and the console take it. */
-export const ScreeningSettingsUpdate = Type.Partial(Settings, { additionalProperties: false });
+export const ScreeningSettingsUpdate = Type.Partial(Settings, { additionalProperties: false, title: 'ScreeningSettingsUpdate' });
 const Query = Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
 
 /** Beyond the spec: how strict screening is for an account, and which checks it runs. */
@@ -33,6 +33,7 @@ export const screeningSettingsRoutes =
       {
         schema: {
           tags,
+          operationId: 'getScreeningSettings',
           summary: 'Screening settings: risk tolerance, minimum age, disabled checks, name match threshold (beyond the spec)',
           querystring: Query,
           response: { 200: Settings, ...authErrors },
@@ -46,6 +47,7 @@ export const screeningSettingsRoutes =
       {
         schema: {
           tags,
+          operationId: 'updateScreeningSettings',
           summary: 'Change screening settings; given fields replace, others stay (beyond the spec)',
           querystring: Query,
           body: ScreeningSettingsUpdate,

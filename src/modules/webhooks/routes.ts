@@ -20,22 +20,25 @@ const UnregisterBody = Type.Object(
     webhook_key: WebhookKeySchema,
     webhook_url: Type.Optional(Type.String({ description: 'when given, must match the registered URL' })),
   },
-  { additionalProperties: false, title: 'AccountWebhooksRequest' },
+  { additionalProperties: false, title: 'AccountWebhookRemovalRequest' },
 );
 
-const WebhookList = Type.Object({
-  signing_secret: Type.String({ description: 'whsec_… secret that signs every delivery (Standard Webhooks)' }),
-  webhooks: Type.Array(
-    Type.Object({
-      webhook_key: Type.String(),
-      webhook_url: Type.String(),
-      enabled: Type.Boolean({ description: 'false after the receiver answered 410 Gone; registering again enables it' }),
-      disabled_reason: Nullable(Type.String()),
-      created_at: Type.String({ format: 'date-time' }),
-      updated_at: Type.String({ format: 'date-time' }),
-    }),
-  ),
-});
+const WebhookList = Type.Object(
+  {
+    signing_secret: Type.String({ description: 'whsec_… secret that signs every delivery (Standard Webhooks)' }),
+    webhooks: Type.Array(
+      Type.Object({
+        webhook_key: Type.String(),
+        webhook_url: Type.String(),
+        enabled: Type.Boolean({ description: 'false after the receiver answered 410 Gone; registering again enables it' }),
+        disabled_reason: Nullable(Type.String()),
+        created_at: Type.String({ format: 'date-time' }),
+        updated_at: Type.String({ format: 'date-time' }),
+      }),
+    ),
+  },
+  { title: 'Webhooks' },
+);
 
 export const webhookRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -45,6 +48,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'registerWebhook',
           summary: 'Register (or replace) the URL of one webhook kind',
           body: RegisterBody,
           response: { 200: MessageResponse, ...authErrors },
@@ -58,6 +62,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'unregisterWebhook',
           summary: 'Unregister the URL of one webhook kind',
           body: UnregisterBody,
           response: { 200: MessageResponse, ...authErrors },
@@ -71,6 +76,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'listWebhooks',
           summary: 'Registered webhooks and the signing secret (beyond the spec)',
           response: { 200: WebhookList, ...authErrors },
         },
@@ -83,6 +89,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'listWebhookDeliveries',
           summary: 'Webhook and callback deliveries with every attempt, newest first (beyond the spec)',
           querystring: Type.Object(Pagination, { additionalProperties: false }),
           response: { 200: DeliveryList, ...authErrors },
@@ -96,6 +103,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'replayWebhookDelivery',
           summary: "Send a delivery's event again, to the target's current URL (beyond the spec)",
           params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
           response: { 200: Type.Object({ message: Type.String(), id: Type.String() }), ...authErrors },
@@ -109,6 +117,7 @@ export const webhookRoutes =
       {
         schema: {
           tags,
+          operationId: 'rotateWebhookSecret',
           summary: 'Replace the signing secret; deliveries carry both signatures for 24 hours (beyond the spec)',
           response: { 200: Type.Object({ signing_secret: Type.String(), previous_secret_valid_until: Type.String() }), ...authErrors },
         },
@@ -117,30 +126,33 @@ export const webhookRoutes =
     );
   };
 
-const DeliveryList = Type.Object({
-  from: Type.Integer(),
-  size: Type.Integer(),
-  total: Type.Integer(),
-  items: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      event_id: Type.String(),
-      event_type: Type.String(),
-      subject_id: Nullable(Type.String()),
-      target: Type.String({ description: 'the webhook key, or callback' }),
-      url: Type.String(),
-      state: Type.String({ description: 'pending, succeeded or failed' }),
-      attempts: Type.Array(
-        Type.Object({
-          attempt: Type.Integer(),
-          status_code: Nullable(Type.Integer()),
-          latency_ms: Type.Integer(),
-          error: Nullable(Type.String()),
-          at: Type.String(),
-        }),
-      ),
-      created_at: Type.String(),
-      updated_at: Type.String(),
-    }),
-  ),
-});
+const DeliveryList = Type.Object(
+  {
+    from: Type.Integer(),
+    size: Type.Integer(),
+    total: Type.Integer(),
+    items: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        event_id: Type.String(),
+        event_type: Type.String(),
+        subject_id: Nullable(Type.String()),
+        target: Type.String({ description: 'the webhook key, or callback' }),
+        url: Type.String(),
+        state: Type.String({ description: 'pending, succeeded or failed' }),
+        attempts: Type.Array(
+          Type.Object({
+            attempt: Type.Integer(),
+            status_code: Nullable(Type.Integer()),
+            latency_ms: Type.Integer(),
+            error: Nullable(Type.String()),
+            at: Type.String(),
+          }),
+        ),
+        created_at: Type.String(),
+        updated_at: Type.String(),
+      }),
+    ),
+  },
+  { title: 'WebhookDeliveryPage' },
+);
