@@ -174,7 +174,7 @@ function describeResponse(path: string, op: Operation, status: string, response:
     headers['x-ratelimit-reset'] = { $ref: '#/components/headers/RateLimitReset' };
   }
   if (status === '429' || status === '409' || status === '503') headers['retry-after'] = { $ref: '#/components/headers/RetryAfter' };
-  response.headers = { ...headers, ...((response.headers as Json | undefined) ?? {}) };
+  response.headers = { ...headers, ...(response.headers ?? {}) };
 }
 
 /**
