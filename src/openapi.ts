@@ -229,19 +229,27 @@ function webhookBody(name: string, schemas: Record<string, Json>): Json {
 }
 
 /** The product's wordmark for the reference page's bar, in place of the renderer's own logo. */
-const WORDMARK = `<svg xmlns="http://www.w3.org/2000/svg" width="260" height="40" viewBox="0 0 260 40" role="img" aria-label="guestscreen API reference">
+const WORDMARK = `<svg xmlns="http://www.w3.org/2000/svg" width="290" height="40" viewBox="0 0 290 40" role="img" aria-label="guestscreen API reference">
 <rect x="2" y="6" width="28" height="28" rx="6" fill="#2049b5"/><path d="M9 20.5l5 5 9-11" stroke="#fff" stroke-width="3.2" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
 <text x="40" y="27" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="19" font-weight="700" fill="#fff">guestscreen</text>
-<text x="160" y="27" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="15" fill="#c9d2e3">API ${VERSION}</text></svg>`;
+<text x="182" y="27" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="15" fill="#c9d2e3">API ${VERSION}</text></svg>`;
 
-/** The API reference at /docs (@fastify/swagger-ui): the service's name, version and colours. */
+/**
+ * The API reference at /docs (@fastify/swagger-ui): the service's name, version and colours. The
+ * renderer's box for exploring other documents' URLs is hidden: this page describes this API.
+ */
 export function referencePage(): FastifySwaggerUiOptions {
   return {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
     theme: {
       title: `guestscreen ${VERSION} API reference`,
-      css: [{ filename: 'guestscreen.css', content: '.swagger-ui .topbar { background: #1d2330; } .swagger-ui .topbar a { max-width: 260px; }' }],
+      css: [
+        {
+          filename: 'guestscreen.css',
+          content: '.swagger-ui .topbar { background: #1d2330; } .swagger-ui .topbar a { max-width: 290px; } .swagger-ui .topbar .download-url-wrapper { display: none; }',
+        },
+      ],
     },
     logo: { type: 'image/svg+xml', content: Buffer.from(WORDMARK), href: '/docs' },
   };

@@ -98,6 +98,6 @@ describe(`blocklist (${dbKind})`, () => {
     assert.ok(list.items.some((e: { phone: string | null }) => e.phone === '+351912000111'));
     const bad = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'data', 'import', 'blocklist', file], { env: { PATH: process.env.PATH ?? '', ...t.env }, encoding: 'utf8' });
     assert.equal(bad.status, 1);
-    assert.match(bad.stderr, /needs --account ID/);
+    assert.match(bad.stderr, /required option '--account <id>' not specified/);
   });
 });
