@@ -38,7 +38,7 @@ describe(`two worker processes on one database (${dbKind})`, () => {
         const lines = buf.split('\n');
         buf = lines.pop() ?? '';
         for (const line of lines) {
-          if (line.startsWith('guestscreen worker ')) w.started = true;
+          if (/^guestscreen \S+ worker /.test(line)) w.started = true;
           if (line.includes('"job done"') && line.includes('"webhook.deliver"')) w.done.push((JSON.parse(line) as { job_id: string }).job_id);
         }
       });
