@@ -25,9 +25,11 @@ async function withDeps(opts: OpenOptions & { keepOpen?: boolean }, fn: (deps: D
   const deps = await openDeps(opts);
   try {
     await fn(deps);
-  } finally {
-    if (!opts.keepOpen) await deps.database.close();
+  } catch (err) {
+    await deps.database.close().catch(() => undefined);
+    throw err;
   }
+  if (!opts.keepOpen) await deps.database.close();
 }
 
 /**
