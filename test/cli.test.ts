@@ -235,7 +235,7 @@ describe(`guestscreen command (${dbKind})`, () => {
     assert.match(r.stderr, /option '--accounts <n>' argument 'many' is invalid/);
     r = runCli(['data', 'import', 'news', '/nonexistent/news.jsonl'], env);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^guestscreen: using SQLite .*\nguestscreen: ENOENT: no such file or directory/);
+    assert.match(r.stderr, /^guestscreen: using (SQLite|PostgreSQL) .*\nguestscreen: ENOENT: no such file or directory/);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace for a missing file');
   });
 
@@ -256,25 +256,21 @@ describe(`guestscreen command (${dbKind})`, () => {
     }
   });
 
-  it('names the database it opens, and makes none where it was not pointed', () => {
-    const elsewhere = mkdtempSync(path.join(tmpdir(), 'guestscreen-elsewhere-'));
+  it('names the database it opens, and makes none where it was not pointed', async () => {
+    // A new data directory (SQLite) or a new empty schema (PostgreSQL): no guestscreen database there.
+    const { env: other, cleanup: cleanupOther } = await createIsolatedEnv();
     try {
-      const other = { ...env, GUESTSCREEN_DATA_DIR: path.join(elsewhere, 'data') };
-      for (const args of [
-        ['jobs', 'list'],
-        ['accounts', 'create', '--name', 'N', '--email', 'n@example.test'],
-        ['data', 'import', 'news', 'x.jsonl'],
-      ]) {
+      for (const args of [['jobs', 'list'], ['accounts', 'create', '--name', 'N', '--email', 'n@example.test'], ['data', 'import', 'news', 'x.jsonl'], ['jobs', 'list']]) {
         const r = runCli(args, other);
         assert.equal(r.code, 1, args.join(' '));
-        assert.match(r.stderr, dbKind === 'sqlite' ? /there is no guestscreen database at .*guestscreen-elsewhere-.*--create-database/s : /has no guestscreen schema yet/);
+        assert.match(r.stderr, dbKind === 'sqlite' ? /there is no guestscreen database at .*guestscreen-test-.*--create-database/s : /has no guestscreen schema yet.*--create-database/s);
       }
-      if (dbKind === 'sqlite') assert.deepEqual(readdirSync(elsewhere), [], 'nothing was created');
+      if (dbKind === 'sqlite') assert.deepEqual(readdirSync(other.GUESTSCREEN_DATA_DIR!), [], 'nothing was created');
       const listed = runCli(['jobs', 'list'], env);
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(listed.stderr, dbKind === 'sqlite' ? /^guestscreen: using SQLite .*guestscreen-test-.*guestscreen\.db\n$/ : /^guestscreen: using PostgreSQL/);
     } finally {
-      rmSync(elsewhere, { recursive: true, force: true });
+      await cleanupOther();
     }
   });
 
