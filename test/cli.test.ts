@@ -260,7 +260,12 @@ describe(`guestscreen command (${dbKind})`, () => {
     // A new data directory (SQLite) or a new empty schema (PostgreSQL): no guestscreen database there.
     const { env: other, cleanup: cleanupOther } = await createIsolatedEnv();
     try {
-      for (const args of [['jobs', 'list'], ['accounts', 'create', '--name', 'N', '--email', 'n@example.test'], ['data', 'import', 'news', 'x.jsonl'], ['jobs', 'list']]) {
+      for (const args of [
+        ['jobs', 'list'],
+        ['accounts', 'create', '--name', 'N', '--email', 'n@example.test'],
+        ['data', 'import', 'news', 'x.jsonl'],
+        ['jobs', 'list'],
+      ]) {
         const r = runCli(args, other);
         assert.equal(r.code, 1, args.join(' '));
         assert.match(r.stderr, dbKind === 'sqlite' ? /there is no guestscreen database at .*guestscreen-test-.*--create-database/s : /has no guestscreen schema yet.*--create-database/s);
