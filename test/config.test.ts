@@ -39,6 +39,11 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' }), /GUESTSCREEN_SECRET: required when DATABASE_URL is set/);
   });
 
+  it('reads trusted proxies as addresses, CIDR blocks or range names, and names a bad one', () => {
+    assert.deepEqual(loadConfig({ GUESTSCREEN_TRUSTED_PROXIES: '10.0.0.0/8, ::1,loopback' }).trustedProxies, ['10.0.0.0/8', '::1', 'loopback']);
+    assert.throws(() => loadConfig({ GUESTSCREEN_TRUSTED_PROXIES: '10.0.0.0/33,proxy.example' }), /'10\.0\.0\.0\/33' is not an IP address.*\n.*'proxy\.example' is not an IP address/);
+  });
+
   it('reads PMS names and puts api first', () => {
     assert.deepEqual(loadConfig({ GUESTSCREEN_PMS_NAMES: 'hostaway,guesty' }).pmsNames, ['api', 'hostaway', 'guesty']);
   });

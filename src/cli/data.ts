@@ -78,35 +78,30 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
     }, o),
   );
 
-  withDatabaseOption(
-    imports
-      .command('breaches')
-      .description('import a breach corpus from a CSV with the header email,name,domain,breach_date; addresses are kept only as keyed digests')
-      .argument('<file>', 'the CSV file')
-      .addOption(sourceOption("this source's records"))
-      .addOption(jsonOption()),
-  ).action((file: string, o: { source?: string; json?: boolean; createDatabase?: boolean }) =>
-    run(async (deps) => {
-      const { importBreaches } = await import('../providers/breaches/import.js');
-      const result = await importBreaches(deps, file, { source: o.source, progress: progress(Boolean(o.json)) });
-      report(Boolean(o.json), result, `breach records of ${result.source}, replacing its earlier import`);
-    }, o),
-  );
-
-  withDatabaseOption(
-    imports
-      .command('sex-offenders')
-      .description('import sex-offender registry records from a CSV (its columns are in docs/lookups.md)')
-      .argument('<file>', 'the CSV file')
-      .addOption(sourceOption("this source's records"))
-      .addOption(jsonOption()),
-  ).action((file: string, o: { source?: string; json?: boolean; createDatabase?: boolean }) =>
-    run(async (deps) => {
-      const { importSexOffenders } = await import('../providers/sex-offender/import.js');
-      const result = await importSexOffenders(deps, file, { source: o.source, progress: progress(Boolean(o.json)) });
-      report(Boolean(o.json), result, `registry records of ${result.source}, replacing its earlier import`);
-    }, o),
-  );
+  // Two record corpora of one kind: a CSV, a source, a progress bar.
+  const corpora = [
+    {
+      name: 'breaches',
+      description: 'import a breach corpus from a CSV with the header email,name,domain,breach_date; addresses are kept only as keyed digests',
+      what: 'breach records',
+      importer: async () => (await import('../providers/breaches/import.js')).importBreaches,
+    },
+    {
+      name: 'sex-offenders',
+      description: 'import sex-offender registry records from a CSV (its columns are in docs/lookups.md)',
+      what: 'registry records',
+      importer: async () => (await import('../providers/sex-offender/import.js')).importSexOffenders,
+    },
+  ];
+  for (const corpus of corpora) {
+    withDatabaseOption(imports.command(corpus.name).description(corpus.description).argument('<file>', 'the CSV file').addOption(sourceOption("this source's records")).addOption(jsonOption())).action(
+      (file: string, o: { source?: string; json?: boolean; createDatabase?: boolean }) =>
+        run(async (deps) => {
+          const result = await (await corpus.importer())(deps, file, { source: o.source, progress: progress(Boolean(o.json)) });
+          report(Boolean(o.json), result, `${corpus.what} of ${result.source}, replacing its earlier import`);
+        }, o),
+    );
+  }
 
   withDatabaseOption(
     imports

@@ -3,7 +3,6 @@ import type { Deps } from '../../deps.js';
 import { queueCounts } from '../../jobs/repo.js';
 import { sanctionsLists } from '../../providers/sanctions/index.js';
 
-const JOB_STATES = ['available', 'running', 'failed'] as const;
 const watched = new WeakSet<Deps>();
 
 /**
@@ -14,12 +13,12 @@ export function enableMetrics(deps: Deps): void {
   if (watched.has(deps)) return;
   watched.add(deps);
   const m = deps.metrics.withProcessMetrics();
-  // One read of the queue serves both gauges of a scrape (the registry collects them side by side).
-  let counts: Promise<Awaited<ReturnType<typeof queueCounts>>> | undefined;
-  const queue = () => (counts ??= queueCounts(deps.db).finally(() => (counts = undefined)));
+  // One read of the queue, and one of the lists, serves both gauges of a scrape (the registry collects them side by side).
+  const queue = sharedRead(() => queueCounts(deps.db));
+  const lists = sharedRead(() => sanctionsLists(deps));
   m.gauge('guestscreen_jobs', 'Background jobs by kind and state: available (queued, due now or later), running, failed (no attempts left)', ['kind', 'state'], async function () {
     this.reset();
-    for (const r of await queue()) this.set({ kind: r.kind, state: JOB_STATES.find((s) => s === r.state) ?? r.state }, r.n);
+    for (const r of await queue()) this.set({ kind: r.kind, state: r.state }, r.n);
   });
   m.gauge('guestscreen_jobs_oldest_due_age_seconds', 'How long the oldest available job has been due, by kind (0: none is waiting)', ['kind'], async function () {
     this.reset();
@@ -31,16 +30,22 @@ export function enableMetrics(deps: Deps): void {
   });
   m.gauge('guestscreen_sanctions_list_names', 'Names (aliases included) of each imported sanctions list, labelled with its date', ['source', 'date'], async function () {
     this.reset();
-    for (const l of await sanctionsLists(deps)) this.set({ source: l.source, date: l.dataDate }, l.names);
+    for (const l of await lists()) this.set({ source: l.source, date: l.dataDate }, l.names);
   });
   m.gauge('guestscreen_sanctions_list_age_seconds', "Age of each imported sanctions list: now minus the list's own date", ['source'], async function () {
     this.reset();
     const now = deps.clock().getTime();
-    for (const l of await sanctionsLists(deps)) {
+    for (const l of await lists()) {
       const date = Date.parse(l.dataDate.length === 7 ? `${l.dataDate}-01` : l.dataDate);
       if (Number.isFinite(date)) this.set({ source: l.source }, Math.max(0, (now - date) / 1000));
     }
   });
+}
+
+/** A read that callers arriving while it runs share, and that runs afresh once it has answered. */
+function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= read().finally(() => (running = undefined)));
 }
 
 /** Whether a request may read the metrics: with a token configured, only `Authorization: Bearer <token>`. */
