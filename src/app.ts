@@ -36,6 +36,7 @@ import { ScreeningEvent } from './modules/reservations/routes.js';
 import { assetRoutes } from './web/assets.js';
 import { consolePages } from './web/console/index.js';
 import { portalPages } from './web/portal.js';
+import { listingRoutes } from './modules/listings/routes.js';
 import { signupPages } from './web/signup.js';
 
 export interface RouteInfo {
@@ -212,6 +213,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(settingsRoutes(deps));
       await v1.register(reservationRoutes(deps));
       await v1.register(screeningSettingsRoutes(deps));
+      await v1.register(listingRoutes(deps));
       await v1.register(matchRoutes(deps));
       await v1.register(ruleRoutes(deps));
       await v1.register(blocklistRoutes(deps));

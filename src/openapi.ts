@@ -19,6 +19,7 @@ const TAGS = [
   ['Reservations', 'Bookings and their guests: create, update, search, erase; the verification summary and status, manual decisions, notes, payment events, guest messages'],
   ['Screening', 'Name matching against the blocklist and the sanctions lists'],
   ['Settings', "The account's guest-portal screens and screening settings"],
+  ['Host profile', "What guests see of the host (name, logo, accent colour, house rules, rental agreement), per account and listing, and each listing's check-in instructions"],
   ['Business rules', 'CEL rules that add to the verdict, with a dry run'],
   ['Blocklist', "The account's blocked guests"],
   ['Lookups', 'Phone, social, breaches, whois, company, geo-IP, sex-offender registries, geocoding, IP threats'],
@@ -72,7 +73,12 @@ const WEBHOOKS: { key: string; events: string; when: string; body: string }[] = 
   { key: 'screening_webhook_url', events: 'screening.changed', when: "a reservation's verification status or manual decision changes", body: 'ScreeningEvent' },
   { key: 'callback', events: 'screening.finished', when: 'the screening run a request asked for with `callback=` has finished; sent to that URL', body: 'ScreeningEvent' },
   { key: 'guest_portal_webhook_url', events: 'guest_portal.completed', when: 'a guest completes the guest portal', body: 'ReservationGuestPortalResponse' },
-  { key: 'stargate_webhook_url', events: 'guest_message.sent', when: 'a guest message (invitation, reminder) has been sent', body: 'GuestMessage' },
+  {
+    key: 'stargate_webhook_url',
+    events: 'guest_message.sent, guest_message.canceled',
+    when: 'a guest message (invitation, reminder, check-in details) has been sent; or check-in details were withheld because the booking was declined, cancelled or is no longer verified',
+    body: 'GuestMessage',
+  },
   { key: 'account_webhook_url', events: 'account.created, account.updated', when: "a child account is created or changed; sent to its parent's URL", body: 'Account' },
   {
     key: 'background_check_webhook_url',

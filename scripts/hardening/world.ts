@@ -11,6 +11,7 @@ import { runCheck } from '../../src/modules/background-checks/service.js';
 import { openPortal, saveStep } from '../../src/modules/portal/service.js';
 import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
 import { timeSlicer } from '../../src/lib/time-slice.js';
+import { translator } from '../../src/i18n/index.js';
 
 export interface Objects {
   reservation: string;
@@ -49,7 +50,7 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
   });
   const r = ok(await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Hard', last_name: 'Ening' } } }), 'a reservation');
   const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
-  await saveStep(t.deps, portal, 'FileUpload', {}, [{ field: 'document', filename: 'id.pdf', contentType: 'application/pdf', data: PDF }], false);
+  await saveStep(t.deps, portal, translator('en'), 'FileUpload', {}, [{ field: 'document', filename: 'id.pdf', contentType: 'application/pdf', data: PDF }], false);
   const file = await t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', r.json.id).executeTakeFirstOrThrow();
   const delivery = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', who.account.id).executeTakeFirstOrThrow();
   const rule = ok(await call(t, 'POST', '/v1/rules', { key: who.key, body: { name: 'long stays', expression: 'reservation.nights > 30', action: 'review' } }), 'a rule');

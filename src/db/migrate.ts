@@ -20,6 +20,7 @@ import * as m0016 from './migrations/0016-sanctions-version.js';
 import * as m0017 from './migrations/0017-match-dismissals.js';
 import * as m0018 from './migrations/0018-console.js';
 import * as m0019 from './migrations/0019-run-colors.js';
+import * as m0020 from './migrations/0020-guest-side.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -45,6 +46,7 @@ const STEPS: Record<string, Step> = {
   '0017-match-dismissals': m0017,
   '0018-console': m0018,
   '0019-run-colors': m0019,
+  '0020-guest-side': m0020,
 };
 
 class StaticProvider implements MigrationProvider {

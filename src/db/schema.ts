@@ -102,6 +102,8 @@ export interface ReservationsTable {
   guest_phone: string | null;
   guest_email: string | null;
   guest_location: string | null;
+  /** The guest's language (a BCP 47 tag) for the portal and messages; beyond the spec. */
+  guest_language: string | null;
   identification_enc: string | null;
   gp_token: string;
   guestportal_completed: Flag;
@@ -208,6 +210,12 @@ export interface ListingsTable {
   account_id: string;
   listing_id: string;
   nickname: string | null;
+  /** The listing's own words and brand for the guest (JSON of a HostProfile), over the account's. */
+  profile: string | null;
+  /** Check-in instructions, sealed: they go to the guest only once the booking is verified. */
+  check_in_enc: string | null;
+  /** Hours before the check-in day the instructions are sent (default 48). */
+  check_in_hours: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -37,3 +37,18 @@ export const badRequest = (message: string) => new AppError('bad_request', messa
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const conflict = (message: string) => new AppError('conflict', message);
+
+/**
+ * A refusal a guest reads: `phrase` names the sentence in the guest catalogues (src/i18n) that
+ * the guest's pages show in the guest's language; the message is its English for logs and API.
+ */
+export class GuestError extends AppError {
+  constructor(
+    code: ErrorCode,
+    readonly phrase: string,
+    message: string,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(code, message);
+  }
+}

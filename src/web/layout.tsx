@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
-import { AppError } from '../lib/errors.js';
+import { AppError, GuestError } from '../lib/errors.js';
 import { statusOf } from '../http/errors.js';
 
 /** The stylesheet and script every page loads, served from the package (assets.ts). */
@@ -11,15 +11,19 @@ export const CONSOLE_SCRIPT = '/assets/console.js';
 
 interface DocumentProps {
   title: string;
+  /** The page's language (a guest's pages are in the guest's). */
+  lang?: string | undefined;
+  /** A stylesheet after ours: the host's accent colour on a guest's pages. */
+  brandCss?: string | undefined;
   /** htmx, for the console's pages; the guest's pages need no script. */
   script?: boolean;
   children: ComponentChildren;
 }
 
 /** The HTML document around every page: the title, the stylesheet, and htmx where it helps. */
-export function Document({ title, script, children }: DocumentProps) {
+export function Document({ title, lang = 'en', brandCss, script, children }: DocumentProps) {
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -27,6 +31,7 @@ export function Document({ title, script, children }: DocumentProps) {
         {script ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}' /> : null}
         <title>{`${title} · guestscreen`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
+        {brandCss ? <link rel="stylesheet" href={brandCss} /> : null}
         {script ? <script src={HTMX} defer /> : null}
         {script ? <script src={CONSOLE_SCRIPT} defer /> : null}
       </head>
@@ -36,13 +41,36 @@ export function Document({ title, script, children }: DocumentProps) {
 }
 
 /** A page for one task (the guest portal, signup, sign-in): a card in the middle of the screen. */
-export function CardPage({ title, children }: { title: string; children: ComponentChildren }) {
+export function CardPage({ title, lang, brandCss, header, footer, children }: Omit<DocumentProps, 'script'> & { header?: ComponentChildren; footer?: ComponentChildren }) {
   return (
-    <Document title={title}>
+    <Document title={title} lang={lang} brandCss={brandCss}>
       <body>
-        <main class="card">{children}</main>
+        <main class="card">
+          {header}
+          {children}
+          {footer}
+        </main>
       </body>
     </Document>
+  );
+}
+
+/** Links to the page in each language, the current one marked: on every page a guest opens. */
+export function LanguageSwitcher({ label, current, options }: { label: string; current: string; options: readonly { lang: string; name: string; href: string }[] }) {
+  return (
+    <nav class="languages" aria-label={label}>
+      {options.map((o) =>
+        o.lang === current ? (
+          <strong lang={o.lang} aria-current="true">
+            {o.name}
+          </strong>
+        ) : (
+          <a href={o.href} lang={o.lang} hreflang={o.lang}>
+            {o.name}
+          </a>
+        ),
+      )}
+    </nav>
   );
 }
 
@@ -70,25 +98,40 @@ export const sendPage = (reply: FastifyReply, page: VNode, status = 200) =>
     .header('content-security-policy', "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     .send(toHtml(page));
 
+/** How a page speaks to a reader of another language: the words of its error pages. */
+export interface PageWords {
+  heading(status: number): string;
+  /** The message of a GuestError (its phrase), or undefined to show the error's own message. */
+  phrase(err: GuestError): string | undefined;
+  server(reference: string): string;
+  unreadable: string;
+}
+
 /**
  * Errors on the web pages are pages, not JSON: a 4xx shows its message, a 5xx a reference to
- * the logged request. `heading` names what went wrong for the reader; `shell` draws the page.
+ * the logged request. `words` says them in the reader's language; `shell` draws the page.
  */
-export function pageErrorHandler(name: string, heading: (status: number) => string, shell = (title: string, body: VNode) => <CardPage title={title}>{body}</CardPage>) {
+export function pageErrorHandler(
+  name: string,
+  words: (request: FastifyRequest) => PageWords,
+  shell = (title: string, body: VNode, _request: FastifyRequest): VNode => <CardPage title={title}>{body}</CardPage>,
+) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = err instanceof AppError ? err : undefined;
     const status = (known ? statusOf(known) : undefined) ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
     if (status >= 500) request.log.error({ err }, `${name} page failed`);
-    const message = status >= 500 ? `Something went wrong on our side. Please try again later (reference ${request.id}).` : (known?.message ?? 'The form could not be read. Go back and try again.');
+    const w = words(request);
+    const message = status >= 500 ? w.server(request.id) : ((known instanceof GuestError ? w.phrase(known) : undefined) ?? known?.message ?? w.unreadable);
     if (known?.headers) for (const [k, v] of Object.entries(known.headers)) reply.header(k, v);
     return sendPage(
       reply,
       shell(
         name,
         <>
-          <h1>{heading(status)}</h1>
+          <h1>{w.heading(status)}</h1>
           <p class="error">{message}</p>
         </>,
+        request,
       ),
       status,
     );

@@ -230,7 +230,7 @@ describe(`guest portal pages (${dbKind})`, () => {
     const { id, path } = await book({}, { email: 'rita@example.pt' });
     const early = await post(`${path}/submit`, {});
     assert.equal(early.status, 400);
-    assert.match(early.body, /Complete these steps first: About you, Your identity document, House rules\./);
+    assert.match(early.body, /Complete these steps first: About you, Your identity document and House rules\./);
     assert.equal((await get(`${path}?step=CreditCheck`)).status, 404, 'a step the settings leave out');
     assert.equal((await post(`${path}/step/Nonsense`, { action: 'save' })).status, 404);
 

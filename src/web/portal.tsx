@@ -1,16 +1,23 @@
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ComponentChildren } from 'preact';
 import type { Deps } from '../deps.js';
-import { AppError, badRequest } from '../lib/errors.js';
+import type { Translator } from '../i18n/index.js';
+import { AppError, badRequest, GuestError } from '../lib/errors.js';
 import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
-import { fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
+import { documentWarnings, fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
+import type { Terms } from '../modules/listings/profile.js';
+import { checkInOutlook } from '../modules/messages/check-in.js';
+import type { DocumentProblem } from '../modules/screening/checks/identification.js';
 import type { ReservationRow } from '../modules/reservations/repo.js';
 import { openIdentification } from '../modules/screening/identity.js';
 import { SCREENS, type Screen } from '../modules/settings/screens.js';
+import { guestTranslator, guestWords, rememberLanguage, Switcher } from './guest.js';
 import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -38,21 +45,47 @@ function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string,
 const asForm = (a: Answer | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(a ?? {}).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 'yes' : '') : typeof v === 'string' ? v : '']));
 
-function FieldInput({ f, values, saved }: { f: Field; values: Record<string, string>; saved: Answer | undefined }) {
+/** What every page of a portal shares: its language, the host's brand and the switcher. */
+interface View {
+  t: Translator;
+  request: FastifyRequest;
+  p?: Portal | undefined;
+}
+
+const hostOf = (p: Portal | undefined) => ({ named: p?.profile.display_name ? 'yes' : 'no', host: p?.profile.display_name ?? '' });
+
+function GuestPage({ v, title, children }: { v: View; title: string; children: ComponentChildren }) {
+  const { p, t } = v;
+  const token = p?.reservation.gp_token;
+  const header = (
+    <header class="host">
+      {p?.profile.logo ? <img src={`/gp/${token}/logo`} alt={p.profile.display_name ?? ''} class="logo" /> : null}
+      <span class="host-name">{p?.profile.display_name ?? t.t('page.brand')}</span>
+    </header>
+  );
+  return (
+    <CardPage title={title} lang={t.locale} brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined} header={header} footer={<Switcher request={v.request} t={t} />}>
+      {children}
+    </CardPage>
+  );
+}
+
+function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: Record<string, string>; saved: Answer | undefined }) {
   const id = `f_${f.name}`;
   const value = values[f.name] ?? '';
+  const text = t.t(f.label, f.labelValues);
   const label = (
     <label for={id}>
-      {f.label}
-      {f.required ? null : <small> (optional)</small>}
+      {text}
+      {f.required ? null : <small> {t.t('portal.optional')}</small>}
     </label>
   );
-  const help = f.help ? <small>{f.help}</small> : null;
+  const help = f.help ? <small>{t.t(f.help)}</small> : null;
   switch (f.kind) {
     case 'checkbox':
       return (
         <label class="check">
-          <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} /> <span>{f.label}</span>
+          <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} /> <span>{text}</span>
         </label>
       );
     case 'select':
@@ -60,16 +93,28 @@ function FieldInput({ f, values, saved }: { f: Field; values: Record<string, str
         <>
           {label}
           <select id={id} name={f.name} required={f.required}>
-            <option value="">Choose…</option>
+            <option value="">{t.t('portal.choose')}</option>
             {(f.options ?? []).map(([v, l]) => (
               <option value={v} selected={v === value}>
-                {l}
+                {t.t(l)}
               </option>
             ))}
           </select>
           {help}
         </>
       );
+    case 'country': {
+      // A text box with the countries listed under it in the guest's language: typing filters
+      // them, and the server takes a name in any of our languages or an ISO code.
+      const shown = /^[A-Z]{2}$/.test(value) ? (t.countryName(value) ?? value) : value;
+      return (
+        <>
+          {label}
+          <input type="text" id={id} name={f.name} list="countries" value={shown} required={f.required} maxLength={f.maxLength} autocomplete="off" placeholder={t.t('portal.country.placeholder')} />
+          {help}
+        </>
+      );
+    }
     case 'textarea':
       return (
         <>
@@ -86,7 +131,8 @@ function FieldInput({ f, values, saved }: { f: Field; values: Record<string, str
           {label}
           <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
           <small>
-            {has ? `Saved: ${kept.filename}. Choose another file to replace it. ` : ''}JPEG, PNG, WebP, HEIC or PDF, at most {MAX_FILE_BYTES / 1024 / 1024} MB.
+            {has ? `${t.t('portal.file.saved', { name: kept.filename })} ` : ''}
+            {t.t('portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
           </small>
         </>
       );
@@ -102,111 +148,181 @@ function FieldInput({ f, values, saved }: { f: Field; values: Record<string, str
   }
 }
 
-function StayLine({ r }: { r: ReservationRow }) {
+function StayLine({ t, r }: { t: Translator; r: ReservationRow }) {
+  const dates = r.check_in_date ? (r.check_out_date ? t.range(r.check_in_date, r.check_out_date) : t.date(r.check_in_date)) : 'none';
+  return <p class="steps">{t.t('portal.stay', { place: r.listing_nickname ?? 'none', dates })}</p>;
+}
+
+/** The host's house rules or rental agreement, in full, with the date of the version shown. */
+function TermsText({ t, terms, p }: { t: Translator; terms: Terms | null; p: Portal }) {
+  if (!terms) return <p class="terms-none">{t.t('portal.rules.none', hostOf(p))}</p>;
   return (
-    <p class="steps">
-      Your stay
-      {r.listing_nickname ? (
-        <>
-          {' at '}
-          <strong>{r.listing_nickname}</strong>
-        </>
-      ) : null}
-      {r.check_in_date ? `, ${r.check_in_date}${r.check_out_date ? ` to ${r.check_out_date}` : ''}` : ''}.
-    </p>
+    <section class="terms" tabindex={0}>
+      {terms.text.split(/\n{2,}/).map((para) => (
+        <p>{para}</p>
+      ))}
+      <small>{t.t('portal.rules.version', { date: t.date(terms.updated_at.slice(0, 10)) })}</small>
+    </section>
   );
 }
 
-function stepPage(deps: Deps, p: Portal, screen: Screen, values: Record<string, string> | undefined, problems: string[]) {
+/** What the guest is told at once about the document they gave, and what to do. */
+function Warnings({ t, p, list }: { t: Translator; p: Portal; list: readonly DocumentProblem[] }) {
+  if (!list.length) return null;
+  const host = hostOf(p);
+  const words = (w: DocumentProblem): [string, string] => {
+    switch (w.code) {
+      case 'expires_before_checkout':
+        return [t.t('warn.expires_before_checkout', { expiry: t.date(w.expiry), checkout: t.date(w.checkout) }), t.t('warn.expires_before_checkout.do', host)];
+      case 'under_minimum_age':
+        return [t.t('warn.under_minimum_age', { age: w.age, minimum: w.minimum }), t.t('warn.under_minimum_age.do', { ...host, minimum: w.minimum })];
+      case 'mrz_check_digits':
+        return [t.t('warn.mrz_check_digits'), t.t('warn.mrz_check_digits.do')];
+      default:
+        return [t.t('warn.mrz_unreadable'), t.t('warn.mrz_unreadable.do')];
+    }
+  };
+  return (
+    <div class="warning" role="alert" id="warnings">
+      <strong>{t.t('warn.heading')}</strong>
+      {list.map((w) => {
+        const [what, todo] = words(w);
+        return (
+          <p data-warning={w.code}>
+            {what} {todo}
+          </p>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The warnings a form was shown with, as the form sends them back: saving again unchanged goes on. */
+const warningsKey = (list: readonly DocumentProblem[]) => list.map((w) => w.code).join(' ');
+
+function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: Record<string, string> | undefined, problems: string[]) {
+  const { p, t } = v;
   const r = p.reservation;
   const def = SCREEN_DEFS[screen];
   const saved = p.answers[screen]?.answer;
   const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, r));
   const optional = p.screens[screen] === 'optional';
   const n = p.steps.indexOf(screen) + 1;
+  const fields = fieldsOf(screen, r);
+  const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
+  const title = t.t(def.title);
   return (
-    <CardPage title={def.title}>
-      <StayLine r={r} />
-      <p class="steps">
-        Step {n} of {p.steps.length}
-      </p>
-      <h1>{def.title}</h1>
-      <p>{def.intro}</p>
+    <GuestPage v={v} title={title}>
+      <StayLine t={t} r={r} />
+      <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
+      <h1>{title}</h1>
+      <p>{t.t(def.intro, hostOf(p))}</p>
+      {screen === 'HouseRules' ? <TermsText t={t} terms={p.profile.house_rules} p={p} /> : null}
+      {screen === 'UsageAgreement' ? <TermsText t={t} terms={p.profile.usage_agreement} p={p} /> : null}
       <Problems list={problems} />
+      <Warnings t={t} p={p} list={warnings} />
       <form method="post" action={`/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data">
-        {fieldsOf(screen, r).map((f) => (
-          <FieldInput f={f} values={shown} saved={saved} />
+        {fields.map((f) => (
+          <FieldInput t={t} f={f} values={shown} saved={saved} />
         ))}
+        {fields.some((f) => f.kind === 'country') ? (
+          <datalist id="countries">
+            {t.countries().map((c) => (
+              <option value={c.name} />
+            ))}
+          </datalist>
+        ) : null}
+        {warnings.length ? <input type="hidden" name="confirmed" value={warningsKey(warnings)} /> : null}
         <button type="submit" name="action" value="save">
-          Save and continue
+          {warnings.length ? t.t('portal.confirm') : t.t('portal.save')}
         </button>
         {optional ? (
           <button type="submit" name="action" value="skip" class="secondary" formNoValidate>
-            Skip this step
+            {t.t('portal.skip')}
           </button>
         ) : null}
       </form>
-    </CardPage>
+    </GuestPage>
   );
 }
 
-function reviewPage(p: Portal, problem?: string) {
+const stepTitles = (t: Translator, steps: readonly Screen[]) => t.list(steps.map((s) => t.t(SCREEN_DEFS[s].title)));
+
+function reviewPage(v: View & { p: Portal }, problem?: string) {
+  const { p, t } = v;
   const r = p.reservation;
   const missing = missingSteps(p);
+  const title = t.t('portal.review.title');
   return (
-    <CardPage title="Review and submit">
-      <StayLine r={r} />
-      <h1>Review and submit</h1>
+    <GuestPage v={v} title={title}>
+      <StayLine t={t} r={r} />
+      <h1>{title}</h1>
       <Problems list={problem ? [problem] : []} />
       {p.steps.length ? (
         <ol class="review">
           {p.steps.map((s) => {
             const rec = p.answers[s];
-            const state = rec?.answer ? 'done' : rec?.skipped ? 'skipped' : p.screens[s] === 'required' ? 'still to do' : 'not filled in';
+            const state = rec?.answer ? 'done' : rec?.skipped ? 'skipped' : p.screens[s] === 'required' ? 'todo' : 'empty';
             return (
               <li>
-                <span data-step={s}>
-                  {SCREEN_DEFS[s].title}: {state}
+                <span data-step={s} data-state={state}>
+                  {t.t(SCREEN_DEFS[s].title)}: {t.t(`portal.review.${state}`)}
                 </span>
                 {' · '}
-                <a href={`/gp/${r.gp_token}?step=${s}`}>{rec ? 'change' : 'fill in'}</a>
+                <a href={`/gp/${r.gp_token}?step=${s}`}>{t.t(rec ? 'portal.review.change' : 'portal.review.fill')}</a>
               </li>
             );
           })}
         </ol>
       ) : (
-        <p>Your host needs nothing more from you. Submit to confirm your details.</p>
+        <p>{t.t('portal.review.nothing', hostOf(p))}</p>
       )}
       <form method="post" action={`/gp/${r.gp_token}/submit`} enctype="multipart/form-data">
         <button type="submit" disabled={missing.length > 0}>
-          Submit to your host
+          {t.t('portal.submit', hostOf(p))}
         </button>
       </form>
-    </CardPage>
+    </GuestPage>
   );
 }
 
-function donePage(p: Portal) {
+async function donePage(deps: Deps, v: View & { p: Portal }) {
+  const { p, t } = v;
+  const outlook = await checkInOutlook(deps, p.reservation);
+  const title = t.t('portal.done.title');
+  const at = p.row?.completed_at ? t.dateTime(p.row.completed_at, p.reservation.listing_timezone_name ?? 'UTC') : '';
   return (
-    <CardPage title="Thank you">
-      <StayLine r={p.reservation} />
-      <h1 id="done">Thank you</h1>
-      <p>Your host has your answers{p.row?.completed_at ? ` (sent ${p.row.completed_at.slice(0, 16).replace('T', ' ')} UTC)` : ''}. There is nothing more to do here.</p>
-    </CardPage>
+    <GuestPage v={v} title={title}>
+      <StayLine t={t} r={p.reservation} />
+      <h1 id="done">{title}</h1>
+      <p>{t.t('portal.done.text', { ...hostOf(p), at })}</p>
+      {outlook ? (
+        <p id="check-in" class="notice">
+          {outlook.sentAt
+            ? t.t('portal.checkin.sent', { method: outlook.method, date: t.date(outlook.sentAt.slice(0, 10)) })
+            : outlook.sendAt
+              ? t.t('portal.checkin.later', { method: outlook.method, date: t.date(outlook.sendAt.slice(0, 10)) })
+              : t.t('portal.checkin.soon', { method: outlook.method })}
+        </p>
+      ) : null}
+    </GuestPage>
   );
 }
 
-function noSuchStep(name: string) {
+function noSuchStep(v: View, name: string) {
+  const { t } = v;
   return (
-    <CardPage title="Guest portal">
-      <h1>No such step</h1>
-      <p class="error">This portal has no step called {name}.</p>
-    </CardPage>
+    <GuestPage v={v} title={t.t('portal.nostep.title')}>
+      <h1>{t.t('portal.nostep.title')}</h1>
+      <p class="error">{t.t('portal.nostep.text', { name })}</p>
+    </GuestPage>
   );
 }
+
+const today = (deps: Deps) => deps.clock().toISOString().slice(0, 10);
 
 /** The multipart form's fields and files, or an urlencoded form's fields. */
-async function readBody(request: FastifyRequest): Promise<{ fields: Record<string, string>; uploads: Upload[]; tooLarge: boolean }> {
+async function readBody(request: FastifyRequest, t: Translator): Promise<{ fields: Record<string, string>; uploads: Upload[]; tooLarge: boolean }> {
   const fields: Record<string, string> = {};
   const uploads: Upload[] = [];
   if (!request.isMultipart()) {
@@ -229,7 +345,7 @@ async function readBody(request: FastifyRequest): Promise<{ fields: Record<strin
     if (err instanceof AppError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return { fields, uploads, tooLarge: true };
     if ((err as { statusCode?: number }).statusCode === 413) throw err;
-    throw badRequest('The form could not be read. Go back and try again.');
+    throw new GuestError('bad_request', 'error.form', t.t('error.form'));
   }
   return { fields, uploads, tooLarge: false };
 }
@@ -237,66 +353,119 @@ async function readBody(request: FastifyRequest): Promise<{ fields: Record<strin
 /**
  * The guest portal at /gp/{token}: one page per screen the account's settings ask for, then a
  * review page that submits. Server-rendered forms that work without JavaScript; each save
- * redirects (303) so a reload never sends a form twice.
+ * redirects (303) so a reload never sends a form twice. Every page is in the guest's language
+ * (web/guest.tsx) and carries the host's name, logo and accent colour.
  */
 export const portalPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(multipart, {
       limits: { fileSize: MAX_FILE_BYTES, files: 4, fields: 60, fieldSize: 16 * 1024, parts: 64 },
     });
-    app.setErrorHandler(pageErrorHandler('Guest portal', (status) => (status === 404 || status === 410 ? 'This link cannot be used' : 'Something went wrong')));
+    app.setErrorHandler(
+      pageErrorHandler(
+        'Guest portal',
+        (request) => guestWords(guestTranslator(request)),
+        (title, body, request) => (
+          <GuestPage v={{ t: guestTranslator(request), request }} title={title}>
+            {body}
+          </GuestPage>
+        ),
+      ),
+    );
+
+    /** The portal behind the link, and the page's words in the guest's language. */
+    const open = async (request: FastifyRequest, reply: FastifyReply) => {
+      rememberLanguage(request, reply);
+      const p = await openPortal(deps, (request.params as { token: string }).token);
+      return { p, t: guestTranslator(request, p.reservation.guest_language), request };
+    };
 
     app.get('/gp/:token', { config: { public: true }, schema: { hide: true, params: Params, querystring: StepQuery } }, async (request, reply) => {
-      const p = await openPortal(deps, request.params.token);
-      if (p.row?.completed_at) return sendPage(reply, donePage(p));
+      const v = await open(request, reply);
+      const { p } = v;
+      if (p.row?.completed_at) return sendPage(reply, await donePage(deps, v));
       const asked = request.query.step;
       if (asked !== undefined) {
-        if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, noSuchStep(asked), 404);
-        return sendPage(reply, stepPage(deps, p, asked, undefined, []));
+        if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, noSuchStep(v, asked), 404);
+        return sendPage(reply, stepPage(deps, v, asked, undefined, []));
       }
       const next = nextStep(p);
-      return sendPage(reply, next ? stepPage(deps, p, next, undefined, []) : reviewPage(p));
+      return sendPage(reply, next ? stepPage(deps, v, next, undefined, []) : reviewPage(v));
+    });
+
+    // The host's logo and accent colour, served from here because the pages' Content-Security-Policy
+    // allows only this origin's images and stylesheets.
+    app.get('/gp/:token/logo', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const { p } = await open(request, reply);
+      const logo = p.profile.logo;
+      if (!logo) throw new GuestError('not_found', 'error.portal.not_found', 'This host has no logo.');
+      return reply.type(logo.content_type).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(Buffer.from(logo.data, 'base64'));
+    });
+
+    app.get('/gp/:token/brand.css', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const { p } = await open(request, reply);
+      return reply.type('text/css; charset=utf-8').header('cache-control', 'private, max-age=300').send(brandCss(p.profile.accent_color));
     });
 
     app.post('/gp/:token/step/:screen', { config: { public: true }, schema: { hide: true, params: StepParams } }, async (request, reply) => {
-      const p = await openPortal(deps, request.params.token);
+      const v = await open(request, reply);
+      const { p, t } = v;
       const { screen } = request.params;
       if (!isScreen(screen) || !p.steps.includes(screen)) {
-        return sendPage(reply, noSuchStep(screen), 404);
+        return sendPage(reply, noSuchStep(v, screen), 404);
       }
-      if (p.row?.completed_at) return sendPage(reply, donePage(p), 409);
-      const { fields, uploads, tooLarge } = await readBody(request);
+      if (p.row?.completed_at) return sendPage(reply, await donePage(deps, v), 409);
+      const { fields, uploads, tooLarge } = await readBody(request, t);
       if (tooLarge) {
-        return sendPage(reply, stepPage(deps, p, screen, fields, [`A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB. Choose a smaller one.`]), 413);
+        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })]), 413);
       }
-      const result = await saveStep(deps, p, screen, fields, uploads, fields.action === 'skip');
+      const skip = fields.action === 'skip';
+      const result = await saveStep(deps, p, t, screen, fields, uploads, skip);
       if (!result.ok)
         return sendPage(
           reply,
           stepPage(
             deps,
-            p,
+            v,
             screen,
             result.form,
             result.problems.map((x) => x.message),
           ),
           400,
         );
-      return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
+      // A document with a problem the guest can act on is shown again at once, saved, with what
+      // to do; saving it again unchanged goes on (the host sees the finding either way).
+      const warnings = skip ? [] : documentWarnings(p, screen, result.answer, today(deps));
+      const stay = warnings.length > 0 && fields.confirmed !== warningsKey(warnings);
+      return reply
+        .code(303)
+        .header('location', `/gp/${p.reservation.gp_token}${stay ? `?step=${screen}` : ''}`)
+        .send();
     });
 
     app.post('/gp/:token/submit', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
-      const p = await openPortal(deps, request.params.token);
-      await readBody(request); // the form has no fields; drain it
+      const v = await open(request, reply);
+      const { p, t } = v;
+      await readBody(request, t); // the form has no fields; drain it
       if (!p.row?.completed_at) {
         const missing = missingSteps(p);
         if (missing.length) {
-          return sendPage(reply, reviewPage(p, `Complete these steps first: ${missing.map((s) => SCREEN_DEFS[s].title).join(', ')}.`), 400);
+          return sendPage(reply, reviewPage(v, t.t('error.portal.missing', { steps: stepTitles(t, missing) })), 400);
         }
         await submitPortal(deps, p);
       }
       return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
     });
   };
+
+/** The host's accent colour over the stylesheet's, with text on it dark or light as reads best. */
+function brandCss(accent: string | null): string {
+  if (!accent) return '';
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(accent.slice(i, i + 2), 16) / 255);
+  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const luminance = 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+  return `:root { --accent: ${accent}; --accent-ink: ${luminance > 0.4 ? '#111' : '#fff'}; }\n`;
+}

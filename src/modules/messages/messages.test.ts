@@ -49,7 +49,7 @@ describe(`guest messages (${dbKind})`, () => {
         'utf8',
       );
       assert.match(eml, /^To: rita@example\.pt$/m);
-      assert.match(eml, /^Subject: Check-in details for Casa do Mar$/m);
+      assert.match(eml, /^Subject: Check-in for Casa do Mar$/m);
       assert.ok(unfold(eml).includes(guest_portal_url));
       const reminder = (await messagesOf(t, me.key, id)).find((m) => m.tag === 'reminder');
       assert.equal(reminder?.status, 'queued', 'the reminder waits for its day');

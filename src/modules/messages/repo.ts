@@ -34,6 +34,11 @@ export async function recordSendError(db: Db, id: string, error: string, at: str
   await db.updateTable('guest_messages').set({ error, updated_at: at }).where('id', '=', id).execute();
 }
 
-export async function markSent(tx: Tx, id: string, via: string, at: string): Promise<void> {
-  await tx.updateTable('guest_messages').set({ state: 'sent', via, error: null, updated_at: at }).where('id', '=', id).execute();
+/** Marks a message sent; `content`, when given, is what to keep of it (the check-in details, masked, as sent). */
+export async function markSent(tx: Tx, id: string, via: string, at: string, content?: { subject: string; text: string; html: string }): Promise<void> {
+  await tx
+    .updateTable('guest_messages')
+    .set({ state: 'sent', via, error: null, updated_at: at, ...content })
+    .where('id', '=', id)
+    .execute();
 }

@@ -5,6 +5,7 @@ import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { findById } from '../reservations/repo.js';
 import * as repo from './repo.js';
+import { checkInToSend, CHECK_IN_TAG } from './check-in.js';
 import { stargateView } from './service.js';
 import { eraseFromOutbox, sendEmail, sendSms } from './transports.js';
 
@@ -19,7 +20,12 @@ export async function sendGuestMessage(payload: JobPayload<'message.send'>, { de
     await repo.cancelMessage(deps.db, m.id, now());
     return;
   }
-  const out = { id: m.id, to: { email: m.email, phone: m.phone }, subject: m.subject, text: m.text, html: m.html };
+  // Check-in details are composed as they go, from the listing's instructions as they stand,
+  // and only if the booking is still verified; what is stored has the secrets masked.
+  const checkIn = m.tag === CHECK_IN_TAG ? await checkInToSend(deps, r) : undefined;
+  if (checkIn === null) return;
+  const content = checkIn?.real ?? m;
+  const out = { id: m.id, to: { email: m.email, phone: m.phone }, subject: content.subject, text: content.text, html: content.html };
   let via;
   try {
     via = m.method === 'email' ? await sendEmail(deps.config, out) : await sendSms(deps.config, out);
@@ -28,7 +34,7 @@ export async function sendGuestMessage(payload: JobPayload<'message.send'>, { de
     throw err;
   }
   await withTx(deps.db, async (tx) => {
-    await repo.markSent(tx, m.id, via, now());
+    await repo.markSent(tx, m.id, via, now(), checkIn?.shown);
     const sent = (await stargateView({ ...deps, db: tx }, r)).find((x) => x.id === m.id);
     await emitWebhook(tx, deps, 'stargate_webhook_url', { accountId: m.account_id, type: 'guest_message.sent', subjectId: r.id, body: sent });
   });

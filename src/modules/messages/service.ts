@@ -5,23 +5,38 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { guestPortalUrl } from '../reservations/views.js';
-import { messageHtml } from './email.js';
+import { chooseLocale, translator, type Translator } from '../../i18n/index.js';
+import { effectiveProfile, type HostProfile } from '../listings/profile.js';
+import { messageHtml, messageText } from './email.js';
 import * as repo from './repo.js';
 
 type Tag = 'invitation' | 'reminder';
 
-function compose(deps: Deps, r: ReservationRow, tag: Tag) {
-  const place = r.listing_nickname ?? 'your stay';
-  const url = guestPortalUrl(deps, r);
-  const name = r.guest_first_name ?? 'there';
-  const subject = tag === 'invitation' ? `Check-in details for ${place}` : `Reminder: complete your check-in for ${place}`;
-  const lead =
-    tag === 'invitation'
-      ? `Thank you for booking ${place}${r.check_in_date ? ` from ${r.check_in_date}` : ''}. Please complete your guest check-in:`
-      : `Your stay at ${place} begins ${r.check_in_date ?? 'soon'}, and your guest check-in is not complete yet:`;
-  const text = `Hello ${name},\n\n${lead}\n${url}\n\nThank you.`;
-  const html = messageHtml({ name, lead, url });
-  return { subject, text, html };
+/** Who the message is from, as the catalogues take it: `named` says whether the host gave a display name. */
+export const hostValues = (p: HostProfile) => ({ named: p.display_name ? 'yes' : 'no', host: p.display_name ?? '' });
+
+/** The language of a booking's messages: the guest's, else English (no browser to ask). */
+export const messageLocale = (r: Pick<ReservationRow, 'guest_language'>) => chooseLocale(undefined, r.guest_language, undefined);
+
+/** The parts every guest message shares: greeting, closing, signature and the host's brand. */
+export function messageFrame(deps: Deps, t: Translator, r: ReservationRow, profile: HostProfile) {
+  return {
+    greeting: r.guest_first_name ? t.t('message.hello', { name: r.guest_first_name }) : t.t('message.hello_anonymous'),
+    closing: t.t('message.thanks'),
+    signature: t.t('message.signature', hostValues(profile)),
+    logoUrl: profile.logo ? `${guestPortalUrl(deps, r)}/logo` : undefined,
+    accent: profile.accent_color ?? undefined,
+  };
+}
+
+/** The booking's place and first day, as the messages' selects take them ("none" when unknown). */
+export const stayValues = (t: Translator, r: ReservationRow) => ({ place: r.listing_nickname ?? 'none', from: r.check_in_date ? t.date(r.check_in_date) : 'none' });
+
+function compose(deps: Deps, r: ReservationRow, profile: HostProfile, tag: Tag) {
+  const t = translator(messageLocale(r));
+  const stay = stayValues(t, r);
+  const parts = { ...messageFrame(deps, t, r, profile), lead: t.t(`message.${tag}.lead`, stay), url: guestPortalUrl(deps, r) };
+  return { subject: t.t(`message.${tag}.subject`, stay), text: messageText(parts), html: messageHtml(parts) };
 }
 
 /**
@@ -35,6 +50,7 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     if (await repo.hasMessages(db, r.id)) return;
   }
   const now = deps.clock();
+  const profile = await effectiveProfile(db, r.account_id, r.listing_id);
   const plans: { tag: Tag; at: Date }[] = [{ tag: 'invitation', at: now }];
   if (r.check_in_date) {
     const reminder = new Date(Date.parse(`${r.check_in_date}T09:00:00Z`) - deps.config.reminderDays * 86_400_000);
@@ -51,7 +67,7 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     via: null,
     email: r.guest_email,
     phone: r.guest_phone,
-    ...compose(deps, r, p.tag),
+    ...compose(deps, r, profile, p.tag),
     send_after: iso(p.at),
     state: 'queued',
     error: null,

@@ -1,3 +1,4 @@
+import { countryCode, type GuestPhrase, type Translator, type Values } from '../../i18n/index.js';
 import type { Screen } from '../settings/screens.js';
 
 /**
@@ -6,205 +7,205 @@ import type { Screen } from '../settings/screens.js';
  * provider lives elsewhere (background and credit checks, the add-on searches, the deposit)
  * ask for the guest's consent or acknowledgement; what the checks do with it is theirs.
  */
-export type FieldKind = 'text' | 'email' | 'tel' | 'url' | 'date' | 'time' | 'select' | 'textarea' | 'checkbox' | 'file';
+export type FieldKind = 'text' | 'email' | 'tel' | 'url' | 'date' | 'time' | 'select' | 'textarea' | 'checkbox' | 'file' | 'country';
 
+/** A field of a screen. Its words (label, help, options) are keys of the guest catalogues (src/i18n). */
 export interface Field {
   name: string;
-  label: string;
+  label: GuestPhrase;
   kind: FieldKind;
   /** Must be given whenever the screen is saved (an optional screen can still be skipped whole). */
   required?: boolean;
-  options?: readonly (readonly [value: string, label: string])[];
-  help?: string;
+  options?: readonly (readonly [value: string, label: GuestPhrase])[];
+  help?: GuestPhrase;
   maxLength?: number;
+  /** Values for the label's arguments (the guest list's row number). */
+  labelValues?: Values;
 }
 
 export interface ScreenDef {
-  title: string;
-  intro: string;
+  title: GuestPhrase;
+  intro: GuestPhrase;
   fields: readonly Field[];
 }
 
-const consent = (label: string): Field => ({ name: 'consent', label, kind: 'checkbox', required: true });
+const consent = (label: GuestPhrase): Field => ({ name: 'consent', label, kind: 'checkbox', required: true });
 
 export const DOCUMENT_TYPES = [
-  ['passport', 'Passport'],
-  ['id_card', 'National identity card'],
-  ['driving_licence', 'Driving licence'],
-  ['residence_permit', 'Residence permit'],
+  ['passport', 'option.document_type.passport'],
+  ['id_card', 'option.document_type.id_card'],
+  ['driving_licence', 'option.document_type.driving_licence'],
+  ['residence_permit', 'option.document_type.residence_permit'],
 ] as const;
 
 export const SCREEN_DEFS: Record<Screen, ScreenDef> = {
   AboutYou: {
-    title: 'About you',
-    intro: 'Confirm who is staying and how your host can reach you.',
+    title: 'screen.AboutYou.title',
+    intro: 'screen.AboutYou.intro',
     fields: [
-      { name: 'first_name', label: 'First name', kind: 'text', required: true, maxLength: 100 },
-      { name: 'last_name', label: 'Last name', kind: 'text', required: true, maxLength: 100 },
-      { name: 'email', label: 'E-mail', kind: 'email', required: true, maxLength: 254 },
-      { name: 'phone', label: 'Mobile phone', kind: 'tel', required: true, maxLength: 40, help: 'With the country code, such as +44 20 7946 0958.' },
+      { name: 'first_name', label: 'field.AboutYou.first_name', kind: 'text', required: true, maxLength: 100 },
+      { name: 'last_name', label: 'field.AboutYou.last_name', kind: 'text', required: true, maxLength: 100 },
+      { name: 'email', label: 'field.AboutYou.email', kind: 'email', required: true, maxLength: 254 },
+      { name: 'phone', label: 'field.AboutYou.phone', kind: 'tel', required: true, maxLength: 40, help: 'help.AboutYou.phone' },
     ],
   },
   AuthorityReporting: {
-    title: 'Registration with the authorities',
-    intro: 'The law where you are staying asks your host to register every guest with the local authorities. Your host submits what you give here.',
+    title: 'screen.AuthorityReporting.title',
+    intro: 'screen.AuthorityReporting.intro',
     fields: [
-      { name: 'nationality', label: 'Nationality', kind: 'text', required: true, maxLength: 100 },
-      { name: 'birth_date', label: 'Date of birth', kind: 'date', required: true },
-      { name: 'birth_place', label: 'Place of birth', kind: 'text', required: true, maxLength: 200 },
-      { name: 'address', label: 'Home address', kind: 'text', required: true, maxLength: 200 },
+      { name: 'nationality', label: 'field.AuthorityReporting.nationality', kind: 'country', required: true, maxLength: 100 },
+      { name: 'birth_date', label: 'field.AuthorityReporting.birth_date', kind: 'date', required: true },
+      { name: 'birth_place', label: 'field.AuthorityReporting.birth_place', kind: 'text', required: true, maxLength: 200 },
+      { name: 'address', label: 'field.AuthorityReporting.address', kind: 'text', required: true, maxLength: 200 },
     ],
   },
   BuildingScreen: {
-    title: 'The building',
-    intro: 'This home is in a building with rules of its own for residents and their visitors.',
+    title: 'screen.BuildingScreen.title',
+    intro: 'screen.BuildingScreen.intro',
     fields: [
-      { name: 'acknowledged', label: "I will follow the building's rules for residents and visitors.", kind: 'checkbox', required: true },
-      { name: 'vehicle_plate', label: 'Licence plate, if you will park at the building', kind: 'text', maxLength: 20 },
+      { name: 'acknowledged', label: 'field.BuildingScreen.acknowledged', kind: 'checkbox', required: true },
+      { name: 'vehicle_plate', label: 'field.BuildingScreen.vehicle_plate', kind: 'text', maxLength: 20 },
     ],
   },
   BackgroundCheck: {
-    title: 'Background check',
-    intro: 'Your host screens guests for this stay with a criminal background check. The result goes only to your host.',
-    fields: [consent('I consent to a criminal background check for this booking.')],
+    title: 'screen.BackgroundCheck.title',
+    intro: 'screen.BackgroundCheck.intro',
+    fields: [consent('field.BackgroundCheck.consent')],
   },
   CreditCheck: {
-    title: 'Credit check',
-    intro: 'Your host screens guests for this stay with a credit check. The result goes only to your host.',
-    fields: [consent('I consent to a credit check for this booking.')],
+    title: 'screen.CreditCheck.title',
+    intro: 'screen.CreditCheck.intro',
+    fields: [consent('field.CreditCheck.consent')],
   },
   IDVerification: {
-    title: 'Your identity document',
-    intro: 'Enter the details exactly as they are printed on your passport or identity card.',
+    title: 'screen.IDVerification.title',
+    intro: 'screen.IDVerification.intro',
     fields: [
-      { name: 'document_type', label: 'Document', kind: 'select', required: true, options: DOCUMENT_TYPES },
-      { name: 'document_number', label: 'Document number', kind: 'text', required: true, maxLength: 50 },
-      { name: 'first_name', label: 'First name(s) on the document', kind: 'text', required: true, maxLength: 100 },
-      { name: 'last_name', label: 'Last name on the document', kind: 'text', required: true, maxLength: 100 },
-      { name: 'nationality', label: 'Nationality', kind: 'text', required: true, maxLength: 100 },
-      { name: 'birth_date', label: 'Date of birth', kind: 'date', required: true },
-      { name: 'expiry_date', label: 'Expiry date', kind: 'date', required: true },
-      { name: 'issue_date', label: 'Issue date', kind: 'date' },
+      { name: 'document_type', label: 'field.IDVerification.document_type', kind: 'select', required: true, options: DOCUMENT_TYPES },
+      { name: 'document_number', label: 'field.IDVerification.document_number', kind: 'text', required: true, maxLength: 50 },
+      { name: 'first_name', label: 'field.IDVerification.first_name', kind: 'text', required: true, maxLength: 100 },
+      { name: 'last_name', label: 'field.IDVerification.last_name', kind: 'text', required: true, maxLength: 100 },
+      { name: 'nationality', label: 'field.IDVerification.nationality', kind: 'country', required: true, maxLength: 100 },
+      { name: 'birth_date', label: 'field.IDVerification.birth_date', kind: 'date', required: true },
+      { name: 'expiry_date', label: 'field.IDVerification.expiry_date', kind: 'date', required: true },
+      { name: 'issue_date', label: 'field.IDVerification.issue_date', kind: 'date' },
       {
         name: 'mrz',
-        label: 'Machine-readable lines',
+        label: 'field.IDVerification.mrz',
         kind: 'textarea',
         maxLength: 200,
-        help: 'Optional: the two or three lines of letters, digits and < signs at the bottom of the photo page.',
+        help: 'help.IDVerification.mrz',
       },
     ],
   },
   IDCollection: {
-    title: 'A copy of your identity document',
-    intro: 'Upload a photo or scan of your document. It is stored encrypted and only your host can open it.',
+    title: 'screen.IDCollection.title',
+    intro: 'screen.IDCollection.intro',
     fields: [
-      { name: 'document_front', label: 'Front, or the photo page', kind: 'file', required: true },
-      { name: 'document_back', label: 'Back, for an identity card', kind: 'file' },
+      { name: 'document_front', label: 'field.IDCollection.document_front', kind: 'file', required: true },
+      { name: 'document_back', label: 'field.IDCollection.document_back', kind: 'file' },
     ],
   },
   SecurityDeposit: {
-    title: 'Security deposit',
-    intro: "A refundable security deposit is held for this stay, as set out in your booking. Your host's payment provider collects it; this page takes no card details.",
-    fields: [{ name: 'acknowledged', label: 'I agree to the security deposit for this stay.', kind: 'checkbox', required: true }],
+    title: 'screen.SecurityDeposit.title',
+    intro: 'screen.SecurityDeposit.intro',
+    fields: [{ name: 'acknowledged', label: 'field.SecurityDeposit.acknowledged', kind: 'checkbox', required: true }],
   },
   UsageAgreement: {
-    title: 'Rental agreement',
-    intro: 'Your host asks every guest to accept the rental agreement sent with your booking.',
+    title: 'screen.UsageAgreement.title',
+    intro: 'screen.UsageAgreement.intro',
     fields: [
-      { name: 'accepted', label: 'I have read the rental agreement and accept it.', kind: 'checkbox', required: true },
-      { name: 'signature', label: 'Type your full name as your signature', kind: 'text', required: true, maxLength: 200 },
+      { name: 'accepted', label: 'field.UsageAgreement.accepted', kind: 'checkbox', required: true },
+      { name: 'signature', label: 'field.UsageAgreement.signature', kind: 'text', required: true, maxLength: 200 },
     ],
   },
   Coronavirus: {
-    title: 'Health declaration',
-    intro: 'Your host asks every party to confirm its health before arrival.',
-    fields: [{ name: 'declared', label: 'To the best of my knowledge, no one in my party has symptoms of an infectious illness.', kind: 'checkbox', required: true }],
+    title: 'screen.Coronavirus.title',
+    intro: 'screen.Coronavirus.intro',
+    fields: [{ name: 'declared', label: 'field.Coronavirus.declared', kind: 'checkbox', required: true }],
   },
   CustomScreen: {
-    title: 'A note for your host',
-    intro: 'Anything your host should know before you arrive: special requests, accessibility needs, who is travelling with you.',
-    fields: [{ name: 'note', label: 'Your note', kind: 'textarea', maxLength: 2000 }],
+    title: 'screen.CustomScreen.title',
+    intro: 'screen.CustomScreen.intro',
+    fields: [{ name: 'note', label: 'field.CustomScreen.note', kind: 'textarea', maxLength: 2000 }],
   },
   FileUpload: {
-    title: 'Documents',
-    intro: 'Your host asked for a document for this stay. It is stored encrypted and only your host can open it.',
-    fields: [{ name: 'document', label: 'Document', kind: 'file', required: true }],
+    title: 'screen.FileUpload.title',
+    intro: 'screen.FileUpload.intro',
+    fields: [{ name: 'document', label: 'field.FileUpload.document', kind: 'file', required: true }],
   },
   GuestList: {
-    title: 'Who is coming',
-    intro: 'The names of everyone else staying, so your host knows who to expect.',
+    title: 'screen.GuestList.title',
+    intro: 'screen.GuestList.intro',
     fields: [], // rows are drawn from the booking's number of guests: see guestRows()
   },
   HouseRules: {
-    title: 'House rules',
-    intro: 'Your host asks every guest to follow the house rules sent with your booking.',
-    fields: [{ name: 'accepted', label: 'I have read the house rules and will follow them, and no more guests will stay than booked.', kind: 'checkbox', required: true }],
+    title: 'screen.HouseRules.title',
+    intro: 'screen.HouseRules.intro',
+    fields: [{ name: 'accepted', label: 'field.HouseRules.accepted', kind: 'checkbox', required: true }],
   },
   LongTerm: {
-    title: 'A longer stay',
-    intro: 'For stays of a month or more, your host asks a little more about you.',
+    title: 'screen.LongTerm.title',
+    intro: 'screen.LongTerm.intro',
     fields: [
-      { name: 'occupation', label: 'Occupation and employer', kind: 'text', required: true, maxLength: 200 },
-      { name: 'reason', label: 'What brings you here for this long', kind: 'textarea', required: true, maxLength: 2000 },
+      { name: 'occupation', label: 'field.LongTerm.occupation', kind: 'text', required: true, maxLength: 200 },
+      { name: 'reason', label: 'field.LongTerm.reason', kind: 'textarea', required: true, maxLength: 2000 },
     ],
   },
   PurposeOfStay: {
-    title: 'Purpose of your stay',
-    intro: 'What brings you here?',
+    title: 'screen.PurposeOfStay.title',
+    intro: 'screen.PurposeOfStay.intro',
     fields: [
       {
         name: 'purpose',
-        label: 'Purpose',
+        label: 'field.PurposeOfStay.purpose',
         kind: 'select',
         required: true,
         options: [
-          ['leisure', 'Holiday or leisure'],
-          ['business', 'Business'],
-          ['family', 'Visiting family or friends'],
-          ['event', 'An event (wedding, concert, conference)'],
-          ['relocation', 'Moving to the area'],
-          ['medical', 'Medical'],
-          ['other', 'Other'],
+          ['leisure', 'option.purpose.leisure'],
+          ['business', 'option.purpose.business'],
+          ['family', 'option.purpose.family'],
+          ['event', 'option.purpose.event'],
+          ['relocation', 'option.purpose.relocation'],
+          ['medical', 'option.purpose.medical'],
+          ['other', 'option.purpose.other'],
         ],
       },
-      { name: 'details', label: 'Details', kind: 'textarea', maxLength: 2000 },
+      { name: 'details', label: 'field.PurposeOfStay.details', kind: 'textarea', maxLength: 2000 },
     ],
   },
   TimeInfoEdit: {
-    title: 'Arrival and departure',
-    intro: 'When do you expect to arrive and leave?',
+    title: 'screen.TimeInfoEdit.title',
+    intro: 'screen.TimeInfoEdit.intro',
     fields: [
-      { name: 'arrival_time', label: 'Arrival time', kind: 'time', required: true },
-      { name: 'departure_time', label: 'Departure time', kind: 'time' },
+      { name: 'arrival_time', label: 'field.TimeInfoEdit.arrival_time', kind: 'time', required: true },
+      { name: 'departure_time', label: 'field.TimeInfoEdit.departure_time', kind: 'time' },
     ],
   },
   SexOffendersAddon: {
-    title: 'Registry search',
-    intro: 'Your host checks guests against public sex-offender registries.',
-    fields: [consent('I consent to a search of public sex-offender registries for this booking.')],
+    title: 'screen.SexOffendersAddon.title',
+    intro: 'screen.SexOffendersAddon.intro',
+    fields: [consent('field.SexOffendersAddon.consent')],
   },
   SocialVerificationAddon: {
-    title: 'Social profile',
-    intro: 'Your host verifies guests through a public social-media profile.',
-    fields: [
-      { name: 'profile_url', label: 'Link to one of your public profiles', kind: 'url', required: true, maxLength: 500 },
-      consent('I consent to a review of this public profile for this booking.'),
-    ],
+    title: 'screen.SocialVerificationAddon.title',
+    intro: 'screen.SocialVerificationAddon.intro',
+    fields: [{ name: 'profile_url', label: 'field.SocialVerificationAddon.profile_url', kind: 'url', required: true, maxLength: 500 }, consent('field.SocialVerificationAddon.consent')],
   },
   SanctionsSearchAddon: {
-    title: 'Sanctions search',
-    intro: 'Your host checks guests against international sanctions lists.',
-    fields: [consent('I consent to a search of sanctions lists for this booking.')],
+    title: 'screen.SanctionsSearchAddon.title',
+    intro: 'screen.SanctionsSearchAddon.intro',
+    fields: [consent('field.SanctionsSearchAddon.consent')],
   },
   FraudDetectionAddon: {
-    title: 'Fraud check',
-    intro: 'Your host checks the details of every booking for signs of fraud.',
-    fields: [consent('I consent to a fraud check of the details I give for this booking.')],
+    title: 'screen.FraudDetectionAddon.title',
+    intro: 'screen.FraudDetectionAddon.intro',
+    fields: [consent('field.FraudDetectionAddon.consent')],
   },
   AdverseMediaSearchAddon: {
-    title: 'News search',
-    intro: 'Your host checks guests against news reports.',
-    fields: [consent('I consent to a search of news reports about me for this booking.')],
+    title: 'screen.AdverseMediaSearchAddon.title',
+    intro: 'screen.AdverseMediaSearchAddon.intro',
+    fields: [consent('field.AdverseMediaSearchAddon.consent')],
   },
 };
 
@@ -213,8 +214,8 @@ export function guestRows(numberOfGuests: number | null): Field[] {
   const others = numberOfGuests && numberOfGuests > 1 ? Math.min(numberOfGuests - 1, 10) : 1;
   const required = Boolean(numberOfGuests && numberOfGuests > 1);
   return Array.from({ length: others }, (_, i) => [
-    { name: `guest_${i + 1}_name`, label: `Guest ${i + 2}: full name`, kind: 'text' as const, required, maxLength: 200 },
-    { name: `guest_${i + 1}_email`, label: `Guest ${i + 2}: e-mail`, kind: 'email' as const, maxLength: 254 },
+    { name: `guest_${i + 1}_name`, label: 'field.GuestList.name' as const, labelValues: { n: i + 2 }, kind: 'text' as const, required, maxLength: 200 },
+    { name: `guest_${i + 1}_email`, label: 'field.GuestList.email' as const, labelValues: { n: i + 2 }, kind: 'email' as const, maxLength: 254 },
   ]).flat();
 }
 
@@ -264,18 +265,23 @@ const validDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00
 /**
  * Checks a submitted form against a screen's fields. Returns the answer (new files not yet
  * stored: the caller stores them and puts their references in; a file field left empty keeps
- * the file saved before) and one problem per field, each naming the field's label.
+ * the file saved before) and one problem per field, each naming the field's label, in the
+ * guest's language. Nationalities are kept as their ISO 3166 alpha-2 code.
  */
 export function readForm(
+  t: Translator,
   fields: readonly Field[],
   form: Record<string, string>,
   uploads: readonly Upload[],
   before: Answer = {},
+  today = new Date().toISOString().slice(0, 10),
 ): { answer: Answer; files: Upload[]; problems: { field: string; message: string }[] } {
   const answer: Answer = {};
   const files: Upload[] = [];
   const problems: { field: string; message: string }[] = [];
-  const problem = (f: Field, message: string) => problems.push({ field: f.name, message: `${f.label}: ${message}` });
+  const problem = (f: Field, key: GuestPhrase, values: Values = {}) =>
+    problems.push({ field: f.name, message: t.t('problem.field', { label: t.t(f.label, f.labelValues), problem: t.t(key, values) }) });
+  const mb = MAX_FILE_BYTES / 1024 / 1024;
   for (const f of fields) {
     if (f.kind === 'file') {
       const upload = uploads.find((u) => u.field === f.name);
@@ -283,32 +289,51 @@ export function readForm(
       const type = upload && sniffType(upload.data);
       if (!upload) {
         if (kept && typeof kept === 'object') answer[f.name] = kept;
-        else if (f.required) problem(f, 'choose a file.');
-      } else if (upload.data.length > MAX_FILE_BYTES) problem(f, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-      else if (upload.data.length > 0 && !type) problem(f, 'upload a JPEG, PNG, WebP or HEIC image, or a PDF.');
-      else if (!type || upload.data.length < MIN_FILE_BYTES) problem(f, 'the file is empty or cut short. Choose the photo or scan again.');
+        else if (f.required) problem(f, 'problem.file_missing');
+      } else if (upload.data.length > MAX_FILE_BYTES) problem(f, 'problem.file_large', { mb });
+      else if (upload.data.length > 0 && !type) problem(f, 'problem.file_type');
+      else if (!type || upload.data.length < MIN_FILE_BYTES) problem(f, 'problem.file_empty');
       else files.push({ ...upload, contentType: type });
       continue;
     }
     if (f.kind === 'checkbox') {
       const on = form[f.name] !== undefined && form[f.name] !== '';
-      if (f.required && !on) problem(f, 'tick the box to continue.');
+      if (f.required && !on) problem(f, 'problem.tick');
       else answer[f.name] = on;
       continue;
     }
     const value = (form[f.name] ?? '').trim();
     if (!value) {
-      if (f.required) problem(f, 'this is required.');
+      if (f.required) problem(f, 'problem.required');
       continue;
     }
-    if (f.maxLength && value.length > f.maxLength) problem(f, `at most ${f.maxLength} characters.`);
-    else if (f.kind === 'email' && !EMAIL.test(value)) problem(f, 'enter a valid e-mail address.');
-    else if (f.kind === 'tel' && !PHONE.test(value)) problem(f, 'a phone number has only digits, spaces and + ( ) . -');
-    else if (f.kind === 'date' && !validDay(value)) problem(f, 'enter a date as YYYY-MM-DD.');
-    else if (f.kind === 'time' && !TIME.test(value)) problem(f, 'enter a time as HH:MM.');
-    else if (f.kind === 'url' && !/^https?:\/\/[^\s]+\.[^\s]+$/i.test(value)) problem(f, 'enter a link starting with https://');
-    else if (f.kind === 'select' && !f.options?.some(([v]) => v === value)) problem(f, 'choose one of the options.');
-    else answer[f.name] = value;
+    const country = f.kind === 'country' ? countryCode(value) : undefined;
+    if (f.maxLength && value.length > f.maxLength) problem(f, 'problem.too_long', { max: f.maxLength });
+    else if (f.kind === 'email' && !EMAIL.test(value)) problem(f, 'problem.email');
+    else if (f.kind === 'tel' && !PHONE.test(value)) problem(f, 'problem.phone');
+    else if (f.kind === 'date' && !validDay(value)) problem(f, 'problem.date');
+    else if (f.kind === 'date' && f.name !== 'expiry_date' && value > today) problem(f, 'problem.future');
+    else if (f.kind === 'time' && !TIME.test(value)) problem(f, 'problem.time');
+    else if (f.kind === 'url' && !/^https?:\/\/[^\s]+\.[^\s]+$/i.test(value)) problem(f, 'problem.url');
+    else if (f.kind === 'select' && !f.options?.some(([v]) => v === value)) problem(f, 'problem.select');
+    else if (f.kind === 'country' && !country) problem(f, 'problem.country');
+    else answer[f.name] = country ?? value;
+  }
+  // A document is issued after its holder is born and before it expires: a date that breaks
+  // this was mistyped, whatever the screening later makes of it.
+  const expiry = typeof answer.expiry_date === 'string' ? answer.expiry_date : undefined;
+  const expiryField = fields.find((f) => f.name === 'expiry_date');
+  if (expiry && expiryField) {
+    if (typeof answer.birth_date === 'string' && answer.birth_date >= expiry)
+      problem(
+        fields.find((f) => f.name === 'birth_date')!,
+        'problem.birth_after_expiry',
+      );
+    if (typeof answer.issue_date === 'string' && answer.issue_date >= expiry)
+      problem(
+        fields.find((f) => f.name === 'issue_date')!,
+        'problem.issue_after_expiry',
+      );
   }
   return { answer, files, problems };
 }

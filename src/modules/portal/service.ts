@@ -1,17 +1,19 @@
 import { withTx, type Db, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import type { Translator } from '../../i18n/index.js';
+import { AppError, GuestError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { paymentsView } from '../reservations/payments.js';
 import * as reservations from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
-import { systemNote } from '../reservations/service.js';
 import { toReservationView } from '../reservations/views.js';
 import { openIdentification, sealIdentification, type Identification } from '../screening/identity.js';
-import { requestScreening } from '../screening/run.js';
-import { insertNote } from '../screening/repo.js';
+import { documentProblems, type DocumentProblem } from '../screening/checks/identification.js';
+import { requestScreening, screeningSettings } from '../screening/run.js';
+import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
+import { insertNote, systemNote } from '../screening/repo.js';
 import { resolveScreens } from '../settings/resolve.js';
 import { SCREENS, type Screen, type ScreenMap } from '../settings/screens.js';
 import * as repo from './repo.js';
@@ -50,20 +52,24 @@ export interface Portal {
   steps: Screen[];
   answers: Answers;
   row: PortalRow | undefined;
+  /** The host as the guest sees them: name, brand, house rules and agreement. */
+  profile: HostProfile;
+  minimumAge: number;
 }
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
 export async function openPortal(deps: Deps, token: string): Promise<Portal> {
   const r = await reservations.findByPortalToken(deps.db, token);
-  if (!r) throw new AppError('not_found', 'This link does not lead to a booking. Check that it was copied whole, or ask your host for a new one.');
-  if (r.status === 'CANCELED') throw new AppError('gone', 'This booking was cancelled, so there is nothing more to fill in.');
+  if (!r) throw new GuestError('not_found', 'error.portal.not_found', 'This link does not lead to a booking. Check that it was copied whole, or ask your host for a new one.');
+  if (r.status === 'CANCELED') throw new GuestError('gone', 'error.portal.canceled', 'This booking was cancelled, so there is nothing more to fill in.');
   if (r.check_out_date) {
     const until = Date.parse(`${r.check_out_date}T00:00:00Z`) + (LINK_DAYS_AFTER_CHECKOUT + 1) * 86_400_000;
-    if (deps.clock().getTime() >= until) throw new AppError('gone', 'This stay is over, and its guest portal is closed.');
+    if (deps.clock().getTime() >= until) throw new GuestError('gone', 'error.portal.over', 'This stay is over, and its guest portal is closed.');
   }
   const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
   const row = await findPortal(deps.db, r.id);
-  return { reservation: r, screens, steps: SCREENS.filter((s) => screens[s] !== 'disabled'), answers: openAnswers(deps, r, row), row };
+  const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
+  return { reservation: r, screens, steps: SCREENS.filter((s) => screens[s] !== 'disabled'), answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
 }
 
 /** The first step the guest has neither answered nor skipped; undefined when all are done. */
@@ -86,22 +92,25 @@ function lockPortal(tx: Tx, deps: Deps, r: ReservationRow): Promise<PortalRow> {
   });
 }
 
-export type SaveResult = { ok: true } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
+export type SaveResult = { ok: true; answer: Answer } | { ok: false; problems: { field: string; message: string }[]; form: Record<string, string> };
 
 /**
  * Saves one screen: its answer, or (for an optional screen, with `skip`) that the guest skipped
  * it. Uploaded files replace the screen's earlier ones. Nothing is written when the form has
  * a problem; the problems name each field.
  */
-export async function saveStep(deps: Deps, p: Portal, screen: Screen, form: Record<string, string>, uploads: Upload[], skip: boolean): Promise<SaveResult> {
+export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Screen, form: Record<string, string>, uploads: Upload[], skip: boolean): Promise<SaveResult> {
   if (!p.steps.includes(screen)) throw notFound(`The step ${screen}`);
-  if (p.row?.completed_at) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
+  if (p.row?.completed_at) throw new GuestError('conflict', 'error.portal.completed', 'You already submitted this guest portal; your host has your answers.');
   if (skip && p.screens[screen] !== 'optional') {
-    return { ok: false, problems: [{ field: '', message: 'This step is required; it cannot be skipped.' }], form };
+    return { ok: false, problems: [{ field: '', message: t.t('error.portal.required') }], form };
   }
   const r = p.reservation;
-  const { answer, files, problems } = skip ? { answer: {}, files: [], problems: [] } : readForm(fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer);
+  const { answer, files, problems } = skip ? { answer: {}, files: [], problems: [] } : readForm(t, fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer, iso(deps.clock()).slice(0, 10));
   if (problems.length) return { ok: false, problems, form };
+  // What the guest accepted, kept word for word as evidence: the text, its version and date.
+  const terms = screen === 'HouseRules' ? p.profile.house_rules : screen === 'UsageAgreement' ? p.profile.usage_agreement : null;
+  if (terms && !skip) Object.assign(answer, { terms_version: termsVersion(terms), terms_updated_at: terms.updated_at, terms_text: terms.text });
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
     const row = await lockPortal(tx, deps, r);
@@ -129,7 +138,7 @@ export async function saveStep(deps: Deps, p: Portal, screen: Screen, form: Reco
     answers[screen] = skip ? { skipped: true, at: now } : { answer, at: now };
     await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now });
   });
-  return { ok: true };
+  return { ok: true, answer };
 }
 
 const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
@@ -243,4 +252,14 @@ export async function openUpload(deps: Deps, r: ReservationRow, fileId: string) 
   const f = await repo.findFile(deps.db, r.id, fileId);
   if (!f) throw notFound(`file ${fileId}`);
   return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(Buffer.from(f.data_enc), fileAad(r.account_id, r.id, f.id)) };
+}
+
+/** The problems with the document a screen's answer gives that the guest is told of at once (the host sees them as findings). */
+export function documentWarnings(p: Portal, screen: Screen, answer: Answer | undefined, today: string): DocumentProblem[] {
+  if (!answer || (screen !== 'IDVerification' && screen !== 'AuthorityReporting')) return [];
+  const r = p.reservation;
+  return documentProblems(
+    { expiry_date: text(answer, 'expiry_date'), birth_date: text(answer, 'birth_date'), mrz: text(answer, 'mrz'), document_number: text(answer, 'document_number') },
+    { checkIn: r.check_in_date, checkOut: r.check_out_date, today, minimumAge: p.minimumAge },
+  ).filter((w) => w.code !== 'mrz_number_mismatch');
 }

@@ -47,6 +47,7 @@ const MUTABLE = [
   'guest_phone',
   'guest_email',
   'guest_location',
+  'guest_language',
   'identification_enc',
   'callback_url',
   'skip_gp',
@@ -89,6 +90,7 @@ export const VIEW_COLUMNS = [
   'guest_phone',
   'guest_email',
   'guest_location',
+  'guest_language',
   'identification_enc',
   'gp_token',
   'created_at',
@@ -392,4 +394,26 @@ export async function renameListing(db: Db, accountId: string, listingId: string
 
 export async function insertListing(db: Db, row: Insertable<ListingsTable>): Promise<void> {
   await db.insertInto('listings').values(row).execute();
+}
+
+/** Writes a listing's guest-side fields (profile, check-in instructions), making the listing if no booking has named it yet. */
+export async function saveListingInfo(db: Db, accountId: string, listingId: string, change: Partial<Pick<ListingsTable, 'profile' | 'check_in_enc' | 'check_in_hours'>>, at: string): Promise<void> {
+  await db
+    .insertInto('listings')
+    .values({ account_id: accountId, listing_id: listingId, nickname: null, profile: null, check_in_enc: null, check_in_hours: null, ...change, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.columns(['account_id', 'listing_id']).doUpdateSet({ ...change, updated_at: at }))
+    .execute();
+}
+
+/** The account's upcoming confirmed bookings at a listing (check-in today or later). */
+export function upcomingAtListing(db: Db, accountId: string, listingId: string, today: string): Promise<ReservationRow[]> {
+  return db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('listing_id', '=', listingId)
+    .where('status', '=', 'CONFIRMED')
+    .where('check_in_date', '>=', today)
+    .limit(1000)
+    .execute();
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import { planCheckIn } from '../messages/check-in.js';
 import { insertNote, listNotes } from '../screening/repo.js';
 import { emitScreeningEvent } from '../screening/verdict.js';
 import { resolveScreens } from '../settings/resolve.js';
@@ -23,6 +24,7 @@ export async function setManualDecision(deps: Deps, author: AccountRow, r: Reser
     await repo.updateReservation(tx, r.id, { supervised: decision, updated_at: now });
     await insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: now });
     await emitScreeningEvent(tx, deps, updated);
+    await planCheckIn(tx, deps, updated);
   });
   return updated;
 }

@@ -15,6 +15,11 @@ const guestFields = {
   phone: Type.Optional(Str(40)),
   email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')])),
   location: Type.Optional(Str(200)),
+  language: Type.Optional(
+    Type.Union([Type.String({ pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$', maxLength: 35 }), Type.Literal('')], {
+      description: "beyond the spec: the guest's language (BCP 47, such as es or pt-BR) for the guest portal and messages; else the browser's",
+    }),
+  ),
 };
 
 export { IDENTIFICATION_FIELDS } from '../screening/identity.js';
@@ -94,6 +99,7 @@ export const Reservation = Type.Object(
       phone: Nullable(Type.String()),
       email: Nullable(Type.String()),
       location: Nullable(Type.String()),
+      language: Nullable(Type.String()),
     }),
     identification: Type.Object(Object.fromEntries(IDENTIFICATION_FIELDS.map((f) => [f, Nullable(Type.String())]))),
     created_at: Type.String({ format: 'date-time' }),

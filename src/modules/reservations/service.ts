@@ -10,10 +10,11 @@ import { DAY_MS, iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
+import { planCheckIn } from '../messages/check-in.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
 import { requestScreening } from '../screening/run.js';
 import { forgetHistory } from '../screening/history.js';
-import { deleteDismissalsOf, insertNote } from '../screening/repo.js';
+import { deleteDismissalsOf, insertNote, systemNote } from '../screening/repo.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
 import * as repo from './repo.js';
@@ -64,6 +65,7 @@ function applyFields(r: ReservationRow, input: UpdateInput, identification: Iden
     set('guest_phone', clean(g.phone));
     set('guest_email', clean(g.email)?.toLowerCase() ?? (g.email === undefined ? undefined : null));
     set('guest_location', clean(g.location));
+    set('guest_language', clean(g.language));
   }
   const merged: Identification = { ...identification };
   for (const [k, v] of Object.entries(input.identification ?? {})) {
@@ -119,6 +121,7 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     guest_phone: null,
     guest_email: null,
     guest_location: null,
+    guest_language: null,
     identification_enc: null,
     gp_token: newPortalToken(),
     guestportal_completed: false,
@@ -168,6 +171,7 @@ async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservat
   await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
+  if (type === 'reservation.updated') await planCheckIn(tx, deps, r);
   if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
   else await queueGuestMessages(tx, deps, r, { fresh: type === 'reservation.created' });
 }
@@ -284,10 +288,6 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
  */
 export async function purgeSearchIndex(_payload: JobPayload<'search.purge'>, { deps }: JobContext): Promise<void> {
   await deps.dialect.compactSearchIndex(deps.db, { minSegments: 1 });
-}
-
-export function systemNote(reservationId: string, text: string, at: string) {
-  return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };
 }
 
 /** How far ahead a pending reservation joins the review queue. */

@@ -32,6 +32,7 @@ export function toReservationView(deps: Deps, r: ReservationViewRow) {
       phone: r.guest_phone,
       email: r.guest_email,
       location: r.guest_location,
+      language: r.guest_language,
     },
     identification: Object.fromEntries(IDENTIFICATION_FIELDS.map((f) => [f, ident[f] ?? null])),
     created_at: r.created_at,

@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import { insertRows } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/connection.js';
 import type { MatchDismissalsTable, NoteRow, PaymentEventRow, ReservationNotesTable, ReservationRow, ScreeningRunsTable } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
 
 // Screening reads the reservation it judges and writes only its verdict columns; the
 // reservations module owns the rest of the row and reaches screening, never the reverse.
@@ -120,4 +121,9 @@ export async function screenedPerDay(db: Db, accountId: string, since: string): 
     .groupBy([day, 'risk_color'])
     .execute();
   return rows.flatMap((r) => (r.color ? [{ day: r.day, color: r.color, n: Number(r.n) }] : []));
+}
+
+/** A note the service itself writes on a reservation (author "guestscreen"). */
+export function systemNote(reservationId: string, text: string, at: string) {
+  return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };
 }

@@ -25,6 +25,7 @@ import { compositeStatus, emitScreeningEvent, screeningEventBody } from './verdi
 import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
+import { planCheckIn } from '../messages/check-in.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: NAME_THRESHOLD };
 
@@ -220,7 +221,10 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
     // the verdict of the run that began reading last stands, whichever finishes last.
     if (!(await repo.storeVerdict(tx, r.id, { verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started }))) return;
     const updated = { ...r, verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started };
-    if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) await emitScreeningEvent(tx, deps, updated);
+    if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) {
+      await emitScreeningEvent(tx, deps, updated);
+      await planCheckIn(tx, deps, updated);
+    }
     if (r.callback_url) {
       await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated) });
     }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { AppError, badRequest } from '../../lib/errors.js';
+import { badRequest, GuestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
@@ -56,14 +56,14 @@ export interface OpenLink {
 /** The link behind a token, or a 404/410 the signup page shows as a readable error. */
 export async function openSignupLink(deps: Deps, token: string): Promise<OpenLink> {
   const link = /^[A-Za-z0-9_-]{43}$/.test(token) ? await repo.findSignupLinkByTokenHash(deps.db, hashToken(token)) : undefined;
-  if (!link) throw new AppError('not_found', 'This signup link is not valid. Check that you copied the whole address.');
-  if (link.used_at) throw new AppError('gone', 'This signup link has already been used. Ask for a new one.');
+  if (!link) throw new GuestError('not_found', 'error.signup.not_found', 'This signup link is not valid. Check that you copied the whole address.');
+  if (link.used_at) throw new GuestError('gone', 'error.signup.used', 'This signup link has already been used. Ask for a new one.');
   if (Date.parse(link.expires_at) <= deps.clock().getTime()) {
-    throw new AppError('gone', 'This signup link has expired. Ask for a new one.');
+    throw new GuestError('gone', 'error.signup.expired', 'This signup link has expired. Ask for a new one.');
   }
   const reseller = await findAccount(deps.db, link.reseller_id);
   if (!reseller || !reseller.is_active || reseller.is_suspended) {
-    throw new AppError('gone', 'This signup link is no longer active.');
+    throw new GuestError('gone', 'error.signup.inactive', 'This signup link is no longer active.');
   }
   return { link, reseller };
 }
@@ -95,7 +95,7 @@ export async function completeSignup(deps: Deps, token: string, form: SignupForm
       null,
     );
     if (!(await repo.claimSignupLink(tx, link.id, created.account.id, iso(deps.clock())))) {
-      throw new AppError('gone', 'This signup link has already been used. Ask for a new one.');
+      throw new GuestError('gone', 'error.signup.used', 'This signup link has already been used. Ask for a new one.');
     }
     return { ...created, redirect: link.redirect };
   });

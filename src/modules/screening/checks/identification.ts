@@ -35,6 +35,71 @@ function readMrz(text: string): { unreadable: HostMessage } | { badDigits: MrzFi
   }
 }
 
+/** What is wrong with a document's dates and machine-readable lines, for the host's check and the guest's portal alike. */
+export type DocumentProblem =
+  | { code: 'expires_before_checkout'; expiry: string; checkout: string }
+  | { code: 'under_minimum_age'; age: number; minimum: number }
+  | { code: 'mrz_unreadable'; problem: HostMessage }
+  | { code: 'mrz_check_digits'; fields: MrzField[] }
+  | { code: 'mrz_number_mismatch'; given: string; printed: string };
+
+/**
+ * The problems of a document as given: an expiry before check-out (or today, without one), an
+ * age under the minimum on the check-in day, check digits that do not add up.
+ */
+export function documentProblems(
+  id: { expiry_date?: string | null | undefined; birth_date?: string | null | undefined; mrz?: string | null | undefined; document_number?: string | null | undefined },
+  stay: { checkIn: string | null; checkOut: string | null; today: string; minimumAge: number },
+): DocumentProblem[] {
+  const found: DocumentProblem[] = [];
+  const until = stay.checkOut ?? stay.today;
+  if (id.expiry_date && id.expiry_date < until) found.push({ code: 'expires_before_checkout', expiry: id.expiry_date, checkout: until });
+  if (id.birth_date) {
+    const age = ageOn(id.birth_date, stay.checkIn ?? stay.today);
+    if (age < stay.minimumAge) found.push({ code: 'under_minimum_age', age, minimum: stay.minimumAge });
+  }
+  if (id.mrz) {
+    const mrz = readMrz(id.mrz);
+    if ('unreadable' in mrz) found.push({ code: 'mrz_unreadable', problem: mrz.unreadable });
+    else if (mrz.badDigits.length) found.push({ code: 'mrz_check_digits', fields: mrz.badDigits });
+    else if (mrz.documentNumber && id.document_number && normaliseDocument(mrz.documentNumber) !== normaliseDocument(id.document_number)) {
+      found.push({ code: 'mrz_number_mismatch', given: id.document_number, printed: mrz.documentNumber });
+    }
+  }
+  return found;
+}
+
+/** A document problem as the host reads it: the finding, its strength and what to do. */
+function finding(p: DocumentProblem): Finding {
+  switch (p.code) {
+    case 'expires_before_checkout':
+      return {
+        code: 'id.expires_before_checkout',
+        text: say('id.expires_before_checkout', { expiry: dateInWords(p.expiry), checkout: dateInWords(p.checkout) }),
+        strength: 'strong',
+        recommendation: say('id.expires_before_checkout.do'),
+      };
+    case 'under_minimum_age':
+      return { code: 'id.under_minimum_age', text: say('id.under_minimum_age', { age: p.age, minimum: p.minimum }), strength: 'decisive', recommendation: say('id.under_minimum_age.do') };
+    case 'mrz_unreadable':
+      return { code: 'id.mrz_unreadable', text: say('id.mrz_unreadable', { problem: say(p.problem) }), strength: 'moderate', recommendation: say('id.mrz_unreadable.do') };
+    case 'mrz_check_digits':
+      return {
+        code: 'id.mrz_check_digits',
+        text: say('id.mrz_check_digits', { fields: listInWords(p.fields.map((f) => say(`id.mrz_field.${f}`))) }),
+        strength: 'strong',
+        recommendation: say('id.mrz_check_digits.do'),
+      };
+    case 'mrz_number_mismatch':
+      return {
+        code: 'id.mrz_number_mismatch',
+        text: say('id.mrz_number_mismatch', { given: p.given, printed: p.printed }),
+        strength: 'moderate',
+        recommendation: say('id.mrz_number_mismatch.do'),
+      };
+  }
+}
+
 /**
  * The guest's identity document: present, valid through the stay, old enough, and theirs. Under
  * the account's minimum age is decisive (the host's own rule); an expiry before check-out and
@@ -50,48 +115,13 @@ export const identificationDocument: Check = (s) => {
       findings: [],
     };
   }
-  const findings: Finding[] = [];
   const today = s.now.slice(0, 10);
-  const until = s.reservation.check_out_date ?? today;
-  if (id.expiry_date && id.expiry_date < until) {
-    findings.push({
-      code: 'id.expires_before_checkout',
-      text: say('id.expires_before_checkout', { expiry: dateInWords(id.expiry_date), checkout: dateInWords(until) }),
-      strength: 'strong',
-      recommendation: say('id.expires_before_checkout.do'),
-    });
-  }
-  if (id.birth_date) {
-    const age = ageOn(id.birth_date, s.reservation.check_in_date ?? today);
-    if (age < s.settings.minimumAge) {
-      findings.push({
-        code: 'id.under_minimum_age',
-        text: say('id.under_minimum_age', { age, minimum: s.settings.minimumAge }),
-        strength: 'decisive',
-        recommendation: say('id.under_minimum_age.do'),
-      });
-    }
-  }
-  if (id.mrz) {
-    const mrz = readMrz(id.mrz);
-    if ('unreadable' in mrz) {
-      findings.push({ code: 'id.mrz_unreadable', text: say('id.mrz_unreadable', { problem: say(mrz.unreadable) }), strength: 'moderate', recommendation: say('id.mrz_unreadable.do') });
-    } else if (mrz.badDigits.length) {
-      findings.push({
-        code: 'id.mrz_check_digits',
-        text: say('id.mrz_check_digits', { fields: listInWords(mrz.badDigits.map((f) => say(`id.mrz_field.${f}`))) }),
-        strength: 'strong',
-        recommendation: say('id.mrz_check_digits.do'),
-      });
-    } else if (mrz.documentNumber && id.document_number && normaliseDocument(mrz.documentNumber) !== normaliseDocument(id.document_number)) {
-      findings.push({
-        code: 'id.mrz_number_mismatch',
-        text: say('id.mrz_number_mismatch', { given: id.document_number, printed: mrz.documentNumber }),
-        strength: 'moderate',
-        recommendation: say('id.mrz_number_mismatch.do'),
-      });
-    }
-  }
+  const findings: Finding[] = documentProblems(id, {
+    checkIn: s.reservation.check_in_date ?? null,
+    checkOut: s.reservation.check_out_date ?? null,
+    today,
+    minimumAge: s.settings.minimumAge,
+  }).map(finding);
   const guestName = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
   const docName = [id.first_name, id.middle_name, id.last_name].filter(Boolean).join(' ');
   if (docName && guestName) {

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { IntlMessageFormat } from 'intl-messageformat';
+import { fieldsOf } from '../modules/portal/service.js';
+import { SCREENS } from '../modules/settings/screens.js';
+import { CATALOGUES, chooseLocale, countryCode, fromAcceptLanguage, LOCALES, translator, type GuestPhrase } from './index.js';
+
+type Node = { type: number; value?: string; options?: Record<string, { value: Node[] }>; children?: Node[] };
+
+/** The names of a message's arguments. */
+function argumentsOf(nodes: Node[], into = new Set<string>()): Set<string> {
+  for (const n of nodes) {
+    if (n.value && n.type >= 1 && n.type <= 6) into.add(n.value);
+    for (const o of Object.values(n.options ?? {})) argumentsOf(o.value, into);
+    if (n.children) argumentsOf(n.children, into);
+  }
+  return into;
+}
+
+const english = CATALOGUES.en as Record<GuestPhrase, string>;
+
+describe('the guest message catalogues', () => {
+  for (const locale of LOCALES.filter((l) => l !== 'en')) {
+    it(`${locale} has every key English has, no other, each with English's arguments`, () => {
+      const own = CATALOGUES[locale];
+      const missing = Object.keys(english).filter((k) => !(k in own));
+      assert.deepEqual(missing, [], `${locale} lacks these keys`);
+      const extra = Object.keys(own).filter((k) => !(k in english));
+      assert.deepEqual(extra, [], `${locale} has keys English does not`);
+      for (const [key, text] of Object.entries(own) as [GuestPhrase, string][]) {
+        const theirs = [...argumentsOf(new IntlMessageFormat(text, locale).getAst())].sort();
+        const ours = [...argumentsOf(new IntlMessageFormat(english[key], 'en').getAst())].sort();
+        assert.deepEqual(theirs, ours, `${locale} ${key} takes the arguments English does`);
+      }
+    });
+  }
+
+  it('has a title, an introduction and a label for every screen and field of the portal', () => {
+    const t = translator('en');
+    for (const screen of SCREENS) {
+      for (const key of [`screen.${screen}.title`, `screen.${screen}.intro`]) assert.ok(key in english, key);
+      for (const f of fieldsOf(screen, { number_of_guests: 3 })) assert.ok(f.label in english, `${screen}.${f.name}: ${f.label}`);
+      assert.ok(t.t(`screen.${screen}.title` as GuestPhrase).length > 0);
+    }
+  });
+});
+
+describe('the guest language', () => {
+  it('is the one chosen, else the booking’s, else the browser’s best, else English', () => {
+    assert.equal(chooseLocale('fr', 'es', 'de'), 'fr');
+    assert.equal(chooseLocale(undefined, 'es-MX', 'de'), 'es');
+    assert.equal(chooseLocale('xx', 'zz', 'nl-NL,nl;q=0.9,pt-BR;q=0.8,en;q=0.5'), 'pt');
+    assert.equal(chooseLocale(undefined, null, 'ja'), 'en');
+    assert.equal(fromAcceptLanguage('de;q=0.2, it;q=0.7'), 'it');
+    assert.equal(fromAcceptLanguage('es;q=0'), undefined);
+  });
+
+  it('writes dates and countries as its people do', () => {
+    assert.equal(translator('es').date('2027-03-14'), '14 de marzo de 2027');
+    assert.equal(translator('de').date('2027-03-14'), '14. März 2027');
+    assert.equal(translator('fr').countryName('DE'), 'Allemagne');
+    assert.equal(countryCode('Alemania'), 'DE');
+    assert.equal(countryCode('esp'), 'ES');
+    assert.equal(countryCode('test'), undefined);
+  });
+});

@@ -1,0 +1,182 @@
+import { withTx, type Db, type Tx } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { translator } from '../../i18n/index.js';
+import { enqueueAll } from '../../jobs/repo.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { emitWebhook } from '../events/service.js';
+import { effectiveProfile } from '../listings/profile.js';
+import * as reservations from '../reservations/repo.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import { insertNote, systemNote } from '../screening/repo.js';
+import { compositeStatus } from '../screening/verdict.js';
+import { messageHtml, messageText } from './email.js';
+import * as repo from './repo.js';
+import { messageFrame, messageLocale, stargateView, stayValues } from './service.js';
+
+/**
+ * Check-in details held until the guest is verified. Each listing may have instructions (address,
+ * door code, Wi-Fi, directions), sealed at rest. Once a confirmed booking's composite status is
+ * verified (by screening or by the host's approval) they are queued for the guest, by e-mail or
+ * else SMS, to go out `hours` before the check-in day; the send checks again, so a booking
+ * declined or cancelled in between gets nothing and its host is told.
+ */
+export interface CheckInDetails {
+  address: string | null;
+  door_code: string | null;
+  wifi_name: string | null;
+  wifi_password: string | null;
+  directions: string | null;
+}
+export const CHECK_IN_FIELDS = ['address', 'door_code', 'wifi_name', 'wifi_password', 'directions'] as const;
+/** The fields kept out of what is stored of a sent message (the guest_messages row, /stargate). */
+const SECRET_FIELDS = new Set<keyof CheckInDetails>(['door_code', 'wifi_password']);
+export const DEFAULT_CHECK_IN_HOURS = 48;
+export const CHECK_IN_TAG = 'check_in';
+
+const aad = (accountId: string, listingId: string) => `listing_check_in:${accountId}:${listingId}`;
+
+export interface CheckInSetting {
+  details: CheckInDetails;
+  hours: number;
+}
+
+export async function readCheckIn(deps: Deps, db: Db, accountId: string, listingId: string): Promise<CheckInSetting | null> {
+  const row = await reservations.findListing(db, accountId, listingId);
+  if (!row?.check_in_enc) return null;
+  return { details: JSON.parse(deps.secrets.open(row.check_in_enc, aad(accountId, listingId))) as CheckInDetails, hours: row.check_in_hours ?? DEFAULT_CHECK_IN_HOURS };
+}
+
+/**
+ * Saves (or, with null, removes) a listing's instructions, then plans the release for the
+ * listing's upcoming bookings that are already verified.
+ */
+export async function writeCheckIn(deps: Deps, accountId: string, listingId: string, setting: CheckInSetting | null): Promise<void> {
+  const now = iso(deps.clock());
+  await reservations.saveListingInfo(
+    deps.db,
+    accountId,
+    listingId,
+    setting ? { check_in_enc: deps.secrets.seal(JSON.stringify(setting.details), aad(accountId, listingId)), check_in_hours: setting.hours } : { check_in_enc: null, check_in_hours: null },
+    now,
+  );
+  if (!setting) return;
+  for (const r of await reservations.upcomingAtListing(deps.db, accountId, listingId, now.slice(0, 10))) await withTx(deps.db, (tx) => planCheckIn(tx, deps, r));
+}
+
+/** When the details go out: `hours` before the check-in day begins (UTC). */
+export const releaseTime = (r: Pick<ReservationRow, 'check_in_date'>, hours: number) => new Date(Date.parse(`${r.check_in_date}T00:00:00Z`) - hours * 3600_000);
+
+/** How the guest will be reached: e-mail if the booking has an address, else SMS. */
+export const checkInMethod = (r: Pick<ReservationRow, 'guest_email' | 'guest_phone'>) => (r.guest_email ? 'email' : r.guest_phone ? 'sms' : null);
+
+const lead = (r: ReservationRow, today: string) => r.status === 'CONFIRMED' && Boolean(r.check_in_date && r.check_in_date >= today);
+
+/**
+ * Brings a booking's check-in message in line with its status, in the caller's transaction: a
+ * verified booking gets one queued (if its listing has instructions and it has none yet); a
+ * declined or cancelled one loses a queued one, and the host is told in the notes and through
+ * stargate_webhook_url. Runs whenever the composite status or the booking changes.
+ */
+export async function planCheckIn(db: Tx, deps: Deps, r: ReservationRow): Promise<void> {
+  const now = deps.clock();
+  const today = iso(now).slice(0, 10);
+  const method = checkInMethod(r);
+  if (!r.listing_id || !method || !lead(r, today)) {
+    if (r.status === 'CANCELED') await withholdCheckIn(db, deps, r, 'canceled');
+    return;
+  }
+  const status = compositeStatus(r);
+  if (status === 'declined') return withholdCheckIn(db, deps, r, 'declined');
+  if (status !== 'verified') return;
+  const existing = (await repo.listMessages(db, r.id)).filter((m) => m.tag === CHECK_IN_TAG && m.state !== 'canceled');
+  if (existing.length) return;
+  const setting = await readCheckIn(deps, db, r.account_id, r.listing_id);
+  if (!setting) return;
+  const at = new Date(Math.max(now.getTime(), releaseTime(r, setting.hours).getTime()));
+  const shown = await composeCheckIn(deps, db, r, setting.details, true);
+  const id = newId('not').replace('not_', 'msg_');
+  await repo.insertMessages(db, [
+    {
+      id,
+      account_id: r.account_id,
+      reservation_id: r.id,
+      tag: CHECK_IN_TAG,
+      method,
+      via: null,
+      email: r.guest_email,
+      phone: r.guest_phone,
+      ...shown,
+      send_after: iso(at),
+      state: 'queued',
+      error: null,
+      created_at: iso(now),
+      updated_at: iso(now),
+    },
+  ]);
+  await enqueueAll(db, deps, 'message.send', [{ payload: { message_id: id }, runAt: at }]);
+  deps.wakeWorker();
+}
+
+/** A queued check-in message that must not go: canceled, noted for the host and told to stargate_webhook_url. */
+async function withholdCheckIn(db: Tx, deps: Deps, r: ReservationRow, why: 'declined' | 'canceled' | 'unverified' | 'no_instructions'): Promise<void> {
+  const queued = (await repo.listMessages(db, r.id)).filter((m) => m.tag === CHECK_IN_TAG && m.state === 'queued');
+  if (!queued.length) return;
+  const now = iso(deps.clock());
+  const reason = {
+    declined: 'the booking was declined',
+    canceled: 'the booking was cancelled',
+    unverified: 'the booking is no longer verified',
+    no_instructions: 'the listing has no check-in instructions any more',
+  }[why];
+  for (const m of queued) {
+    await repo.cancelMessage(db, m.id, now);
+    await insertNote(db, systemNote(r.id, `The check-in details were not sent to the guest: ${reason}.`, now));
+    await emitWebhook(db, deps, 'stargate_webhook_url', {
+      accountId: r.account_id,
+      type: 'guest_message.canceled',
+      subjectId: r.id,
+      body: (await stargateView({ ...deps, db }, r)).find((x) => x.id === m.id),
+    });
+  }
+}
+
+/**
+ * The check-in message in the guest's language. `masked`: the door code and Wi-Fi password
+ * replaced, for what is stored and shown; the real ones are put in only as the message is sent.
+ */
+export async function composeCheckIn(deps: Deps, db: Db, r: ReservationRow, details: CheckInDetails, masked: boolean) {
+  const t = translator(messageLocale(r));
+  const profile = await effectiveProfile(db, r.account_id, r.listing_id);
+  const stay = stayValues(t, r);
+  const label = { address: 'address', door_code: 'door_code', wifi_name: 'wifi', wifi_password: 'wifi_password', directions: 'directions' } as const;
+  const lines = CHECK_IN_FIELDS.filter((f) => details[f]).map((f) => [t.t(`message.check_in.${label[f]}`), masked && SECRET_FIELDS.has(f) ? '••••••' : details[f]!] as const);
+  const parts = { ...messageFrame(deps, t, r, profile), lead: t.t('message.check_in.lead', stay), lines, closing: t.t('message.check_in.keep') };
+  return { subject: t.t('message.check_in.subject', stay), text: messageText(parts), html: messageHtml(parts) };
+}
+
+/**
+ * What the send job does with a check-in message: the message with the real details, or null
+ * after withholding it because the booking is no longer verified, or no longer has instructions.
+ */
+export async function checkInToSend(deps: Deps, r: ReservationRow) {
+  const withhold = async (why: Parameters<typeof withholdCheckIn>[3]) => (await withTx(deps.db, (tx) => withholdCheckIn(tx, deps, r, why)), null);
+  if (r.status === 'CANCELED') return withhold('canceled');
+  const status = compositeStatus(r);
+  if (status !== 'verified') return withhold(status === 'declined' ? 'declined' : 'unverified');
+  const setting = r.listing_id ? await readCheckIn(deps, deps.db, r.account_id, r.listing_id) : null;
+  if (!setting) return withhold('no_instructions');
+  return { real: await composeCheckIn(deps, deps.db, r, setting.details, false), shown: await composeCheckIn(deps, deps.db, r, setting.details, true) };
+}
+
+/** What the guest portal's last page says about the check-in details: when they come, or when they went. */
+export async function checkInOutlook(deps: Deps, r: ReservationRow): Promise<{ method: 'email' | 'sms'; sentAt?: string; sendAt?: string } | null> {
+  const method = checkInMethod(r);
+  if (!r.listing_id || !method || r.status !== 'CONFIRMED') return null;
+  const message = (await repo.listMessages(deps.db, r.id)).find((m) => m.tag === CHECK_IN_TAG && m.state !== 'canceled');
+  if (message?.state === 'sent') return { method, sentAt: message.updated_at };
+  const setting = await readCheckIn(deps, deps.db, r.account_id, r.listing_id);
+  if (!setting || !r.check_in_date || compositeStatus(r) === 'declined') return null;
+  const at = releaseTime(r, setting.hours);
+  return at.getTime() > deps.clock().getTime() ? { method, sendAt: iso(at) } : { method };
+}
