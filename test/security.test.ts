@@ -54,6 +54,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
   if (route.startsWith('/v1/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
   if (route.startsWith('/v1/accounts/')) return who.account.id;
+  // A listing's id is the account's own name for it: the same id names another listing in another account.
+  if (route.startsWith('/v1/listings/')) return 'probe-listing';
   // The console's pages name the same objects as the API's routes.
   if (route.startsWith('/console/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/console/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
@@ -76,6 +78,9 @@ const BODIES: Record<string, unknown> = {
   'DELETE /v1/accounts/webhooks': { webhook_key: 'reservation_webhook_url' },
   'PUT /v1/accounts/settings/guest-portal-screens/:key': { config_data: [] },
   'PUT /v1/accounts/screening-settings': { minimum_age: 21 },
+  'PUT /v1/accounts/host-profile': { display_name: 'Probe Homes' },
+  'PUT /v1/listings/:listing_id/host-profile': { accent_color: '#123456' },
+  'PUT /v1/listings/:listing_id/check-in': { door_code: '1234' },
   'POST /v1/rules': { name: 'another', expression: 'risk.score > 50', action: 'decline' },
   'PUT /v1/rules/:id': { enabled: false },
   'POST /v1/rules/dry-run': { expression: 'risk.score > 50', action: 'decline' },
@@ -101,6 +106,8 @@ const CROSS_TENANT: Record<string, (c: Ctx) => Probe> = {
   }),
   'GET /v1/accounts/screening-settings': (c) => ({ url: `/v1/accounts/screening-settings?user_id=${c.stranger.account.id}` }),
   'PUT /v1/accounts/screening-settings': (c) => ({ url: `/v1/accounts/screening-settings?user_id=${c.stranger.account.id}`, body: { minimum_age: 30 } }),
+  'GET /v1/accounts/host-profile': (c) => ({ url: `/v1/accounts/host-profile?user_id=${c.stranger.account.id}` }),
+  'PUT /v1/accounts/host-profile': (c) => ({ url: `/v1/accounts/host-profile?user_id=${c.stranger.account.id}`, body: { display_name: 'Not yours' } }),
   'PUT /v1/accounts/settings/guest-portal-screens/:key': (c) => ({
     url: `/v1/accounts/settings/guest-portal-screens/guest_portal_screens_by_source?user_id=${c.stranger.account.id}`,
     body: { config_data: [] },
