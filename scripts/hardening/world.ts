@@ -114,6 +114,8 @@ export function pathFor(w: World, path: string): string {
     if (path.startsWith('/v1/blocklist/')) return w.objects.block;
     // An account route: the owner's child, which only the owner (its reseller) may manage.
     if (path.startsWith('/v1/accounts/')) return w.child.account.id;
+    // A listing's id is the account's own name for it; any well-formed one names a listing.
+    if (name === 'listing_id') return 'hardening-listing';
     throw new Error(`hardening: no object for {${name}} in ${path}`);
   });
 }
