@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { haveChromium, launchBrowser, snap } from '../../test/browser.js';
-import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, decodeQuotedPrintable, eventually, startSmtp, tenant, type Tenant, type TestApp } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-/** Decodes a quoted-printable body: soft line breaks, then the UTF-8 bytes written as =XX. */
-const decode = (text: string) =>
-  Buffer.from(
-    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
 /** A 1×1 teal PNG, for the host's logo. */
 const LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const RULES = 'No parties or events.\n\nQuiet hours from 22:00 to 08:00.\n\nNo smoking inside the flat.';
@@ -20,25 +13,14 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
   let t: TestApp;
   let browser: Browser;
   let base: string;
-  let smtp: SMTPServer;
-  const mails: { to: string; data: string }[] = [];
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  /** The mails received, decoded. */
+  const mails = () => smtp.mails.map((m) => ({ to: m.to, data: decodeQuotedPrintable(m.data) }));
   let me: Tenant;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data: decode(data) });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    t = await createTestAppWithWorker({ GUESTSCREEN_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}` });
+    smtp = await startSmtp();
+    t = await createTestAppWithWorker({ GUESTSCREEN_SMTP_URL: smtp.url });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchBrowser();
     me = await tenant(t);
@@ -56,7 +38,7 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
   after(async () => {
     await browser?.close();
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('takes a Spanish guest through it in Spanish, shows the host’s rules and name, warns at once of a document expiring before check-out, and sends the door code only once verified', async () => {
@@ -73,7 +55,7 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
     assert.equal(booking.status, 200, booking.body);
     const id = booking.json.id as string;
     // The invitation, in Spanish, from the host.
-    const invitation = await eventually(async () => mails.find((m) => m.to === 'lucia@example.es'), 'the invitation');
+    const invitation = await eventually(async () => mails().find((m) => m.to === 'lucia@example.es'), 'the invitation');
     assert.match(invitation.data, /Subject: =\?UTF-8\?|Subject: Registro para Casa Azul/);
     assert.match(invitation.data, /Completa tu registro de huésped/);
     assert.match(invitation.data, /Casa Azul Sevilla/);
@@ -139,9 +121,9 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
 
     // Not verified, so no door code; the host approves, and it comes, in Spanish.
     assert.notEqual((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: me.key })).json.status, 'verified');
-    assert.ok(!mails.some((m) => m.data.includes('4817#')), 'no door code before verification');
+    assert.ok(!mails().some((m) => m.data.includes('4817#')), 'no door code before verification');
     assert.equal((await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'approve' } })).status, 200);
-    const details = await eventually(async () => mails.find((m) => m.to === 'lucia@example.es' && m.data.includes('4817#')), 'the check-in details');
+    const details = await eventually(async () => mails().find((m) => m.to === 'lucia@example.es' && m.data.includes('4817#')), 'the check-in details');
     assert.match(details.data, /Código de la puerta: 4817#/);
     assert.match(details.data, /Tus datos de llegada a Casa Azul/);
   });

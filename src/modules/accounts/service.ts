@@ -150,6 +150,10 @@ export async function getManagedAccount(deps: Deps, caller: AccountRow, id: stri
   return target;
 }
 
+/** The account a request with `user_id` acts on: that managed account, or the caller without one. */
+export const accountFor = (deps: Deps, caller: AccountRow, userId: string | undefined): Promise<AccountRow> =>
+  userId === undefined ? Promise.resolve(caller) : getManagedAccount(deps, caller, userId);
+
 export async function listChildren(deps: Deps, caller: AccountRow, from: number, size: number) {
   const { total, rows } = await repo.listChildren(deps.db, caller.id, from, size);
   return {

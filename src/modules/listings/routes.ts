@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
-import { getManagedAccount } from '../accounts/service.js';
+import { accountFor } from '../accounts/service.js';
 import { CHECK_IN_FIELDS, DEFAULT_CHECK_IN_HOURS, readCheckIn, writeCheckIn } from '../messages/check-in.js';
 import { accountProfile, listingProfile, MAX_LOGO_BYTES, profileView, writeAccountProfile, writeListingProfile } from './profile.js';
 
@@ -69,8 +69,6 @@ const ListingParams = Type.Object({ listing_id: Type.String({ minLength: 1, maxL
 export const listingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const target = async (caller: Parameters<typeof getManagedAccount>[1], userId: string | undefined) => (userId ? getManagedAccount(deps, caller, userId) : caller);
-
     app.get(
       '/accounts/host-profile',
       {
@@ -82,7 +80,7 @@ export const listingRoutes =
           response: { 200: Profile, ...authErrors },
         },
       },
-      async (request) => profileView(await accountProfile(deps.db, (await target(request.account, request.query.user_id)).id)),
+      async (request) => profileView(await accountProfile(deps.db, (await accountFor(deps, request.account, request.query.user_id)).id)),
     );
 
     app.put(
@@ -97,7 +95,7 @@ export const listingRoutes =
           response: { 200: Profile, ...authErrors },
         },
       },
-      async (request) => profileView(await writeAccountProfile(deps, (await target(request.account, request.query.user_id)).id, request.body)),
+      async (request) => profileView(await writeAccountProfile(deps, (await accountFor(deps, request.account, request.query.user_id)).id, request.body)),
     );
 
     app.get(

@@ -1,44 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
-import { call, createTestAppWithWorker, dbKind, eventually, startReceiver, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, decodeQuotedPrintable, eventually, startReceiver, startSmtp, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-/** Decodes a quoted-printable body: soft line breaks, then the UTF-8 bytes written as =XX. */
-const unfold = (text: string) =>
-  Buffer.from(
-    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
 
 type Message = { id: string; tag: string; status: string; via: string; method: string; sendAfter: string; message: { text: string } };
 
 describe(`check-in details, held until the booking is verified (${dbKind})`, () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const mails: { to: string; data: string }[] = [];
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let sms: Awaited<ReturnType<typeof startReceiver>>;
   let hooks: Awaited<ReturnType<typeof startReceiver>>;
   let me: Tenant;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtp();
     sms = await startReceiver(() => ({ status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sid: 'SM1', status: 'queued' }) }));
     hooks = await startReceiver();
     t = await createTestAppWithWorker({
-      GUESTSCREEN_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
+      GUESTSCREEN_SMTP_URL: smtp.url,
       GUESTSCREEN_SMS_URL: sms.url,
       GUESTSCREEN_SMS_ACCOUNT_SID: 'AC1',
       GUESTSCREEN_SMS_AUTH_TOKEN: 'tok',
@@ -57,7 +37,7 @@ describe(`check-in details, held until the booking is verified (${dbKind})`, () 
     await t.close();
     await sms.close();
     await hooks.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   const book = async (guest: Record<string, string>, opts: { checkIn?: number; skipGp?: boolean; listing?: string } = {}) => {
@@ -83,8 +63,8 @@ describe(`check-in details, held until the booking is verified (${dbKind})`, () 
   it('sends them by e-mail, in the guest’s language, as soon as screening verifies a booking whose release time has come', async () => {
     const id = await book({ email: 'lucia.verified@example.es' }, { skipGp: true });
     await eventually(async () => ((await status(id)) === 'verified' ? true : undefined), 'verified by screening');
-    const mail = await eventually(async () => mails.find((m) => m.to === 'lucia.verified@example.es' && m.data.includes('4817#')), 'the e-mail with the door code');
-    const body = unfold(mail.data);
+    const mail = await eventually(async () => smtp.mails.find((m) => m.to === 'lucia.verified@example.es' && m.data.includes('4817#')), 'the e-mail with the door code');
+    const body = decodeQuotedPrintable(mail.data);
     assert.match(body, /Código de la puerta: 4817#/);
     assert.match(body, /Contraseña del wifi: naranjas-2027/);
     assert.match(body, /Calle del Sol 4/);
@@ -131,7 +111,7 @@ describe(`check-in details, held until the booking is verified (${dbKind})`, () 
       .where('state', '=', 'available')
       .execute();
     await new Promise((r) => setTimeout(r, 500));
-    assert.ok(!mails.some((m) => m.to === 'lucia.declined@example.es' && m.data.includes('4817#')));
+    assert.ok(!smtp.mails.some((m) => m.to === 'lucia.declined@example.es' && m.data.includes('4817#')));
   });
 
   it('never sends them for a declined booking, nor for a cancelled one', async () => {
@@ -144,7 +124,7 @@ describe(`check-in details, held until the booking is verified (${dbKind})`, () 
     assert.ok((await notes(verified)).some((n) => /not sent to the guest: the booking was cancelled/.test(n)));
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await checkIn(declined), undefined);
-    assert.ok(!mails.some((m) => /lucia\.(never|cancelled)/.test(m.to) && m.data.includes('4817#')));
+    assert.ok(!smtp.mails.some((m) => /lucia\.(never|cancelled)/.test(m.to) && m.data.includes('4817#')));
   });
 
   it('refuses instructions and a profile it cannot use, naming the field', async () => {

@@ -94,7 +94,7 @@ export async function planCheckIn(db: Tx, deps: Deps, r: ReservationRow): Promis
   const setting = await readCheckIn(deps, db, r.account_id, r.listing_id);
   if (!setting) return;
   const at = new Date(Math.max(now.getTime(), releaseTime(r, setting.hours).getTime()));
-  const shown = await composeCheckIn(deps, db, r, setting.details, true);
+  const { shown } = await composeCheckIn(deps, db, r, setting.details);
   const id = newId('not').replace('not_', 'msg_');
   await repo.insertMessages(db, [
     {
@@ -132,27 +132,30 @@ async function withholdCheckIn(db: Tx, deps: Deps, r: ReservationRow, why: 'decl
   for (const m of queued) {
     await repo.cancelMessage(db, m.id, now);
     await insertNote(db, systemNote(r.id, `The check-in details were not sent to the guest: ${reason}.`, now));
-    await emitWebhook(db, deps, 'stargate_webhook_url', {
-      accountId: r.account_id,
-      type: 'guest_message.canceled',
-      subjectId: r.id,
-      body: (await stargateView({ ...deps, db }, r)).find((x) => x.id === m.id),
-    });
+  }
+  const view = await stargateView({ ...deps, db }, r);
+  for (const m of queued) {
+    await emitWebhook(db, deps, 'stargate_webhook_url', { accountId: r.account_id, type: 'guest_message.canceled', subjectId: r.id, body: view.find((x) => x.id === m.id) });
   }
 }
 
 /**
- * The check-in message in the guest's language. `masked`: the door code and Wi-Fi password
- * replaced, for what is stored and shown; the real ones are put in only as the message is sent.
+ * The check-in message in the guest's language, twice: `real`, as it is sent, and `shown`, with
+ * the door code and Wi-Fi password replaced, for what is stored and shown.
  */
-export async function composeCheckIn(deps: Deps, db: Db, r: ReservationRow, details: CheckInDetails, masked: boolean) {
+async function composeCheckIn(deps: Deps, db: Db, r: ReservationRow, details: CheckInDetails) {
   const t = translator(messageLocale(r));
   const profile = await effectiveProfile(db, r.account_id, r.listing_id);
   const stay = stayValues(t, r);
   const label = { address: 'address', door_code: 'door_code', wifi_name: 'wifi', wifi_password: 'wifi_password', directions: 'directions' } as const;
-  const lines = CHECK_IN_FIELDS.filter((f) => details[f]).map((f) => [t.t(`message.check_in.${label[f]}`), masked && SECRET_FIELDS.has(f) ? '••••••' : details[f]!] as const);
-  const parts = { ...messageFrame(deps, t, r, profile), lead: t.t('message.check_in.lead', stay), lines, closing: t.t('message.check_in.keep') };
-  return { subject: t.t('message.check_in.subject', stay), text: messageText(parts), html: messageHtml(parts) };
+  const frame = { ...messageFrame(deps, t, r, profile), lead: t.t('message.check_in.lead', stay), closing: t.t('message.check_in.keep') };
+  const subject = t.t('message.check_in.subject', stay);
+  const compose = (masked: boolean) => {
+    const lines = CHECK_IN_FIELDS.filter((f) => details[f]).map((f) => [t.t(`message.check_in.${label[f]}`), masked && SECRET_FIELDS.has(f) ? '••••••' : details[f]!] as const);
+    const parts = { ...frame, lines };
+    return { subject, text: messageText(parts), html: messageHtml(parts) };
+  };
+  return { real: compose(false), shown: compose(true) };
 }
 
 /**
@@ -166,7 +169,7 @@ export async function checkInToSend(deps: Deps, r: ReservationRow) {
   if (status !== 'verified') return withhold(status === 'declined' ? 'declined' : 'unverified');
   const setting = r.listing_id ? await readCheckIn(deps, deps.db, r.account_id, r.listing_id) : null;
   if (!setting) return withhold('no_instructions');
-  return { real: await composeCheckIn(deps, deps.db, r, setting.details, false), shown: await composeCheckIn(deps, deps.db, r, setting.details, true) };
+  return composeCheckIn(deps, deps.db, r, setting.details);
 }
 
 /** What the guest portal's last page says about the check-in details: when they come, or when they went. */

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
-import { call, createTestApp, dbKind, eventually, startReceiver, tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestApp, dbKind, decodeQuotedPrintable as unfold, eventually, startReceiver, startSmtp, tenant, type TestApp } from '../../../test/harness.js';
 import type { Worker } from '../../jobs/worker.js';
 import { startWorker } from '../../runtime.js';
 
@@ -13,9 +12,6 @@ const stay = (guest: Record<string, string>) => ({
   check_out_date: '2027-03-14',
   guest: { first_name: 'Rita', last_name: 'Alves', ...guest },
 });
-
-/** Undoes quoted-printable soft line breaks, which may split a long URL. */
-const unfold = (text: string) => text.replace(/=\r?\n/g, '');
 
 async function messagesOf(t: TestApp, key: string, id: string) {
   return (await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key })).json as { tag: string; status: string; via: string; method: string }[];
@@ -74,41 +70,27 @@ describe(`guest messages (${dbKind})`, () => {
   describe('over SMTP', () => {
     let t: TestApp;
     let worker: Worker;
-    let smtp: SMTPServer;
-    const mails: { to: string; data: string }[] = [];
+    let smtp: Awaited<ReturnType<typeof startSmtp>>;
     let hooks: Awaited<ReturnType<typeof startReceiver>>;
 
     before(async () => {
-      smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        onData(stream, session, cb) {
-          let data = '';
-          stream.on('data', (c: Buffer) => (data += c.toString()));
-          stream.on('end', () => {
-            mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
-            cb();
-          });
-        },
-      });
-      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-      const port = (smtp.server.address() as { port: number }).port;
+      smtp = await startSmtp();
       hooks = await startReceiver();
-      t = await createTestApp({ GUESTSCREEN_SMTP_URL: `smtp://127.0.0.1:${port}`, GUESTSCREEN_MAIL_FROM: 'Casa do Mar <stay@casa.example>' });
+      t = await createTestApp({ GUESTSCREEN_SMTP_URL: smtp.url, GUESTSCREEN_MAIL_FROM: 'Casa do Mar <stay@casa.example>' });
       worker = startWorker(t.deps);
     });
     after(async () => {
       await worker.stop();
       await t.close();
       await hooks.close();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     });
 
     it('sends the invitation through the SMTP server and tells stargate_webhook_url', async () => {
       const me = await tenant(t);
       await call(t, 'POST', '/v1/accounts/webhooks', { key: me.key, body: { webhook_key: 'stargate_webhook_url', webhook_url: `${hooks.url}/stargate` } });
       const { id, guest_portal_url } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: stay({ email: 'rita.smtp@example.pt' }) })).json;
-      const mail = await eventually(async () => mails.find((m) => m.to === 'rita.smtp@example.pt'), 'the e-mail');
+      const mail = await eventually(async () => smtp.mails.find((m) => m.to === 'rita.smtp@example.pt'), 'the e-mail');
       assert.match(mail.data, /^From: Casa do Mar <stay@casa\.example>/m);
       assert.ok(unfold(mail.data).includes(guest_portal_url));
       const sent = await eventually(async () => (await messagesOf(t, me.key, id)).find((m) => m.status === 'sent'), 'sent status');

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
-import { getManagedAccount, type AccountRow } from '../accounts/service.js';
+import { accountFor, type AccountRow } from '../accounts/service.js';
 import { writeSetting } from '../settings/repo.js';
 import { screeningSettings } from './run.js';
 import { CHECK_NAMES, type CheckName, type RiskTolerance } from './types.js';
@@ -16,11 +16,9 @@ export interface ScreeningSettingsInput {
   name_match_threshold?: number | undefined;
 }
 
-const target = async (deps: Deps, caller: AccountRow, userId: string | undefined) => (userId ? getManagedAccount(deps, caller, userId) : caller);
-
 /** The account's screening settings (or, with userId, a managed account's), as the API shows them. */
 export async function readScreeningSettings(deps: Deps, caller: AccountRow, userId?: string) {
-  const s = await screeningSettings(deps.db, (await target(deps, caller, userId)).id);
+  const s = await screeningSettings(deps.db, (await accountFor(deps, caller, userId)).id);
   return {
     risk_tolerance: s.riskTolerance,
     minimum_age: s.minimumAge,
@@ -31,7 +29,7 @@ export async function readScreeningSettings(deps: Deps, caller: AccountRow, user
 
 /** Changes the given settings; the others stay. */
 export async function writeScreeningSettings(deps: Deps, caller: AccountRow, b: ScreeningSettingsInput, userId?: string) {
-  const account = await target(deps, caller, userId);
+  const account = await accountFor(deps, caller, userId);
   const current = await screeningSettings(deps.db, account.id);
   await writeSetting(
     deps.db,

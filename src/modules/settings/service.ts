@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
-import { getManagedAccount, type AccountRow } from '../accounts/service.js';
+import { accountFor, type AccountRow } from '../accounts/service.js';
 import * as repo from './repo.js';
 import { DEFAULT_SCREENS, type ConfigKey, type Screen, type ScreenSetting } from './screens.js';
 
@@ -15,12 +15,8 @@ export interface SettingsBody {
   config_data: ScreensEntry[];
 }
 
-async function target(deps: Deps, caller: AccountRow, userId: string | undefined): Promise<AccountRow> {
-  return userId === undefined ? caller : getManagedAccount(deps, caller, userId);
-}
-
 export async function readScreenSettings(deps: Deps, caller: AccountRow, key: ConfigKey, userId?: string) {
-  const account = await target(deps, caller, userId);
+  const account = await accountFor(deps, caller, userId);
   const stored = (await repo.readSetting(deps.db, account.id, key)) as ScreensEntry[] | undefined;
   const fallback: ScreensEntry[] = key === 'guest_portal_screens_default' ? [{ guest_portal_screens: DEFAULT_SCREENS }] : [];
   return { config_key: key, config_data: stored ?? fallback };
@@ -41,7 +37,7 @@ export async function writeScreenSettings(deps: Deps, caller: AccountRow, key: C
   } else if (body.config_data.length > 1) {
     throw badRequest(`body.config_data: ${key} takes one entry (it does not depend on the source)`);
   }
-  const account = await target(deps, caller, userId);
+  const account = await accountFor(deps, caller, userId);
   await repo.writeSetting(deps.db, account.id, key, body.config_data, iso(deps.clock()));
   return { config_key: key, config_data: body.config_data };
 }
