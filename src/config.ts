@@ -215,6 +215,26 @@ const isAddressOrBlock = (text: string) => (text.includes('/') ? ipaddr.isValidC
  */
 export const defaultReaders = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 
+/**
+ * Settings whose value is a credential: a configuration error names what is wrong with them and
+ * never the value, which would land in a terminal's scrollback, a CI log or a unit's journal.
+ */
+const SECRET_SETTING = /(^GUESTSCREEN_SECRET$|_KEY$|_TOKEN$|_SID$|_PASSWORD$)/;
+/** Settings holding URLs, which may carry a user and password or a token in their query. */
+const URL_SETTING = /(_URL|_URLS)$/;
+
+/** A URL as it may be shown: no user, password, query or fragment. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#\s]*@/i, '$1…@').replace(/[?#].*$/s, '');
+}
+
+/** What a configuration error may say of a value: the value itself, unless it is or may hold a secret. */
+function shownValue(name: string, value: string): string {
+  if (SECRET_SETTING.test(name)) return `a value of ${[...value].length} characters, not shown`;
+  if (URL_SETTING.test(name)) return `got ${JSON.stringify(withoutCredentials(value))}`;
+  return `got ${JSON.stringify(value)}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const picked: Record<string, string> = {};
   for (const key of Object.keys(EnvSchema.properties)) {
@@ -223,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const problems = [...Value.Errors(EnvSchema, picked)].map((e) => {
     const name = e.path.replace(/^\//, '');
-    return `${name}: ${e.message} (got ${JSON.stringify(picked[name])})`;
+    return `${name}: ${e.message} (${shownValue(name, picked[name]!)})`;
   });
   const e = picked as Env;
   const port = e.PORT === undefined ? 8080 : Number(e.PORT);
@@ -273,7 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .filter(Boolean);
   for (const u of refreshUrls) {
     const problem = outboundUrlProblem(u);
-    if (problem) problems.push(`GUESTSCREEN_SANCTIONS_REFRESH_URLS: '${u}' ${problem}`);
+    if (problem) problems.push(`GUESTSCREEN_SANCTIONS_REFRESH_URLS: '${withoutCredentials(u)}' ${problem}`);
   }
   const refreshHours = e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS === undefined ? 24 : Number(e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS);
   // The worker's timer holds at most 2^31 ms (24.8 days).

@@ -68,4 +68,31 @@ describe('the configuration reference', () => {
       'missing in .env.example',
     );
   });
+  it('never shows a secret, a key, a token or a password in a configuration error', () => {
+    const canary = 'Canary7x';
+    const secretish = ENV_VARIABLES.filter((n) => /(SECRET|_KEY|_TOKEN|_SID)$/.test(n));
+    const urls = ENV_VARIABLES.filter((n) => /_URLS?$/.test(n));
+    assert.ok(secretish.includes('GUESTSCREEN_SECRET') && secretish.includes('GUESTSCREEN_ROOT_KEY') && secretish.includes('GUESTSCREEN_METRICS_TOKEN'));
+    assert.ok(urls.includes('GUESTSCREEN_SMTP_URL') && urls.includes('GUESTSCREEN_SMS_URL') && urls.includes('DATABASE_URL'));
+    // Values each setting refuses, every one carrying the canary: too short, badly formed, a URL
+    // of the wrong scheme or address with a password and a token in it.
+    const bad: Record<string, string[]> = {};
+    for (const n of secretish) bad[n] = [`${canary}`, `${canary}${'x'.repeat(23)}`, `${canary} with spaces`];
+    for (const n of urls) bad[n] = [`ftp://host:${canary}@example.org/x?token=${canary}`, `https://user:${canary}@127.0.0.1/feed?key=${canary}`, `user:${canary}@host`];
+    for (const [name, values] of Object.entries(bad)) {
+      for (const value of values) {
+        let text = '';
+        try {
+          loadConfig({ [name]: value, ...(name === 'DATABASE_URL' ? { GUESTSCREEN_SECRET: 'a'.repeat(32) } : {}) });
+        } catch (err) {
+          assert.ok(err instanceof ConfigError, String(err));
+          text = err.message;
+        }
+        assert.ok(!text.includes(canary), `${name}=${value} is shown back:\n${text}`);
+      }
+    }
+    // What is wrong is still said: the length, with the setting named.
+    assert.throws(() => loadConfig({ GUESTSCREEN_SECRET: 'x'.repeat(31) }), /GUESTSCREEN_SECRET: .*32.*31 characters, not shown/);
+    assert.throws(() => loadConfig({ GUESTSCREEN_SMTP_URL: `http://u:${canary}@mail.example.org:25` }), /GUESTSCREEN_SMTP_URL: .*"http:\/\/…@mail\.example\.org:25"/);
+  });
 });

@@ -148,7 +148,7 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
     .action(async (file: string) => {
       const { importGeoipDatabase } = await import('../providers/geoip/embedded.js');
       const installed = await importGeoipDatabase(loadConfig(), file);
-      out(`installed ${installed.type} (built ${installed.built}) as ${installed.path}; restart the service to use it`);
+      out(`installed ${installed.type} (built ${installed.built}) as ${installed.path}; the service uses it from its next lookup`);
     });
 
   return data;

@@ -106,23 +106,3 @@ export const unexpected = (label: string, a: VendorAnswer) => providerFailed(lab
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-/**
- * Whether an imported data set has any rows, remembered 30 s per database, so a screening run
- * asks rarely. `forget` after an import makes this process see it at once (others within 30 s).
- */
-export function importedFlag(probe: (deps: Deps) => Promise<boolean>) {
-  const seen = new WeakMap<object, { at: number; imported: boolean }>();
-  return {
-    async has(deps: Deps): Promise<boolean> {
-      const now = Date.now();
-      const hit = seen.get(deps.db);
-      if (hit && now - hit.at < 30_000) return hit.imported;
-      const imported = await probe(deps);
-      seen.set(deps.db, { at: now, imported });
-      return imported;
-    },
-    forget(deps: Deps): void {
-      seen.delete(deps.db);
-    },
-  };
-}

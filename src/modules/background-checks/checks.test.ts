@@ -10,6 +10,9 @@ import { importThreatFeed } from '../../providers/ip-threats/import.js';
 import { importSanctions } from '../../providers/sanctions/import.js';
 import { importSexOffenders } from '../../providers/sex-offender/import.js';
 import { purgeExpiredChecks } from './service.js';
+import { loadConfig } from '../../config.js';
+import type { Deps } from '../../deps.js';
+import { createDeps } from '../../runtime.js';
 import { operatorWords } from '../../../test/host-language.js';
 
 // Rows of the OFAC SDN list of 2021-07-07 (public domain; shared/data/sanctions), as published.
@@ -79,15 +82,19 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   let t: TestApp;
   let host: Tenant;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** A second process on the same database, as `guestscreen data import` is: the service must see what it imports at once. */
+  let importer: Deps;
 
   before(async () => {
     t = await createTestAppWithWorker({ GUESTSCREEN_CHECK_RETENTION_DAYS: '30' });
+    importer = createDeps(loadConfig(t.env));
     host = await tenant(t);
     receiver = await startReceiver();
     const hook = await call(t, 'POST', '/v1/accounts/webhooks', { key: host.key, body: { webhook_key: 'background_check_webhook_url', webhook_url: `${receiver.url}/checks` } });
     assert.equal(hook.status, 200, hook.body);
   });
   after(async () => {
+    await importer.database.close();
     await t.close();
     await receiver.close();
   });
@@ -121,7 +128,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
     assert.deepEqual(JSON.parse(maduro.birth_years), [1962]);
     assert.deepEqual(JSON.parse(maduro.countries), ['VE']);
     assert.deepEqual(JSON.parse(maduro.programs), ['VENEZUELA', 'IRAN-CON-ARMS-EO']);
-    const n = await importNews(t.deps, file('news.jsonl', NEWS.join('\n')), { source: 'synthetic news' });
+    const n = await importNews(importer, file('news.jsonl', NEWS.join('\n')), { source: 'synthetic news' });
     assert.equal(n.imported, 6);
     assert.deepEqual(n.rejected, [{ line: 7, problem: 'not a JSON object' }]);
   });
@@ -306,7 +313,7 @@ describe(`background checks and adverse-media searches (${dbKind})`, () => {
   });
 
   it('flags a payment made from an address an imported feed lists (a Tor exit of the TorDNSEL list), and one made far from its card', async () => {
-    await importThreatFeed(t.deps, file('tor.ipset', '# tor_exits\n#\n# Category        : anonymizers\n#\n2.58.56.12\n'), {});
+    await importThreatFeed(importer, file('tor.ipset', '# tor_exits\n#\n# Category        : anonymizers\n#\n2.58.56.12\n'), {});
     const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
       key: host.key,
       body: { guest: { first_name: 'Ines', last_name: 'Costa', email: 'ines.costa@example.org' }, check_in_date: '2027-05-01', check_out_date: '2027-05-03' },

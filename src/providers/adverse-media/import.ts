@@ -6,7 +6,6 @@ import type { NewsArticlesTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { nameTokens } from '../../lib/names/names.js';
-import { forgetNewsCorpus } from './index.js';
 import * as store from './store.js';
 
 const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -54,6 +53,5 @@ export async function importNews(deps: Deps, file: string, opts: { source?: stri
     });
   }
   await withTx(deps.db, (tx) => store.replaceSource(tx, source, rows));
-  forgetNewsCorpus(deps);
   return { source, imported: rows.length, rejected };
 }

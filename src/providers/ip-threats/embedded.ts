@@ -1,14 +1,13 @@
-import { importedFlag } from '../core.js';
+import type { Deps } from '../../deps.js';
 import { ipHex } from '../ip.js';
 import type { ThreatProvider } from './index.js';
 import * as store from './store.js';
 
-const feeds = importedFlag((deps) => store.hasEntries(deps.db));
-
-/** Whether any threat feed is imported (remembered 30 s). */
-export const threatFeedsImported = feeds.has;
-/** After an import: this process sees it at once. */
-export const forgetThreatFeeds = feeds.forget;
+/**
+ * Whether any threat feed is imported: asked of the database on each screening (one indexed row),
+ * so a feed another process imports counts from the next run on.
+ */
+export const threatFeedsImported = (deps: Deps) => store.hasEntries(deps.db);
 
 /** The imported feeds (`guestscreen data import ip-threats`) that list the address. */
 export const embeddedThreats: ThreatProvider = {

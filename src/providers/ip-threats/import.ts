@@ -4,7 +4,6 @@ import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { cidrRange } from '../ip.js';
-import { forgetThreatFeeds } from './embedded.js';
 import * as store from './store.js';
 
 export interface ThreatFeedOptions {
@@ -61,6 +60,5 @@ export async function importThreatFeed(deps: Deps, file: string, opts: ThreatFee
   const at = iso(deps.clock());
   const rows = blocks.map((b) => ({ source, range_start: b.start, range_end: b.end, cidr: b.cidr, title, link, tags: JSON.stringify(tags), data_date: date, imported_at: at }));
   await withTx(deps.db, (tx) => store.replaceSource(tx, source, rows, BATCH));
-  forgetThreatFeeds(deps);
   return { source, imported: blocks.length, date, title, tags, rejected };
 }
