@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import en from '../src/i18n/catalogues/en.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { updateAccount } from '../src/modules/accounts/repo.js';
 import { dbKind, type Tenant, type TestApp } from './harness.js';
@@ -27,8 +28,28 @@ export async function withPassword(t: TestApp, who: Tenant, password = PASSWORD)
   await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
 }
 
-/** A screenshot of the page as it is, at desktop width and at a phone's 390 px. */
+const CATALOGUE_KEYS = Object.keys(en).filter((k) => k.includes('.'));
+
+/**
+ * The page speaks to people: none of its visible text is a catalogue key (`screen.AboutYou.title`)
+ * or a word of the code (`id_card`, `IN_PROGRESS`). Code the page shows on purpose (in code, pre or
+ * kbd, a CEL rule, an API name) is left out, as are form values.
+ */
+export async function assertPlainWords(page: Page, name: string) {
+  const text = await page.evaluate(() => {
+    const body = document.body.cloneNode(true) as HTMLElement;
+    body.querySelectorAll('code, pre, kbd, samp, script, style, textarea, select, [data-code]').forEach((e) => e.remove());
+    return body.innerText;
+  });
+  const keys = CATALOGUE_KEYS.filter((k) => text.includes(k));
+  assert.deepEqual(keys, [], `${name} shows catalogue keys`);
+  const words = [...new Set(text.match(/\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g) ?? [])];
+  assert.deepEqual(words, [], `${name} shows words of the code`);
+}
+
+/** A screenshot of the page as it is, at desktop width and at a phone's 390 px; its words checked first. */
 export async function snap(page: Page, name: string) {
+  await assertPlainWords(page, name);
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   const size = page.viewportSize();

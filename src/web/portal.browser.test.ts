@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { haveChromium, launchBrowser } from '../../test/browser.js';
+import { haveChromium, launchBrowser, snap } from '../../test/browser.js';
 import { call, createTestApp, dbKind, tenant, type TestApp } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -57,6 +57,16 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await page.click('button[value=save]');
 
     await page.waitForSelector('text=A copy of your identity document');
+    // On a phone, each hint sits on lines of its own, above the buttons, never beside one.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const shared = await page.evaluate(() => {
+      const hints = [...document.querySelectorAll('small.hint')].map((e) => e.getBoundingClientRect());
+      const buttons = [...document.querySelectorAll('button')].map((e) => e.getBoundingClientRect());
+      return hints.filter((h) => buttons.some((b) => h.top < b.bottom && b.top < h.bottom)).length;
+    });
+    assert.equal(shared, 0, 'no hint shares a line with a button');
+    await snap(page, 'portal-upload');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.setInputFiles('#f_document_front', scan);
     await page.click('button[value=save]');
 

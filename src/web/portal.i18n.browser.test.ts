@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { haveChromium, launchBrowser, snap } from '../../test/browser.js';
+import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../test/browser.js';
 import { call, createTestAppWithWorker, dbKind, decodeQuotedPrintable, eventually, startSmtp, tenant, type Tenant, type TestApp } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -118,6 +118,20 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
     assert.equal(accepted.terms_text, RULES);
     assert.match(accepted.terms_version, /^[0-9a-f]{16}$/);
     assert.equal(portal.json.screens.IDVerification.answers.nationality, 'ES');
+
+    // The host reads the guest's answers in words, not the portal's keys and codes.
+    await withPassword(t, me);
+    const host = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const console = await host.newPage();
+    await signIn(console, base, me.account.email);
+    await console.goto(`${base}/console/reservations/${id}`);
+    const answers = (await console.textContent('section[aria-labelledby=portal-h]')) ?? '';
+    assert.match(answers, /Identity document details/);
+    assert.match(answers, /Document: National identity card/);
+    assert.match(answers, /Nationality: Spain/);
+    assert.match(answers, /Date of birth: 12 April 1990/);
+    await snap(console, 'reservation-portal-answers');
+    await host.close();
 
     // Not verified, so no door code; the host approves, and it comes, in Spanish.
     assert.notEqual((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: me.key })).json.status, 'verified');

@@ -80,7 +80,7 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
       {f.required ? null : <small> {t.t('portal.optional')}</small>}
     </label>
   );
-  const help = f.help ? <small>{t.t(f.help)}</small> : null;
+  const help = f.help ? <small class="hint">{t.t(f.help)}</small> : null;
   switch (f.kind) {
     case 'checkbox':
       return (
@@ -130,7 +130,7 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
         <>
           {label}
           <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
-          <small>
+          <small class="hint">
             {has ? `${t.t('portal.file.saved', { name: kept.filename })} ` : ''}
             {t.t('portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
           </small>

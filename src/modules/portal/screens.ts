@@ -219,6 +219,34 @@ export function guestRows(numberOfGuests: number | null): Field[] {
   ]).flat();
 }
 
+/** What the portal keeps beside an accepted text (house rules, rental agreement), as a host names it. */
+const KEPT_WITH_TERMS: Record<string, string> = { terms_version: 'Version accepted', terms_updated_at: 'Text last changed', terms_text: 'Text accepted' };
+
+/** The field a stored answer belongs to (the guest list's rows included), if any. */
+export function fieldOf(screen: Screen, name: string): Field | undefined {
+  return SCREEN_DEFS[screen]?.fields.find((f) => f.name === name) ?? (screen === 'GuestList' ? guestRows(11).find((f) => f.name === name) : undefined);
+}
+
+/**
+ * A stored answer in words of the language given, for the host who reads it: its field's label
+ * and its value as the guest chose it (an option's label, a country's name, a date as people
+ * write it, yes or no in English, the console's language).
+ */
+export function answerInWords(screen: Screen, name: string, value: unknown, t: Translator): { label: string; value: string } {
+  const field = fieldOf(screen, name);
+  if (!field && name in KEPT_WITH_TERMS) return { label: KEPT_WITH_TERMS[name]!, value: name === 'terms_updated_at' ? t.dateTime(String(value)) : String(value) };
+  const label = field ? t.t(field.label, field.labelValues) : name.replaceAll('_', ' ');
+  // A box the guest ticked is a statement they agreed to: the statement is the answer.
+  if (field?.kind === 'checkbox') return { label: value === true ? 'Agreed' : 'Not agreed', value: label };
+  if (value === true || value === false) return { label, value: value ? 'yes' : 'no' };
+  const text = String(value ?? '');
+  const option = field?.options?.find(([v]) => v === text);
+  if (option) return { label, value: t.t(option[1]) };
+  if (field?.kind === 'country') return { label, value: t.countryName(text) ?? text };
+  if (field?.kind === 'date') return { label, value: t.date(text) };
+  return { label, value: text };
+}
+
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /**
  * Less than this holds no picture at all (a whole 1×1 PNG takes 67 bytes, a JPEG or a PDF page

@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { addEntry } from '../../modules/blocklist/service.js';
 import { stargateView } from '../../modules/messages/service.js';
-import { SCREEN_DEFS } from '../../modules/portal/screens.js';
+import { answerInWords } from '../../modules/portal/screens.js';
+import { translator } from '../../i18n/index.js';
 import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
 import { paymentsView } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
@@ -33,6 +34,32 @@ export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   business_rules: 'Your rules',
 };
 
+/** The guest-portal screens as a host names them (the portal's own titles speak to the guest). */
+export const SCREEN_TITLES: Record<Screen, string> = {
+  AboutYou: 'About the guest',
+  AuthorityReporting: 'Registration with the authorities',
+  BuildingScreen: 'Building access',
+  BackgroundCheck: 'Background check consent',
+  CreditCheck: 'Credit check consent',
+  IDVerification: 'Identity document details',
+  IDCollection: 'Photo of the identity document',
+  SecurityDeposit: 'Security deposit',
+  UsageAgreement: 'Rental agreement',
+  Coronavirus: 'Health declaration',
+  CustomScreen: 'A note to you',
+  FileUpload: 'Other documents',
+  GuestList: 'Other guests',
+  HouseRules: 'House rules',
+  LongTerm: 'Longer stays',
+  PurposeOfStay: 'Purpose of the stay',
+  TimeInfoEdit: 'Arrival and departure times',
+  SexOffendersAddon: 'Sex-offender registry consent',
+  SocialVerificationAddon: 'Social profile',
+  SanctionsSearchAddon: 'Sanctions search consent',
+  FraudDetectionAddon: 'Fraud check consent',
+  AdverseMediaSearchAddon: 'News search consent',
+};
+
 const STRENGTH_WORDS: Record<string, string> = { context: 'context only', weak: 'weak', moderate: 'moderate', strong: 'strong', decisive: 'decisive', rule: 'your rule' };
 const TRIGGER_WORDS: Record<string, string> = {
   created: 'booking created',
@@ -49,6 +76,9 @@ const DONE: Record<string, string> = {
   note: 'Note added.',
   blocklist: 'Added to your blocklist. Screen again to apply it to this booking.',
 };
+
+/** The console speaks English; the guest's answers are shown in it. */
+const ENGLISH = translator('en');
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const PageQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
@@ -195,24 +225,27 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
           <tbody>
             {screens.map(([screen, rec]) => (
               <tr>
-                <td data-label="Screen">{SCREEN_DEFS[screen]?.title ?? screen}</td>
+                <td data-label="Screen">{SCREEN_TITLES[screen] ?? screen}</td>
                 <td data-label="Answers">
                   {rec.skipped ? (
                     <span class="muted">skipped</span>
                   ) : (
                     <ul class="plain">
-                      {Object.entries(rec.answers ?? {}).map(([k, v]) => (
-                        <li>
-                          {k.replaceAll('_', ' ')}:{' '}
-                          {isFile(v) ? (
-                            <a href={`/console/reservations/${r.id}/files/${v.id}`}>
-                              {v.filename} ({Math.ceil(v.size / 1024)} KB)
-                            </a>
-                          ) : (
-                            String(v === true ? 'yes' : v === false ? 'no' : v)
-                          )}
-                        </li>
-                      ))}
+                      {Object.entries(rec.answers ?? {}).map(([k, v]) => {
+                        const said = answerInWords(screen, k, isFile(v) ? '' : v, ENGLISH);
+                        return (
+                          <li>
+                            {said.label}:{' '}
+                            {isFile(v) ? (
+                              <a href={`/console/reservations/${r.id}/files/${v.id}`}>
+                                {v.filename} ({Math.ceil(v.size / 1024)} KB)
+                              </a>
+                            ) : (
+                              said.value
+                            )}
+                          </li>
+                        );
+                      })}
                     </ul>
                   )}
                 </td>

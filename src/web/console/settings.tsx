@@ -2,12 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
-import { SCREEN_DEFS } from '../../modules/portal/screens.js';
 import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../../modules/screening/settings.js';
 import { ScreeningSettingsUpdate } from '../../modules/settings/screening-routes.js';
 import { SCREEN_SETTINGS, SCREENS, type Screen, type ScreenSetting } from '../../modules/settings/screens.js';
 import { readScreenSettings, writeScreenSettings } from '../../modules/settings/service.js';
-import { CHECK_TITLES } from './reservation.js';
+import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
 import { ConsolePage, Csrf, CsrfField, seeOther, show } from './shell.js';
 
 const DONE: Record<string, string> = { screening: 'Screening settings saved. They apply from the next screening.', portal: 'Guest portal screens saved. They apply to portals opened from now on.' };
@@ -69,7 +68,7 @@ export const settingsPages =
               <div class="filters">
                 {SCREENS.map((s) => (
                   <div>
-                    <label for={`p_${s}`}>{SCREEN_DEFS[s]?.title ?? s}</label>
+                    <label for={`p_${s}`}>{SCREEN_TITLES[s]}</label>
                     <select id={`p_${s}`} name={s}>
                       {SCREEN_SETTINGS.map((v) => (
                         <option value={v} selected={(screens[s] ?? 'disabled') === v}>
