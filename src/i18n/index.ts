@@ -78,10 +78,30 @@ export interface Translator {
 
 const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
 
+const translators = new Map<Locale, Translator>();
+
+/**
+ * The translator of a language, made once per process: its `Intl` formatters are costly to make
+ * (each holds ICU data outside the JavaScript heap), and a message or a page is composed per
+ * request and per job.
+ */
 export function translator(locale: Locale): Translator {
+  let made = translators.get(locale);
+  if (!made) translators.set(locale, (made = makeTranslator(locale)));
+  return made;
+}
+
+function makeTranslator(locale: Locale): Translator {
   // English as written in most of the world (14 March 2027), not the American default.
   const intl = locale === 'en' ? 'en-GB' : locale;
   const dayFormat = new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const listFormat = new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' });
+  const momentFormats = new Map<string, Intl.DateTimeFormat>();
+  const momentFormat = (timeZone: string) => {
+    let f = momentFormats.get(timeZone);
+    if (!f) momentFormats.set(timeZone, (f = new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' })));
+    return f;
+  };
   let countryList: { code: string; name: string }[] | undefined;
   return {
     locale,
@@ -95,9 +115,8 @@ export function translator(locale: Locale): Translator {
     },
     date: (day) => (/^\d{4}-\d{2}-\d{2}$/.test(day) ? dayFormat.format(utcDay(day)) : day),
     range: (from, to) => dayFormat.formatRange(utcDay(from), utcDay(to)),
-    dateTime: (at, timeZone = 'UTC') =>
-      new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(new Date(at)),
-    list: (items) => new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' }).format(items),
+    dateTime: (at, timeZone = 'UTC') => momentFormat(timeZone).format(new Date(at)),
+    list: (items) => listFormat.format(items),
     countries() {
       if (!countryList) {
         const collator = new Intl.Collator(locale);

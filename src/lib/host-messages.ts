@@ -221,9 +221,15 @@ export function say(key: HostMessage, values: Record<string, string | number> = 
   return String(m.format(values));
 }
 
+// Made once: an Intl formatter is costly to make, and these run for every screening.
+const LIST = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
+const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
 /** A list in words: "a", "a and b", "a, b and c". */
 export function listInWords(items: readonly string[]): string {
-  return new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' }).format(items);
+  return LIST.format(items);
 }
 
 /** An article's topics of wrongdoing and the words that matched them, as the media messages take them. */
@@ -234,11 +240,11 @@ export function topicsInWords(found: readonly { topic: string; words: string }[]
 /** A date as a host reads it: 2 January 1968, or December 2025 for a month (a full timestamp also gets its time, UTC). */
 export function dateInWords(isoDate: string, withTime = false): string {
   if (/^\d{4}-\d{2}$/.test(isoDate)) {
-    return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${isoDate}-01T00:00:00Z`));
+    return MONTH.format(new Date(`${isoDate}-01T00:00:00Z`));
   }
   const d = new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate);
   if (Number.isNaN(d.getTime())) return isoDate;
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  const day = DAY.format(d);
   if (!withTime || isoDate.length === 10) return day;
-  return `${day}, ${new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(d)} UTC`;
+  return `${day}, ${TIME.format(d)} UTC`;
 }

@@ -60,8 +60,8 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     // On a phone, each hint sits on lines of its own, above the buttons, never beside one.
     await page.setViewportSize({ width: 390, height: 844 });
     const shared = await page.evaluate(() => {
-      const hints = [...document.querySelectorAll('small.hint')].map((e) => e.getBoundingClientRect());
-      const buttons = [...document.querySelectorAll('button')].map((e) => e.getBoundingClientRect());
+      const hints = Array.from(document.querySelectorAll('small.hint')).map((e) => e.getBoundingClientRect());
+      const buttons = Array.from(document.querySelectorAll('button')).map((e) => e.getBoundingClientRect());
       return hints.filter((h) => buttons.some((b) => h.top < b.bottom && b.top < h.bottom)).length;
     });
     assert.equal(shared, 0, 'no hint shares a line with a button');

@@ -8,6 +8,8 @@ import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '..
 import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
 import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
 
+const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
 const PAGE = 25;
 const QueueQuery = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false });
 
@@ -74,7 +76,7 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
                 {d.total || ''}
               </text>
               <text x={x + w / 2} y={height - 12} text-anchor="middle" font-size="12" fill="#566075">
-                {new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${d.day}T00:00:00Z`))}
+                {WEEKDAY.format(new Date(`${d.day}T00:00:00Z`))}
               </text>
             </g>
           );
