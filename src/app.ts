@@ -69,7 +69,7 @@ export interface BuildOptions {
  */
 const SHOWN_IN_ACCESS_LOG = new Set([
   ...['id', 'file_id', 'key', 'screen', '*'],
-  ...['status', 'source', 'size', 'from', 'dateField', 'startDate', 'endDate', 'active', 'pending_review', 'guestportal_completed', 'listings'],
+  ...['status', 'source', 'size', 'from', 'dateField', 'startDate', 'endDate', 'active', 'pending_review', 'risk_color', 'guestportal_completed', 'listings'],
   ...['pms', 'usepmsid', 'sync', 'skip_gp', 'hidepw', 'suspended', 'step', 'type'],
 ]);
 const HIDDEN = '…';

@@ -15,7 +15,7 @@ import type { Deps } from './deps.js';
 import { listJobs, retryJob } from './jobs/repo.js';
 import { generateApiKey } from './lib/api-keys.js';
 import { hashPassword } from './lib/passwords.js';
-import { findAccount, findRootAccount, updateAccount } from './modules/accounts/repo.js';
+import { accountsByEmail, allAccounts, findAccount, findRootAccount, updateAccount, type AccountRow } from './modules/accounts/repo.js';
 import { createAccount, toAccountView, webhookSecret } from './modules/accounts/service.js';
 import { beginShutdown, createDeps, startMetricsListener, startServer, startWorker } from './runtime.js';
 import { VERSION } from './version.js';
@@ -38,6 +38,19 @@ async function withDeps(opts: OpenOptions & { keepOpen?: boolean }, fn: (deps: D
  */
 const run = (fn: (deps: Deps, root: { rootId: string }) => Promise<void>, o: { createDatabase?: boolean }) =>
   withDeps({ create: Boolean(o.createDatabase), announce: true }, async (deps) => fn(deps, await ready(deps)));
+/** An account by its id, or by its e-mail when exactly one account has that e-mail. */
+async function accountNamed(deps: Deps, which: string): Promise<AccountRow> {
+  if (!which.includes('@')) {
+    const account = await findAccount(deps.db, which);
+    if (!account) throw new UsageError(`account ${which} not found (\`guestscreen accounts list\` lists them)`);
+    return account;
+  }
+  const found = await accountsByEmail(deps.db, which);
+  if (found.length === 0) throw new UsageError(`no account has the e-mail ${which} (\`guestscreen accounts list\` lists them)`);
+  if (found.length > 1) throw new UsageError(`${found.length} accounts have the e-mail ${which}: give one of their ids (${found.map((a) => a.id).join(', ')})`);
+  return found[0]!;
+}
+
 const withDatabaseOption = (c: Command) => c.option('--create-database', 'make a new database when there is none where the configuration points (by default the command refuses)');
 
 function listeningOn(server: Server): string {
@@ -152,13 +165,24 @@ function program(): Command {
     }, o),
   );
   accounts
-    .command('password')
-    .description("set or reset an account's console password, read from the first line of standard input: printf '%s\\n' \"$PW\" | guestscreen accounts password ID")
-    .argument('<id>', 'the account')
-    .action((id: string) =>
+    .command('list')
+    .description('list every account: id, name, e-mail, whether it is a reseller, its state and its parent')
+    .option('--json', 'print the accounts as JSON')
+    .action((o: { json?: boolean }) =>
       run(async (deps) => {
-        const account = await findAccount(deps.db, id);
-        if (!account) throw new UsageError(`account ${id} not found`);
+        const rows = await allAccounts(deps.db);
+        if (o.json) return void out(JSON.stringify(rows.map(toAccountView), null, 2));
+        const state = (a: AccountRow) => (!a.is_active ? 'disabled' : a.is_suspended ? 'suspended' : 'active');
+        for (const a of rows) out(`${a.id}  ${a.name}  <${a.email}>  ${a.is_reseller ? 'reseller' : 'host'}  ${state(a)}${a.parent_id ? `  parent ${a.parent_id}` : '  (root)'}`);
+      }, {}),
+    );
+  accounts
+    .command('password')
+    .description("set or reset an account's console password, read from the first line of standard input: printf '%s\\n' \"$PW\" | guestscreen accounts password ID-OR-EMAIL")
+    .argument('<account>', "the account's id, or its e-mail when one account has it")
+    .action((which: string) =>
+      run(async (deps) => {
+        const account = await accountNamed(deps, which);
         if (process.stdin.isTTY) process.stderr.write(`New password for ${account.name} (${account.email}), then Enter: `);
         const password = await firstLineOfInput();
         if (password.length < 8 || password.length > 256) throw new UsageError('the password must be 8 to 256 characters');
@@ -222,8 +246,9 @@ function program(): Command {
   p.command('restore')
     .description('unpack a backup made by `guestscreen backup` into the data directory, which must be empty or missing')
     .argument('<file>', 'the backup file')
-    .action(async (file: string) => {
-      const config = loadConfig();
+    .option('--data-dir <dir>', 'where to restore it (default: GUESTSCREEN_DATA_DIR, else ./data)')
+    .action(async (file: string, o: { dataDir?: string }) => {
+      const config = loadConfig(o.dataDir ? { ...process.env, GUESTSCREEN_DATA_DIR: o.dataDir } : process.env);
       const restored = await restore(config, file, async () => {
         // The encrypted fields open only with the secret of the installation that wrote them:
         // a generated one travels in the backup, a configured one must be set again.

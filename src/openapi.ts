@@ -99,7 +99,7 @@ export function apiDescription(config: Config, webhookSchemas: Record<string, TS
         version: VERSION,
         summary: 'Guest screening for short-term rentals and hospitality',
         description:
-          'Every /v1 operation takes the account key in `x-api-key`. Errors are `{"error": "..."}` with `code` and `request_id`. ' +
+          'Every /v1 operation takes the account key in `x-api-key` (or as `Authorization: Bearer`). Errors are `{"error": "..."}` naming every problem, with `code` and `request_id`. ' +
           'Every POST takes an `Idempotency-Key`: a retry with the same key and body within 24 hours is answered as the first was and never applied twice. ' +
           'Events are delivered as signed webhooks (see `webhooks`).',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
@@ -107,7 +107,10 @@ export function apiDescription(config: Config, webhookSchemas: Record<string, TS
       servers: [{ url: config.publicUrl }],
       tags: TAGS,
       components: {
-        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key of the account (`gsk_…`)' } },
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key of the account (`gsk_…`)' },
+          Bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as `Authorization: Bearer gsk_…` (beyond the spec)' },
+        },
         headers: HEADERS,
         parameters: {
           IdempotencyKey: {
@@ -120,7 +123,7 @@ export function apiDescription(config: Config, webhookSchemas: Record<string, TS
           },
         },
       },
-      security: [{ ApiKey: [] }],
+      security: [{ ApiKey: [] }, { Bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) => describe((documentObject as { openapiObject: Json }).openapiObject, webhookSchemas),

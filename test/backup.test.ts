@@ -69,10 +69,10 @@ describe(`guestscreen backup and restore (${dbKind})`, () => {
       'no staging files are left',
     );
 
-    // Into a new data directory, with the installation's secret.
+    // Into a new data directory, named on the command line, with the installation's secret.
     const restoredDir = path.join(dir, 'restored');
     const env = { ...t.env, GUESTSCREEN_DATA_DIR: restoredDir };
-    const restored = cli(['restore', file], env);
+    const restored = cli(['restore', file, '--data-dir', restoredDir], { ...t.env, GUESTSCREEN_DATA_DIR: path.join(dir, 'elsewhere') });
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(restored.stdout, /^restored guestscreen\.db into .*restored \(schema at \d{4}-[a-z-]+\)/);
     const again = cli(['restore', file], env);

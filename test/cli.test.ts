@@ -12,7 +12,8 @@ import { generateApiKey, isWellFormedApiKey } from '../src/lib/api-keys.js';
 import { verifyPassword } from '../src/lib/passwords.js';
 import { findAccount } from '../src/modules/accounts/repo.js';
 import { createDeps, startWorker } from '../src/runtime.js';
-import { createIsolatedEnv, dbKind, freePort, openApp } from './harness.js';
+import pg from 'pg';
+import { createIsolatedEnv, databaseUrl, dbKind, freePort, openApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const NODE_ARGS = ['--import', 'tsx', CLI];
@@ -218,6 +219,45 @@ describe(`guestscreen command (${dbKind})`, () => {
     r = set('acc_missing', 'long enough here\n');
     assert.equal(r.code, 1);
     assert.match(r.stderr, /account acc_missing not found/);
+    // By e-mail, in any case, when one account has it; several sharing it are named.
+    r = set('OPS@harbour.example', 'set by e-mail now\n');
+    assert.equal(r.code, 1, 'two accounts of this file have ops@harbour.example');
+    assert.match(r.stderr, /2 accounts have the e-mail OPS@harbour\.example: give one of their ids \(acc_/);
+    const solo = JSON.parse(runCli(['accounts', 'create', '--name', 'Solo Host', '--email', 'solo@host.example', '--json'], env).stdout).account.id as string;
+    r = set('Solo@Host.example', 'set by e-mail now\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), `password set for account ${solo} (Solo Host, solo@host.example)`);
+    // And the list shows every account.
+    const list = runCli(['accounts', 'list'], env);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, new RegExp(`^${solo}  Solo Host  <solo@host\\.example>  host  active  parent acc_`, 'm'));
+    assert.match(list.stdout, /^acc_\w+  .*\(root\)$/m);
+    const json = JSON.parse(runCli(['accounts', 'list', '--json'], env).stdout) as { id: string }[];
+    assert.ok(json.some((a) => a.id === solo));
+  });
+
+  it('makes the PostgreSQL database DATABASE_URL names when the server has none, and only when the command may', { skip: dbKind !== 'postgres' && 'PostgreSQL only' }, async () => {
+    const name = `gs_made_${process.pid}_${Date.now()}`;
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    url.search = '';
+    const here = { ...env, DATABASE_URL: url.toString() };
+    try {
+      const refused = runCli(['jobs', 'list'], here);
+      assert.equal(refused.code, 1, 'a command that only reads makes no database');
+      const made = runCli(['migrate'], here);
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stderr, new RegExp(`made the PostgreSQL database ${name}`));
+      assert.match(made.stdout, /database is up to date/);
+      const again = runCli(['migrate'], here);
+      assert.equal(again.code, 0, again.stderr);
+      assert.doesNotMatch(again.stderr, /made the PostgreSQL database/);
+    } finally {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name}`);
+      await client.end();
+    }
   });
 
   it('fails with a usage message for a missing option or an unknown command', () => {

@@ -268,7 +268,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       const p = probe(r, ctx);
       const res = await call(t, r.method, p.url, { body: p.body });
       assert.equal(res.status, 401, `${routeKey(r)} without a key`);
-      assert.equal(res.json.error, 'missing x-api-key header');
+      assert.equal(res.json.error, 'missing x-api-key header (or Authorization: Bearer with the key)');
     }
   });
 

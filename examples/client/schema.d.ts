@@ -1184,6 +1184,8 @@ export interface components {
             }[];
             /** @enum {string|null} */
             supervised: "approve" | "decline" | null;
+            /** @description beyond the hosted original: the host's reason for the manual decision, if they gave one */
+            supervised_reason: string | null;
             /**
              * @description beyond the hosted original
              * @enum {string}
@@ -1580,6 +1582,8 @@ export interface components {
             status: string;
             pms_status: string;
             supervised: string | null;
+            /** @description beyond the spec: the host's reason for the manual decision, if they gave one */
+            supervised_reason: string | null;
             reason: string;
             guestportal_completed: boolean;
             business_rules: string[];
@@ -1587,6 +1591,8 @@ export interface components {
         ReservationsVerificationChangeRequest: {
             /** @enum {string} */
             supervised: "approve" | "decline";
+            /** @description beyond the spec: why, in the host’s words; kept with the decision and sent in the screening webhook */
+            reason?: string;
         };
         ReservationScreensResponse: {
             AboutYou: string;
@@ -3957,6 +3963,8 @@ export interface operations {
                 /** @description 1: check-out today or later; 0: before today */
                 active?: "1" | "0";
                 pending_review?: "true" | "false";
+                /** @description beyond the spec: the latest verdict's risk colour */
+                risk_color?: "green" | "yellow" | "orange" | "red";
                 /** @description comma-separated guest e-mails */
                 emails?: string;
                 source?: string;

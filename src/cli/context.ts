@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { existsSync } from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
-import { sqliteFile } from '../db/connection.js';
+import { ensurePostgresDatabase, sqliteFile } from '../db/connection.js';
 import { isNewDatabase } from '../db/migrate.js';
 import type { Deps } from '../deps.js';
 import { createDeps, prepare } from '../runtime.js';
@@ -29,6 +29,9 @@ export async function openDeps(opts: OpenOptions): Promise<Deps> {
   const config = loadConfig();
   // Before anything is opened: opening SQLite makes the file, and the secret is generated into the data directory.
   if (!config.databaseUrl && !opts.create && !existsSync(sqliteFile(config.dataDir))) throw new UsageError(missingDatabase(config));
+  if (config.databaseUrl && opts.create && (await ensurePostgresDatabase(config.databaseUrl)) === 'created') {
+    note(`guestscreen: made the PostgreSQL database ${new URL(config.databaseUrl).pathname.slice(1)}`);
+  }
   const deps = createDeps(config);
   if (config.databaseUrl && !opts.create && (await isNewDatabase(deps.database))) {
     await deps.database.close();

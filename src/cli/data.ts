@@ -8,6 +8,7 @@ type Run = (fn: (deps: Deps) => Promise<void>, opts: { createDatabase?: boolean 
 
 interface Report {
   imported: number;
+  duplicates?: number;
   rejected: { line: number; problem: string }[];
 }
 
@@ -16,7 +17,7 @@ function report(json: boolean, result: Report, what: string) {
     out(JSON.stringify(result, null, 2));
     return;
   }
-  out(`imported ${result.imported} ${what}`);
+  out(`imported ${result.imported} ${what}${result.duplicates ? `; ${result.duplicates} already there, left as they were` : ''}`);
   for (const r of result.rejected.slice(0, 20)) out(`  skipped line ${r.line}: ${r.problem}`);
   if (result.rejected.length > 20) out(`  … and ${result.rejected.length - 20} more skipped lines`);
 }

@@ -7,6 +7,7 @@ import type { DatabaseHandle, Db, Tx } from './types.js';
 import { currentWriteScope } from './write-scope.js';
 
 export type { DatabaseHandle, Db, Tx } from './types.js';
+export { ensurePostgresDatabase } from './postgres/open.js';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;

@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017-match-dismissals.js';
 import * as m0018 from './migrations/0018-console.js';
 import * as m0019 from './migrations/0019-run-colors.js';
 import * as m0020 from './migrations/0020-guest-side.js';
+import * as m0021 from './migrations/0021-review.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -47,6 +48,7 @@ const STEPS: Record<string, Step> = {
   '0018-console': m0018,
   '0019-run-colors': m0019,
   '0020-guest-side': m0020,
+  '0021-review': m0021,
 };
 
 class StaticProvider implements MigrationProvider {

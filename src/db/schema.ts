@@ -104,6 +104,10 @@ export interface ReservationsTable {
   guest_location: string | null;
   /** The guest's language (a BCP 47 tag) for the portal and messages; beyond the spec. */
   guest_language: string | null;
+  /** Why the host made the manual decision, as they wrote it (null: no reason given). */
+  supervised_reason: string | null;
+  /** The latest verdict's risk colour (null before the first screening): the review queue's order. */
+  risk_color: string | null;
   identification_enc: string | null;
   gp_token: string;
   guestportal_completed: Flag;
@@ -287,6 +291,8 @@ export interface BlocklistEntriesTable {
   email: string | null;
   phone: string | null;
   document_number: string | null;
+  /** The identifiers as one value (lib/blocklist-fingerprint.ts), unique per account. */
+  fingerprint: string;
   reason: string;
   created_at: string;
 }

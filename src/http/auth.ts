@@ -59,6 +59,10 @@ class AuthFailures {
  * x-api-key on every /v1 route, with the rules of DESIGN.md section 3. last_login moves at
  * most once per configured resolution, so reads stay reads.
  */
+
+/** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
+const bearer = (value: string | undefined) => /^Bearer +(\S+)$/i.exec(value ?? '')?.[1];
+
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   const resolutionMs = deps.config.lastLoginResolutionSeconds * 1000;
   const failures = new AuthFailures(deps.config.authFailuresPerMinute);
@@ -69,7 +73,8 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     const config = request.routeOptions.config;
     if (config.public || request.is404 || !request.url.startsWith('/v1/')) return;
     const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
+    // The same key as `Authorization: Bearer <key>`, as generated API clients send it.
+    const key = (Array.isArray(header) ? header[0] : header) || bearer(request.headers.authorization);
     const now = deps.clock();
     const failed = (message: string) => {
       failures.record(request.ip, now.getTime());
@@ -77,7 +82,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     };
     if (!key) {
       failures.assertAllowed(request.ip, now.getTime());
-      throw failed('missing x-api-key header');
+      throw failed('missing x-api-key header (or Authorization: Bearer with the key)');
     }
     const keyHash = hashApiKey(key);
     // A cached key was found in the database, so it is well formed: the checksum (CRC32 and

@@ -40,15 +40,23 @@ function describe(e: FastifySchemaValidationError): string {
   }
 }
 
-/** Turns ajv's first error into "body.guest.email: must match format \"email\"" style text. */
+/**
+ * Names every problem of a request part, one per field, in the order ajv found them:
+ * "body.guest.email: must match format \"email\"; body.check_in_date: must match format \"date\"".
+ * A field that fails a union fails each branch: its first failure stands for it.
+ */
 export function formatValidationErrors(errors: FastifySchemaValidationError[], context: string): Error {
-  const first = errors[0];
   const base = CONTEXT_NAME[context as SchemaContext] ?? context;
-  if (!first) return new Error(`${base}: is invalid`);
-  const params = first.params;
-  const segments = first.instancePath.split('/').filter(Boolean);
-  if (first.keyword === 'required') segments.push(String(params.missingProperty));
-  const where = [base, ...segments].join('.');
-  const message = first.keyword === 'required' ? 'is required' : describe(first);
-  return new Error(`${where}: ${message}`);
+  const said = new Map<string, string>();
+  for (const e of errors) {
+    const segments = e.instancePath.split('/').filter(Boolean);
+    if (e.keyword === 'required') segments.push(String(e.params.missingProperty));
+    if (e.keyword === 'additionalProperties') segments.push(String(e.params.additionalProperty));
+    const where = [base, ...segments].join('.');
+    // An unknown field is named in full where it was found, as before (body: unknown field 'x').
+    const at = e.keyword === 'additionalProperties' ? [base, ...segments.slice(0, -1)].join('.') : where;
+    if (said.has(where)) continue;
+    said.set(where, `${at}: ${e.keyword === 'required' ? 'is required' : describe(e)}`);
+  }
+  return new Error(said.size ? [...said.values()].join('; ') : `${base}: is invalid`);
 }

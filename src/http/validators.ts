@@ -5,7 +5,7 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives as the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const common: Options = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false, strictNumbers: true };
+const common: Options = { removeAdditional: false, useDefaults: true, allErrors: true, strict: false, strictNumbers: true };
 
 /**
  * A copy of a schema in which every number must be finite and every integer without bounds of

@@ -61,6 +61,9 @@ describe('the guest language', () => {
     assert.equal(translator('fr').countryName('DE'), 'Allemagne');
     assert.equal(countryCode('Alemania'), 'DE');
     assert.equal(countryCode('esp'), 'ES');
+    assert.equal(countryCode('Espana'), 'ES', 'without the tilde, as a keyboard without it types');
+    assert.equal(countryCode(' osterreich '), 'AT');
+    assert.equal(countryCode('Turkiye'), 'TR');
     assert.equal(countryCode('test'), undefined);
   });
 });

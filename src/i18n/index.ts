@@ -132,7 +132,7 @@ function makeTranslator(locale: Locale): Translator {
 
 /**
  * A country as a guest may give it: its ISO code (alpha-2 or alpha-3), or its name in any of
- * our languages, main or alternative, in any case. The alpha-2 code, or undefined.
+ * our languages, main or alternative, in any case, with or without its accents. The alpha-2 code, or undefined.
  */
 export function countryCode(input: string): string | undefined {
   const v = input.trim();
@@ -141,11 +141,22 @@ export function countryCode(input: string): string | undefined {
     const code = countries.alpha3ToAlpha2(v.toUpperCase());
     if (code) return code;
   }
-  const wanted = v.toLocaleLowerCase();
-  for (const locale of LOCALES) {
-    for (const [code, names] of Object.entries(countries.getNames(locale, { select: 'all' }))) {
-      if ((Array.isArray(names) ? names : [names]).some((n) => n.toLocaleLowerCase() === wanted)) return code;
+  return countryByName().get(folded(v));
+}
+
+/** A name as people type it on any keyboard: no accents (Espana for España), one case, single spaces. */
+const folded = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+let byName: Map<string, string> | undefined;
+/** Every country name of our languages, main and alternative, folded, to its code (made on first use). */
+function countryByName(): Map<string, string> {
+  if (!byName) {
+    byName = new Map();
+    for (const locale of LOCALES) {
+      for (const [code, names] of Object.entries(countries.getNames(locale, { select: 'all' }))) {
+        for (const n of Array.isArray(names) ? names : [names]) if (!byName.has(folded(n))) byName.set(folded(n), code);
+      }
     }
   }
-  return undefined;
+  return byName;
 }

@@ -2,7 +2,7 @@ import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/backg
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
-import { rescreenOnListChange } from '../modules/screening/rescreen.js';
+import { rescreenOnBlocklistChange, rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { runScreening } from '../modules/screening/run.js';
 import { refreshSanctionsLists } from '../providers/sanctions/refresh.js';
 import type { JobHandlers } from './worker.js';
@@ -17,6 +17,7 @@ export const handlers: JobHandlers = {
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
   'sanctions.rescreen': rescreenOnListChange,
+  'blocklist.rescreen': rescreenOnBlocklistChange,
   'check.rematch': rematchChecksOnListChange,
   'sanctions.refresh': async (_payload, { deps }) => void (await refreshSanctionsLists(deps)),
 };

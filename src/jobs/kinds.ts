@@ -63,6 +63,13 @@ export const JOB_KINDS = {
     backoff: exponential(30, 1800),
     timeoutMs: 3_600_000,
   },
+  'blocklist.rescreen': {
+    // Queued with new blocklist entries, in their transaction: the account's stays that have not ended are matched against them.
+    payload: Type.Object({ account_id: Type.String(), entry_ids: Type.Array(Type.String()) }),
+    maxAttempts: () => 5,
+    backoff: exponential(30, 1800),
+    timeoutMs: 3_600_000,
+  },
   'check.rematch': {
     // Queued beside sanctions.rescreen, with the same payload: finished background checks are matched against what changed.
     payload: LIST_CHANGE,

@@ -109,6 +109,7 @@ export const HOST_MESSAGES = {
   'blocklist.phone': "Guest's phone number matches your blocklist entry ({reason}); phone numbers change hands",
   'blocklist.phone.do': 'Check whether this is the blocked person before accepting.',
   'blocklist.name': "Guest's name is close to your blocklist entry “{name}” ({reason})",
+  'blocklist.name_same': "Guest's name is the same as your blocklist entry “{name}” ({reason})",
   'blocklist.name.do': 'Check whether this is the blocked person or someone with the same name.',
   'blocklist.field.email': 'e-mail',
   'blocklist.field.phone': 'phone',

@@ -105,4 +105,3 @@ export const unexpected = (label: string, a: VendorAnswer) => providerFailed(lab
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
-

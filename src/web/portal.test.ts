@@ -65,7 +65,9 @@ describe(`guest portal pages (${dbKind})`, () => {
     // Closed whatever happens: an open receiver would keep this file's process alive after a failure.
     c.after(() => hook.close());
     await call(t, 'POST', '/v1/accounts/webhooks', { key: me.key, body: { webhook_key: 'guest_portal_webhook_url', webhook_url: `${hook.url}/gp` } });
-    const { id, path } = await book();
+    const { id, path } = await book({}, { email: 'rita.moreira@example.pt' });
+    const reminder = async () => ((await api(`/v1/reservations/${id}/stargate`)).json as { tag: string; status: string }[]).find((m) => m.tag === 'reminder')?.status;
+    assert.equal(await reminder(), 'queued');
 
     const first = await get(path);
     assert.equal(first.status, 200);
@@ -104,6 +106,7 @@ describe(`guest portal pages (${dbKind})`, () => {
     assert.equal((await post(`${path}/submit`, {})).status, 303);
     assert.match((await get(path)).body, /Thank you/);
     assert.equal((await post(`${path}/submit`, {})).status, 303, 'submitting again changes nothing');
+    assert.equal(await reminder(), 'canceled', 'no reminder to finish what is finished');
 
     const gp = (await api(`/v1/reservations/${id}/guestportal`)).json;
     assert.equal(gp.completed, true);
@@ -113,7 +116,7 @@ describe(`guest portal pages (${dbKind})`, () => {
     assert.ok(gp.completed_at);
     assert.equal(gp.screens.IDVerification.answers.document_number, 'CB1234567');
 
-    // The booking lacked the e-mail, phone and document: the portal filled them.
+    // The booking lacked the phone and document: the portal filled them.
     const r = (await api(`/v1/reservations/${id}`)).json;
     assert.equal(r.guest.email, 'rita.moreira@example.pt');
     assert.equal(r.guest.phone, '+351 912 345 678');

@@ -8,6 +8,7 @@ import type { ComponentChildren } from 'preact';
 import type { Deps } from '../deps.js';
 import type { Translator } from '../i18n/index.js';
 import { AppError, badRequest, GuestError } from '../lib/errors.js';
+import { dayIn } from '../lib/time.js';
 import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
 import { documentWarnings, fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
@@ -64,7 +65,22 @@ function GuestPage({ v, title, children }: { v: View; title: string; children: C
     </header>
   );
   return (
-    <CardPage title={title} lang={t.locale} brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined} header={header} footer={<Switcher request={v.request} t={t} />}>
+    <CardPage
+      title={title}
+      lang={t.locale}
+      brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined}
+      header={header}
+      footer={
+        <>
+          {p ? (
+            <p class="privacy" id="privacy">
+              {t.t('portal.privacy', hostOf(p))}
+            </p>
+          ) : null}
+          <Switcher request={v.request} t={t} />
+        </>
+      }
+    >
       {children}
     </CardPage>
   );
@@ -208,7 +224,9 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, r));
   const optional = p.screens[screen] === 'optional';
   const n = p.steps.indexOf(screen) + 1;
-  const fields = fieldsOf(screen, r);
+  // With no house rules written, the guest is told so and confirms only the number of guests.
+  const noRules = screen === 'HouseRules' && !p.profile.house_rules;
+  const fields = noRules ? fieldsOf(screen, r).map((f) => (f.name === 'accepted' ? { ...f, label: 'field.HouseRules.accepted_none' as const } : f)) : fieldsOf(screen, r);
   const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
   const title = t.t(def.title);
   return (
@@ -216,7 +234,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       <StayLine t={t} r={r} />
       <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
       <h1>{title}</h1>
-      <p>{t.t(def.intro, hostOf(p))}</p>
+      {noRules ? null : <p>{t.t(def.intro, hostOf(p))}</p>}
       {screen === 'HouseRules' ? <TermsText t={t} terms={p.profile.house_rules} p={p} /> : null}
       {screen === 'UsageAgreement' ? <TermsText t={t} terms={p.profile.usage_agreement} p={p} /> : null}
       <Problems list={problems} />
@@ -299,9 +317,9 @@ async function donePage(deps: Deps, v: View & { p: Portal }) {
       {outlook ? (
         <p id="check-in" class="notice">
           {outlook.sentAt
-            ? t.t('portal.checkin.sent', { method: outlook.method, date: t.date(outlook.sentAt.slice(0, 10)) })
+            ? t.t('portal.checkin.sent', { method: outlook.method, date: t.date(dayIn(outlook.sentAt, p.reservation.listing_timezone_name)) })
             : outlook.sendAt
-              ? t.t('portal.checkin.later', { method: outlook.method, date: t.date(outlook.sendAt.slice(0, 10)) })
+              ? t.t('portal.checkin.later', { method: outlook.method, date: t.date(dayIn(outlook.sendAt, p.reservation.listing_timezone_name)) })
               : t.t('portal.checkin.soon', { method: outlook.method })}
         </p>
       ) : null}

@@ -134,3 +134,41 @@ export function openPostgres(url: string, max: number): DatabaseHandle {
     close: () => db.destroy(),
   };
 }
+
+/**
+ * Makes the database DATABASE_URL names when the server has none of that name, as `createdb`
+ * would, through the server's `postgres` database with the same role: the first start on a new
+ * server then needs nothing done by hand. 'exists' when it was there; a role that may not create
+ * databases gets an error that says what to run instead.
+ */
+export async function ensurePostgresDatabase(url: string): Promise<'exists' | 'created'> {
+  const { pg: pgm } = loadPg();
+  const probe = new pgm.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return 'exists';
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const maintenance = new URL(url);
+  maintenance.pathname = '/postgres';
+  const admin = new pgm.Client({ connectionString: maintenance.toString() });
+  try {
+    await admin.connect();
+    await admin.query(`create database ${admin.escapeIdentifier(name)}`);
+    return 'created';
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // Another node made it meanwhile.
+    if (code === '42P04') return 'exists';
+    throw new Error(
+      `the PostgreSQL database "${name}" does not exist and could not be made (${(err as Error).message}): make it with \`createdb ${name}\` as a role that may, or point DATABASE_URL at one that exists`,
+    );
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}

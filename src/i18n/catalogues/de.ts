@@ -30,7 +30,9 @@ const de: Catalogue = {
   'portal.checkin.later': 'Ihre Anreiseinformationen (Adresse, Türcode, WLAN und Wegbeschreibung) kommen am {date} per {method, select, sms {SMS} other {E-Mail}}, sobald Ihre Buchung bestätigt ist.',
   'portal.checkin.soon': 'Ihre Anreiseinformationen (Adresse, Türcode, WLAN und Wegbeschreibung) kommen per {method, select, sms {SMS} other {E-Mail}}, sobald Ihre Buchung bestätigt ist.',
   'portal.checkin.sent': 'Ihre Anreiseinformationen wurden am {date} per {method, select, sms {SMS} other {E-Mail}} gesendet.',
-  'portal.rules.none': '{named, select, yes {{host} hat} other {Ihr Gastgeber hat}} die Regeln hier nicht hinterlegt; es gelten die mit Ihrer Buchung gesendeten.',
+  'portal.rules.none': '{named, select, yes {{host} hat} other {Ihr Gastgeber hat}} keine eigene Hausordnung verfasst. Bitte bestätigen Sie nur, dass nicht mehr Gäste übernachten als gebucht.',
+  'portal.privacy':
+    '{named, select, yes {{host} erhält} other {Ihr Gastgeber erhält}} Ihre Angaben hier und Ihr Dokument, für ihn von diesem Check-in-Dienst zur Prüfung Ihrer Buchung aufbewahrt, bis er die Buchung löscht. Ihr Dokument wird verschlüsselt gespeichert.',
   'portal.rules.version': 'Fassung vom {date}',
   'portal.nostep.title': 'Diesen Schritt gibt es nicht',
   'portal.nostep.text': 'Dieses Portal hat keinen Schritt namens {name}.',
@@ -187,6 +189,7 @@ const de: Catalogue = {
   'screen.HouseRules.title': 'Hausregeln',
   'screen.HouseRules.intro': 'Lesen Sie die Hausregeln unten. Jeder Gast wird gebeten, sie einzuhalten.',
   'field.HouseRules.accepted': 'Ich habe die Hausregeln gelesen und halte sie ein, und es übernachten nicht mehr Gäste als gebucht.',
+  'field.HouseRules.accepted_none': 'Es übernachten nicht mehr Gäste als gebucht.',
   'screen.LongTerm.title': 'Ein längerer Aufenthalt',
   'screen.LongTerm.intro': 'Bei Aufenthalten ab einem Monat werden ein paar weitere Angaben zu Ihnen erbeten.',
   'field.LongTerm.occupation': 'Beruf und Arbeitgeber',

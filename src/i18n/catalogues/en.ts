@@ -33,7 +33,9 @@ const en = {
   'portal.checkin.later': 'Your check-in details (address, door code, Wi-Fi and directions) will come by {method, select, sms {text message} other {e-mail}} on {date}, once your booking is verified.',
   'portal.checkin.soon': 'Your check-in details (address, door code, Wi-Fi and directions) will come by {method, select, sms {text message} other {e-mail}} as soon as your booking is verified.',
   'portal.checkin.sent': 'Your check-in details were sent by {method, select, sms {text message} other {e-mail}} on {date}.',
-  'portal.rules.none': '{named, select, yes {{host} has} other {Your host has}} not written the rules here; they are the ones sent with your booking.',
+  'portal.rules.none': '{named, select, yes {{host} has} other {Your host has}} written no house rules of their own. Please confirm only that no more guests will stay than booked.',
+  'portal.privacy':
+    '{named, select, yes {{host} receives} other {Your host receives}} what you enter here and your document, kept for them by this check-in service to check your booking, until they delete the booking. Your document is stored encrypted.',
   'portal.rules.version': 'Version of {date}',
   'portal.nostep.title': 'No such step',
   'portal.nostep.text': 'This portal has no step called {name}.',
@@ -192,6 +194,7 @@ const en = {
   'screen.HouseRules.title': 'House rules',
   'screen.HouseRules.intro': 'Read the house rules below. Every guest is asked to follow them.',
   'field.HouseRules.accepted': 'I have read the house rules and will follow them, and no more guests will stay than booked.',
+  'field.HouseRules.accepted_none': 'No more guests will stay than booked.',
   'screen.LongTerm.title': 'A longer stay',
   'screen.LongTerm.intro': 'For stays of a month or more, a little more about you is asked.',
   'field.LongTerm.occupation': 'Occupation and employer',

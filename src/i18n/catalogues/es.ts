@@ -32,7 +32,9 @@ const es: Catalogue = {
   'portal.checkin.soon':
     'Los datos de llegada (dirección, código de la puerta, wifi e indicaciones) te llegarán por {method, select, sms {SMS} other {correo electrónico}} en cuanto tu reserva esté verificada.',
   'portal.checkin.sent': 'Los datos de llegada se enviaron por {method, select, sms {SMS} other {correo electrónico}} el {date}.',
-  'portal.rules.none': '{named, select, yes {{host} no ha escrito} other {Tu anfitrión no ha escrito}} aquí las normas; son las que se enviaron con tu reserva.',
+  'portal.rules.none': '{named, select, yes {{host} no ha escrito} other {Tu anfitrión no ha escrito}} normas de la casa propias. Confirma solo que no se alojarán más huéspedes de los reservados.',
+  'portal.privacy':
+    '{named, select, yes {{host} recibe} other {Tu anfitrión recibe}} lo que escribes aquí y tu documento, guardados para él por este servicio de registro para comprobar tu reserva, hasta que borre la reserva. Tu documento se guarda cifrado.',
   'portal.rules.version': 'Versión del {date}',
   'portal.nostep.title': 'Este paso no existe',
   'portal.nostep.text': 'Este portal no tiene ningún paso llamado {name}.',
@@ -186,6 +188,7 @@ const es: Catalogue = {
   'screen.HouseRules.title': 'Normas de la casa',
   'screen.HouseRules.intro': 'Lee las normas de la casa que aparecen abajo. Se pide a cada huésped que las cumpla.',
   'field.HouseRules.accepted': 'He leído las normas de la casa y las cumpliré, y no se alojarán más huéspedes de los reservados.',
+  'field.HouseRules.accepted_none': 'No se alojarán más huéspedes de los reservados.',
   'screen.LongTerm.title': 'Una estancia larga',
   'screen.LongTerm.intro': 'Para estancias de un mes o más, se pide algo más sobre ti.',
   'field.LongTerm.occupation': 'Profesión y empresa',

@@ -32,7 +32,9 @@ const fr: Catalogue = {
   'portal.checkin.soon':
     'Les informations d’arrivée (adresse, code de la porte, wifi et accès) vous parviendront par {method, select, sms {SMS} other {e-mail}} dès que votre réservation sera vérifiée.',
   'portal.checkin.sent': 'Les informations d’arrivée ont été envoyées par {method, select, sms {SMS} other {e-mail}} le {date}.',
-  'portal.rules.none': '{named, select, yes {{host} n’a} other {Votre hôte n’a}} pas écrit le règlement ici ; c’est celui envoyé avec votre réservation.',
+  'portal.rules.none': '{named, select, yes {{host} n’a} other {Votre hôte n’a}} pas écrit de règlement intérieur. Confirmez seulement qu’il n’y aura pas plus de voyageurs que réservé.',
+  'portal.privacy':
+    '{named, select, yes {{host} reçoit} other {Votre hôte reçoit}} ce que vous saisissez ici et votre document, conservés pour lui par ce service d’enregistrement afin de vérifier votre réservation, jusqu’à ce qu’il supprime la réservation. Votre document est stocké chiffré.',
   'portal.rules.version': 'Version du {date}',
   'portal.nostep.title': 'Étape inconnue',
   'portal.nostep.text': 'Ce portail n’a pas d’étape appelée {name}.',
@@ -189,6 +191,7 @@ const fr: Catalogue = {
   'screen.HouseRules.title': 'Règlement intérieur',
   'screen.HouseRules.intro': 'Lisez le règlement intérieur ci-dessous. Chaque voyageur est invité à le respecter.',
   'field.HouseRules.accepted': 'J’ai lu le règlement intérieur et je le respecterai, et il n’y aura pas plus de voyageurs que prévu dans la réservation.',
+  'field.HouseRules.accepted_none': 'Il n’y aura pas plus de voyageurs que réservé.',
   'screen.LongTerm.title': 'Un long séjour',
   'screen.LongTerm.intro': 'Pour les séjours d’un mois ou plus, quelques informations de plus vous sont demandées.',
   'field.LongTerm.occupation': 'Profession et employeur',

@@ -32,7 +32,9 @@ const it: Catalogue = {
   'portal.checkin.soon':
     'Le informazioni per l’arrivo (indirizzo, codice della porta, Wi-Fi e indicazioni) ti arriveranno via {method, select, sms {SMS} other {e-mail}} appena la prenotazione sarà verificata.',
   'portal.checkin.sent': 'Le informazioni per l’arrivo sono state inviate via {method, select, sms {SMS} other {e-mail}} il {date}.',
-  'portal.rules.none': '{named, select, yes {{host} non ha} other {Il tuo host non ha}} scritto qui le regole; valgono quelle inviate con la prenotazione.',
+  'portal.rules.none': '{named, select, yes {{host} non ha} other {Il tuo host non ha}} scritto regole della casa proprie. Conferma solo che non soggiorneranno più ospiti di quelli prenotati.',
+  'portal.privacy':
+    '{named, select, yes {{host} riceve} other {Il tuo host riceve}} ciò che inserisci qui e il tuo documento, conservati per lui da questo servizio di check-in per verificare la prenotazione, finché non cancella la prenotazione. Il documento è conservato cifrato.',
   'portal.rules.version': 'Versione del {date}',
   'portal.nostep.title': 'Passo inesistente',
   'portal.nostep.text': 'Questo portale non ha un passo chiamato {name}.',
@@ -187,6 +189,7 @@ const it: Catalogue = {
   'screen.HouseRules.title': 'Regole della casa',
   'screen.HouseRules.intro': 'Leggi le regole della casa qui sotto. A ogni ospite viene chiesto di rispettarle.',
   'field.HouseRules.accepted': 'Ho letto le regole della casa e le rispetterò, e non soggiorneranno più ospiti di quelli prenotati.',
+  'field.HouseRules.accepted_none': 'Non soggiorneranno più ospiti di quelli prenotati.',
   'screen.LongTerm.title': 'Un soggiorno lungo',
   'screen.LongTerm.intro': 'Per i soggiorni di un mese o più, ti chiediamo qualcosa in più su di te.',
   'field.LongTerm.occupation': 'Professione e datore di lavoro',

@@ -30,7 +30,9 @@ const pt: Catalogue = {
   'portal.checkin.later': 'Os dados de chegada (morada, código da porta, Wi-Fi e indicações) chegam-lhe por {method, select, sms {SMS} other {e-mail}} a {date}, depois de a reserva ser verificada.',
   'portal.checkin.soon': 'Os dados de chegada (morada, código da porta, Wi-Fi e indicações) chegam-lhe por {method, select, sms {SMS} other {e-mail}} assim que a reserva for verificada.',
   'portal.checkin.sent': 'Os dados de chegada foram enviados por {method, select, sms {SMS} other {e-mail}} a {date}.',
-  'portal.rules.none': '{named, select, yes {{host} não escreveu} other {O seu anfitrião não escreveu}} aqui as regras; são as que foram enviadas com a reserva.',
+  'portal.rules.none': '{named, select, yes {{host} não escreveu} other {O seu anfitrião não escreveu}} regras da casa próprias. Confirme apenas que não ficarão mais hóspedes do que os reservados.',
+  'portal.privacy':
+    '{named, select, yes {{host} recebe} other {O seu anfitrião recebe}} o que escreve aqui e o seu documento, guardados para ele por este serviço de check-in para verificar a reserva, até apagar a reserva. O seu documento é guardado cifrado.',
   'portal.rules.version': 'Versão de {date}',
   'portal.nostep.title': 'Este passo não existe',
   'portal.nostep.text': 'Este portal não tem nenhum passo chamado {name}.',
@@ -185,6 +187,7 @@ const pt: Catalogue = {
   'screen.HouseRules.title': 'Regras da casa',
   'screen.HouseRules.intro': 'Leia as regras da casa abaixo. Pede-se a cada hóspede que as cumpra.',
   'field.HouseRules.accepted': 'Li as regras da casa e vou cumpri-las, e não ficarão mais hóspedes do que os reservados.',
+  'field.HouseRules.accepted_none': 'Não ficarão mais hóspedes do que os reservados.',
   'screen.LongTerm.title': 'Uma estadia longa',
   'screen.LongTerm.intro': 'Para estadias de um mês ou mais, pede-se um pouco mais sobre si.',
   'field.LongTerm.occupation': 'Profissão e entidade patronal',

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { countAll, startsWithLike } from '../../db/dialect.js';
@@ -29,6 +30,22 @@ export async function findAccountByKeyHash(db: Db, keyHash: string): Promise<Acc
     .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Accounts whose e-mail is this one, in any case, oldest first. */
+export function accountsByEmail(db: Db, email: string): Promise<AccountRow[]> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Every account, oldest first (the command line's list; an installation holds a few thousand at most). */
+export function allAccounts(db: Db): Promise<AccountRow[]> {
+  return db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
 }
 
 export async function listChildren(db: Db, parentId: string, from: number, size: number): Promise<{ total: number; rows: AccountRow[] }> {

@@ -5,8 +5,25 @@ import type { BlocklistEntriesTable } from '../../db/schema.js';
 
 export type EntryRow = Selectable<BlocklistEntriesTable>;
 
-export async function insertEntries(db: Db, entries: Insertable<BlocklistEntriesTable>[]): Promise<void> {
-  if (entries.length) await db.insertInto('blocklist_entries').values(entries).execute();
+/** Inserts the entries not already on their account's blocklist (by fingerprint); the ids of those inserted. */
+export async function insertEntries(db: Db, entries: Insertable<BlocklistEntriesTable>[]): Promise<string[]> {
+  if (!entries.length) return [];
+  const rows = await db
+    .insertInto('blocklist_entries')
+    .values(entries)
+    .onConflict((oc) => oc.columns(['account_id', 'fingerprint']).doNothing())
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export function findByFingerprint(db: Db, accountId: string, fingerprint: string): Promise<EntryRow | undefined> {
+  return db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', accountId).where('fingerprint', '=', fingerprint).executeTakeFirst();
+}
+
+/** The account's entries by id. */
+export function entriesById(db: Db, accountId: string, ids: string[]): Promise<EntryRow[]> {
+  return db.selectFrom('blocklist_entries').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }
 
 export async function listEntries(db: Db, accountId: string, from: number, size: number): Promise<{ total: number; rows: EntryRow[] }> {

@@ -5,8 +5,11 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import { entryFingerprint } from '../../lib/blocklist-fingerprint.js';
+import { enqueue } from '../../jobs/repo.js';
 import * as repo from './repo.js';
 
+/** Writes entries as they are, with no re-screening: for the demo, which seeds them before any booking. */
 export { insertEntries } from './repo.js';
 
 export interface EntryInput {
@@ -24,28 +27,66 @@ export const normaliseDocument = (d: string) => d.toUpperCase().replace(/[^A-Z0-
 /** An entry ready to store, or the reason it cannot be: it must name at least one way to recognise the guest. */
 export function buildEntry(accountId: string, input: EntryInput, at: string) {
   const clean = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
-  const entry = {
-    id: newId('job').replace('job_', 'blk_'),
-    account_id: accountId,
+  const identifiers = {
     name: clean(input.name),
     email: clean(input.email) ? normaliseEmail(input.email!) : null,
     phone: clean(input.phone) ? normalisePhone(input.phone!) : null,
     document_number: clean(input.document_number) ? normaliseDocument(input.document_number!) : null,
+  };
+  const entry = {
+    id: newId('job').replace('job_', 'blk_'),
+    account_id: accountId,
+    ...identifiers,
+    fingerprint: entryFingerprint(identifiers),
     reason: input.reason.trim(),
     created_at: at,
   };
   if (!entry.name && !entry.email && !entry.phone && !entry.document_number) {
     return { problem: 'needs at least one of name, email, phone, document_number' } as const;
   }
+  if (entry.email && !EMAIL.test(entry.email)) return { problem: `email: '${input.email!.trim().slice(0, 100)}' is not an e-mail address` } as const;
   if (!entry.reason) return { problem: 'reason is required' } as const;
   return { entry } as const;
 }
 
+/** An address of the shape name@domain.tld, as the API's `format: email` asks (a CSV or a form is checked by this). */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Adds an entry, or gives back the one that already names the guest the same way (the same
+ * identifiers: a second add or import changes nothing). The account's stays that have not ended
+ * are matched against it and screened again where it may be their guest (blocklist.rescreen).
+ */
 export async function addEntry(deps: Deps, account: AccountRow, input: EntryInput) {
   const built = buildEntry(account.id, input, iso(deps.clock()));
   if ('problem' in built) throw badRequest(`body: ${built.problem}`);
-  await withTx(deps.db, (tx) => repo.insertEntries(tx, [built.entry]), { subject: built.entry.id });
-  return built.entry;
+  const stored = await withTx(
+    deps.db,
+    async (tx) => {
+      if (!(await repo.insertEntries(tx, [built.entry])).length) return repo.findByFingerprint(tx, account.id, built.entry.fingerprint);
+      await rescreenFor(tx, deps, account.id, [built.entry.id]);
+      return built.entry;
+    },
+    { subject: built.entry.id },
+  );
+  deps.wakeWorker();
+  return stored ?? built.entry;
+}
+
+/** Writes a batch of entries (an import's), skipping those already on the account's blocklist; queues the re-screening of what is new. */
+export async function insertNewEntries(deps: Deps, accountId: string, entries: ReturnType<typeof buildEntry> extends infer B ? (B extends { entry: infer E } ? E[] : never) : never): Promise<number> {
+  const written = await withTx(deps.db, async (tx) => {
+    const ids = await repo.insertEntries(tx, entries);
+    if (ids.length) await rescreenFor(tx, deps, accountId, ids);
+    return ids.length;
+  });
+  deps.wakeWorker();
+  return written;
+}
+
+/** Queues the matching of the account's stays that have not ended against these new entries. */
+async function rescreenFor(tx: Db, deps: Deps, accountId: string, entryIds: string[]) {
+  await enqueue(tx, deps, 'blocklist.rescreen', { account_id: accountId, entry_ids: entryIds });
 }
 
 export async function listEntries(deps: Deps, account: AccountRow, from: number, size: number) {

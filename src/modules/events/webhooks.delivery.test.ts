@@ -53,7 +53,20 @@ describe(`webhook delivery (${dbKind})`, () => {
     await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'decline' } });
     const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"decline"')), 'the screening event');
     const body = verify(await secretOf(me), got);
-    assert.deepEqual(Object.keys(body).sort(), ['business_rules', 'guestportal_completed', 'id', 'notes', 'reason', 'risk_color', 'status', 'supervised', 'top_recommendations', 'top_risks', 'url']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'business_rules',
+      'guestportal_completed',
+      'id',
+      'notes',
+      'reason',
+      'risk_color',
+      'status',
+      'supervised',
+      'supervised_reason',
+      'top_recommendations',
+      'top_risks',
+      'url',
+    ]);
     assert.equal(body.status, 'declined');
     assert.equal(body.supervised, 'decline');
   });

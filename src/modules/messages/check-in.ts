@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { translator } from '../../i18n/index.js';
 import { enqueueAll } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
-import { iso } from '../../lib/time.js';
+import { iso, startOfDayIn } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { effectiveProfile } from '../listings/profile.js';
 import * as reservations from '../reservations/repo.js';
@@ -64,8 +64,9 @@ export async function writeCheckIn(deps: Deps, accountId: string, listingId: str
   for (const r of await reservations.upcomingAtListing(deps.db, accountId, listingId, now.slice(0, 10))) await withTx(deps.db, (tx) => planCheckIn(tx, deps, r));
 }
 
-/** When the details go out: `hours` before the check-in day begins (UTC). */
-export const releaseTime = (r: Pick<ReservationRow, 'check_in_date'>, hours: number) => new Date(Date.parse(`${r.check_in_date}T00:00:00Z`) - hours * 3600_000);
+/** When the details go out: `hours` before the check-in day begins where the listing is (its time zone; UTC when the booking names none). */
+export const releaseTime = (r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, hours: number) =>
+  new Date(startOfDayIn(r.check_in_date!, r.listing_timezone_name).getTime() - hours * 3600_000);
 
 /** How the guest will be reached: e-mail if the booking has an address, else SMS. */
 export const checkInMethod = (r: Pick<ReservationRow, 'guest_email' | 'guest_phone'>) => (r.guest_email ? 'email' : r.guest_phone ? 'sms' : null);

@@ -65,6 +65,15 @@ describe(`guest messages (${dbKind})`, () => {
       const reminder = (await messagesOf(t, me.key, inquiry.id)).find((m) => m.tag === 'reminder');
       assert.equal(reminder?.status, 'canceled');
     });
+
+    it('withdraws the reminder when the host declines the guest', async () => {
+      const me = await tenant(t);
+      const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: stay({ email: 'declined@example.test' }) })).json;
+      assert.equal((await messagesOf(t, me.key, id)).find((m) => m.tag === 'reminder')?.status, 'queued');
+      const declined = await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'decline', reason: 'no ID' } });
+      assert.equal(declined.status, 200, declined.body);
+      assert.equal((await messagesOf(t, me.key, id)).find((m) => m.tag === 'reminder')?.status, 'canceled');
+    });
   });
 
   describe('over SMTP', () => {

@@ -26,8 +26,15 @@ export async function cancelMessage(db: Db, id: string, at: string): Promise<voi
 }
 
 /** A canceled reservation's queued messages are not sent. */
-export async function cancelQueued(db: Db, reservationId: string, at: string): Promise<void> {
-  await db.updateTable('guest_messages').set({ state: 'canceled', updated_at: at }).where('reservation_id', '=', reservationId).where('state', '=', 'queued').execute();
+/** Cancels the reservation's queued messages, of the tags given or all. */
+export async function cancelQueued(db: Db, reservationId: string, at: string, tags?: readonly string[]): Promise<void> {
+  await db
+    .updateTable('guest_messages')
+    .set({ state: 'canceled', updated_at: at })
+    .where('reservation_id', '=', reservationId)
+    .where('state', '=', 'queued')
+    .$if(tags !== undefined, (q) => q.where('tag', 'in', tags!))
+    .execute();
 }
 
 export async function recordSendError(db: Db, id: string, error: string, at: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { findById } from '../reservations/repo.js';
+import { compositeStatus } from '../screening/verdict.js';
 import * as repo from './repo.js';
 import { checkInToSend, CHECK_IN_TAG } from './check-in.js';
 import { stargateView } from './service.js';
@@ -16,7 +17,8 @@ export async function sendGuestMessage(payload: JobPayload<'message.send'>, { de
   if (!m || m.state !== 'queued') return;
   const r = await findById(deps.db, m.account_id, m.reservation_id);
   const now = () => iso(deps.clock());
-  if (!r || r.status === 'CANCELED' || (m.tag === 'reminder' && r.guestportal_completed)) {
+  const portalMessage = m.tag === 'invitation' || m.tag === 'reminder';
+  if (!r || r.status === 'CANCELED' || (m.tag === 'reminder' && r.guestportal_completed) || (portalMessage && compositeStatus(r) === 'declined')) {
     await repo.cancelMessage(deps.db, m.id, now());
     return;
   }

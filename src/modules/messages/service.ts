@@ -89,6 +89,15 @@ export async function cancelQueuedMessages(db: Db, deps: Deps, reservationId: st
   await repo.cancelQueued(db, reservationId, iso(deps.clock()));
 }
 
+/**
+ * The messages asking the guest to complete the portal that are still to go, withdrawn once they
+ * are pointless: the reminder when the guest has completed it, the invitation and the reminder
+ * when the booking is declined.
+ */
+export async function withdrawPortalMessages(db: Db, deps: Deps, reservationId: string, why: 'completed' | 'declined'): Promise<void> {
+  await repo.cancelQueued(db, reservationId, iso(deps.clock()), why === 'completed' ? ['reminder'] : ['invitation', 'reminder']);
+}
+
 export async function stargateView(deps: Deps, r: ReservationRow) {
   const rows = await repo.listMessages(deps.db, r.id);
   return rows.map((m) => ({

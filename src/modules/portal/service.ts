@@ -5,6 +5,7 @@ import { AppError, GuestError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
+import { withdrawPortalMessages } from '../messages/service.js';
 import { paymentsView } from '../reservations/payments.js';
 import * as reservations from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
@@ -206,6 +207,7 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
     await repo.markCompleted(tx, r.id, now);
     await insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
     await requestScreening(tx, deps, r.id, 'guest_portal');
+    await withdrawPortalMessages(tx, deps, r.id, 'completed');
     const body = { id: r.id, ...(await guestPortalView(deps, tx, updated, done)) };
     await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });
     if (changed) {

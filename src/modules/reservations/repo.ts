@@ -180,6 +180,8 @@ export interface SearchFilters {
   /** Check-out on or after (true) or before (false) this day. */
   active?: { value: boolean; today: string } | undefined;
   pendingReview?: boolean | undefined;
+  /** The latest verdict's colour. */
+  riskColor?: string | undefined;
   dateField: 'check_in_date' | 'check_out_date' | 'created_at' | 'updated_at';
   /** Inclusive bounds, already in the date field's own format. */
   from?: string | undefined;
@@ -203,6 +205,7 @@ const byIndexKeys = (dialect: DialectKind, f: SearchFilters) =>
   f.guestportalCompleted === undefined &&
   !f.active &&
   !f.pendingReview &&
+  !f.riskColor &&
   !f.from &&
   !f.to;
 
@@ -224,6 +227,7 @@ export async function searchReservations(db: Db, dialect: DialectKind, accountId
     portal: given('portal', f.guestportalCompleted),
     active: f.active ? (given('today', f.active.today), f.active.value ? '>=' : '<') : false,
     review: f.pendingReview === true,
+    color: given('color', f.riskColor),
     from: given('from', f.from),
     to: given('to', f.to),
     text: text ? (given('text', text.value), text.shape) : false,
@@ -242,6 +246,7 @@ export async function searchReservations(db: Db, dialect: DialectKind, accountId
     if (has.portal) q = q.where('guestportal_completed', '=', v('portal'));
     if (has.active) q = q.where(col('check_out_date'), has.active, v('today'));
     if (has.review) q = q.where(col('verification_status'), '=', 'review').where('supervised', 'is', null);
+    if (has.color) q = q.where(col('risk_color'), '=', v('color'));
     if (has.from) q = q.where(col(f.dateField), '>=', v('from'));
     if (has.to) q = q.where(col(f.dateField), '<=', v('to'));
     if (text) q = q.where(text.where(v('text')));
@@ -320,41 +325,60 @@ export function screenedReservations(db: Db, accountId: string, limit: number): 
   return db.selectFrom('reservations').selectAll().where('account_id', '=', accountId).where('screening', 'is not', null).orderBy('created_at', 'desc').limit(limit).execute();
 }
 
-/** A part of the review queue: the rows of one index range of reservations_waiting_idx. */
+/** A part of the review queue: the rows of one index range of reservations_queue_idx. */
 type QueuePart = (q: SelectQueryBuilder<Database, 'reservations', object>) => SelectQueryBuilder<Database, 'reservations', object>;
 
+/** The colours of the queue, most urgent first; null is a reservation not screened yet. */
+export const QUEUE_COLORS = ['red', 'orange', 'yellow', 'green', null] as const;
+export type QueueColor = (typeof QUEUE_COLORS)[number];
+
 /**
- * The review queue (DESIGN.md section 10): reservations without a manual decision whose verdict
- * is review, then declined (bookings not cancelled), each by check-in (stays that began up to `since` or later, then
- * undated ones), then pending ones checking in between `today` and `horizon`. Each part is one
- * range of the partial index reservations_waiting_idx, read in its order, so a page costs the
- * parts' counts and the rows it shows, whatever the account's size.
+ * The review queue (docs/console.md): undecided reservations, not cancelled, whose stay is not
+ * over, that either have a verdict asking for a look (review or declined), or are pending with a
+ * red or orange finding (waiting for the guest portal, say), or are pending and check in between
+ * `today` and `horizon`. Most urgent first: by colour, red to green, then by check-in (undated
+ * last), then id. Each part (one colour, dated or undated) is one range of the partial index
+ * reservations_queue_idx, read in its order, so a page costs the parts' counts and the rows it
+ * shows, whatever the account's size. `color` keeps one colour only. The counts come back by colour.
  */
 export async function waitingForDecision(
   db: Db,
   accountId: string,
-  w: { since: string; today: string; horizon: string; offset: number; limit: number },
-): Promise<{ total: number; rows: ReservationRow[] }> {
-  const dated =
-    (status: string): QueuePart =>
-    (q) =>
-      q.where('verification_status', '=', status).where('check_in_date', '>=', w.since);
-  const undated =
-    (status: string): QueuePart =>
-    (q) =>
-      q.where('verification_status', '=', status).where('check_in_date', 'is', null);
-  const parts: QueuePart[] = [
-    dated('review'),
-    undated('review'),
-    dated('declined'),
-    undated('declined'),
-    (q) => q.where('verification_status', '=', 'pending').where('check_in_date', '>=', w.today).where('check_in_date', '<=', w.horizon),
-  ];
-  const base = () => db.selectFrom('reservations').where('account_id', '=', accountId).where('supervised', 'is', null).where('status', '!=', 'CANCELED');
-  const counts = await Promise.all(parts.map(async (part) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
+  w: { today: string; horizon: string; offset: number; limit: number; color?: QueueColor | undefined },
+): Promise<{ total: number; byColor: Map<QueueColor, number>; rows: ReservationRow[] }> {
+  const part =
+    (color: QueueColor, dated: boolean): QueuePart =>
+    (q) => {
+      const urgent = color === 'red' || color === 'orange';
+      return q
+        .where('risk_color', color === null ? 'is' : '=', color)
+        .where('check_in_date', dated ? 'is not' : 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('verification_status', 'in', ['review', 'declined']),
+            urgent ? eb('verification_status', '=', 'pending') : eb.and([eb('verification_status', '=', 'pending'), eb('check_in_date', '>=', w.today), eb('check_in_date', '<=', w.horizon)]),
+          ]),
+        );
+    };
+  const colors = w.color === undefined ? QUEUE_COLORS : [w.color];
+  const parts = colors.flatMap((c) => [
+    { color: c, part: part(c, true) },
+    { color: c, part: part(c, false) },
+  ]);
+  // The index's own condition, word for word, so SQLite's planner sees that it applies.
+  const base = () =>
+    db
+      .selectFrom('reservations')
+      .where('account_id', '=', accountId)
+      .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
+      .where('status', '!=', 'CANCELED')
+      .where((eb) => eb.or([eb('check_out_date', '>=', w.today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', w.today)])])]));
+  const counts = await Promise.all(parts.map(async ({ part }) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
+  const byColor = new Map<QueueColor, number>();
+  parts.forEach(({ color }, i) => byColor.set(color, (byColor.get(color) ?? 0) + (counts[i] ?? 0)));
   const rows: ReservationRow[] = [];
   let skip = w.offset;
-  for (const [i, part] of parts.entries()) {
+  for (const [i, { part }] of parts.entries()) {
     const n = counts[i] ?? 0;
     if (rows.length >= w.limit) break;
     if (skip >= n) {
@@ -371,7 +395,7 @@ export async function waitingForDecision(
     rows.push(...(page as ReservationRow[]));
     skip = 0;
   }
-  return { total: counts.reduce((a, b) => a + b, 0), rows };
+  return { total: counts.reduce((a, b) => a + b, 0), byColor, rows };
 }
 
 /** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */

@@ -46,6 +46,13 @@ describe(`reservations, error cases (${dbKind})`, () => {
       [{ check_in_date: '2026-12-10', check_out_date: '2026-12-10' }, /^body\.check_out_date: must be after check_in_date/],
       [{ status: 'BOOKED' }, /^body\.status: must be one of CONFIRMED, CANCELED, INQUIRY$/],
       [{ pms: 'nope' }, /^body\.pms: must be 'api' or a configured PMS name/],
+      // Every problem is named, not only the first.
+      [
+        { number_of_guests: 'two', total_price: -5, check_in_date: 'soon' },
+        /^body\.number_of_guests: must be integer; body\.total_price: must be >= 0; body\.check_in_date: must match format "date"$/,
+      ],
+      // Nights that the dates contradict: both are named.
+      [{ check_in_date: '2026-12-10', check_out_date: '2026-12-12', nights: 9 }, /^body\.nights: 9 does not match check_in_date 2026-12-10 and check_out_date 2026-12-12, 2 nights apart$/],
     ];
     for (const [extra, message] of cases) {
       const r = await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest, ...extra } });
@@ -53,6 +60,26 @@ describe(`reservations, error cases (${dbKind})`, () => {
       assert.match(r.json.error, message);
     }
     assert.equal(await count(me.key), 0);
+  });
+
+  it('takes the key as Authorization: Bearer too, and says how to give it when none is given', async () => {
+    const me = await tenant(t);
+    const bearer = await call(t, 'GET', '/v1/reservations', { headers: { authorization: `Bearer ${me.key}` } });
+    assert.equal(bearer.status, 200, bearer.body);
+    const none = await call(t, 'GET', '/v1/reservations');
+    assert.equal(none.status, 401);
+    assert.equal(none.json.error, 'missing x-api-key header (or Authorization: Bearer with the key)');
+    const wrong = await call(t, 'GET', '/v1/reservations', { headers: { authorization: 'Bearer gsk_not-a-key' } });
+    assert.equal(wrong.status, 401);
+  });
+
+  it('refuses nights that contradict the stored dates on an update, and changes nothing', async () => {
+    const me = await tenant(t);
+    const { id } = (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest, check_in_date: '2026-12-10', check_out_date: '2026-12-12' } })).json;
+    const r = await call(t, 'PUT', `/v1/reservations/${id}`, { key: me.key, body: { nights: 5 } });
+    assert.equal(r.status, 400);
+    assert.match(r.json.error, /^body\.nights: 5 does not match check_in_date 2026-12-10 and check_out_date 2026-12-12, 2 nights apart$/);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).json.nights, 2);
   });
 
   it('rejects an update that would put check-out before check-in, and changes nothing', async () => {

@@ -93,6 +93,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       status: 'pending',
       pms_status: 'CONFIRMED',
       supervised: null,
+      supervised_reason: null,
       reason: 'Not screened yet: screening is on its way',
       guestportal_completed: false,
       business_rules: [],

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { planCheckIn } from '../messages/check-in.js';
+import { withdrawPortalMessages } from '../messages/service.js';
 import { insertNote, listNotes } from '../screening/repo.js';
 import { emitScreeningEvent } from '../screening/verdict.js';
 import { resolveScreens } from '../settings/resolve.js';
@@ -12,19 +13,24 @@ import type { ReservationRow } from './repo.js';
 
 export type Supervised = 'approve' | 'decline';
 
-export async function setManualDecision(deps: Deps, author: AccountRow, r: ReservationRow, decision: Supervised): Promise<ReservationRow> {
+/**
+ * The host's decision, with their reason if they gave one: kept on the reservation, in the note
+ * that records the decision, and in the screening webhook's body.
+ */
+export async function setManualDecision(deps: Deps, author: AccountRow, r: ReservationRow, decision: Supervised, reason?: string): Promise<ReservationRow> {
   const now = iso(deps.clock());
   const previous = r.supervised;
-  const text =
-    previous && previous !== decision
-      ? `Manual decision changed from ${previous} to ${decision} by ${author.name}.`
-      : `Manually ${decision === 'approve' ? 'approved' : 'declined'} by ${author.name}.`;
-  const updated = { ...r, supervised: decision, updated_at: now };
+  const why = reason?.trim() || null;
+  const what =
+    previous && previous !== decision ? `Manual decision changed from ${previous} to ${decision} by ${author.name}` : `Manually ${decision === 'approve' ? 'approved' : 'declined'} by ${author.name}`;
+  const text = why ? `${what}: ${why}` : `${what}.`;
+  const updated = { ...r, supervised: decision, supervised_reason: why, updated_at: now };
   await withTx(deps.db, async (tx) => {
-    await repo.updateReservation(tx, r.id, { supervised: decision, updated_at: now });
+    await repo.updateReservation(tx, r.id, { supervised: decision, supervised_reason: why, updated_at: now });
     await insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: now });
     await emitScreeningEvent(tx, deps, updated);
     await planCheckIn(tx, deps, updated);
+    if (decision === 'decline') await withdrawPortalMessages(tx, deps, r.id, 'declined');
   });
   return updated;
 }

@@ -54,6 +54,7 @@ const StatusResponse = Type.Object(
     status: Type.String(),
     pms_status: Type.String(),
     supervised: Nullable(Type.String()),
+    supervised_reason: Nullable(Type.String({ description: "beyond the spec: the host's reason for the manual decision, if they gave one" })),
     reason: Type.String(),
     guestportal_completed: Type.Boolean(),
     business_rules: Type.Array(Type.String()),
@@ -82,6 +83,7 @@ export const ScreeningEvent = Type.Object(
     business_rules: Type.Array(Type.String(), { description: 'the business rules that fired' }),
     notes: Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() })),
     supervised: Nullable(StringEnum(['approve', 'decline'] as const)),
+    supervised_reason: Nullable(Type.String({ description: "beyond the hosted original: the host's reason for the manual decision, if they gave one" })),
     risk_color: StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: 'beyond the hosted original' }),
     top_risks: Type.Array(Type.String(), { description: 'beyond the hosted original: what was found, strongest first' }),
     top_recommendations: Type.Array(Type.String(), { description: 'beyond the hosted original: what to do' }),
@@ -282,13 +284,19 @@ export const reservationRoutes =
           operationId: 'setManualDecision',
           summary: 'Approve or decline manually; can be changed later',
           params: IdParams,
-          body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const) }, { additionalProperties: false, title: 'ReservationsVerificationChangeRequest' }),
+          body: Type.Object(
+            {
+              supervised: StringEnum(['approve', 'decline'] as const),
+              reason: Type.Optional(Type.String({ maxLength: 1000, description: 'beyond the spec: why, in the host’s words; kept with the decision and sent in the screening webhook' })),
+            },
+            { additionalProperties: false, title: 'ReservationsVerificationChangeRequest' },
+          ),
           response: { 200: StatusResponse, ...errors },
         },
       },
       async (request) => {
         const r = await load(request);
-        return statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised));
+        return statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised, request.body.reason));
       },
     );
 

@@ -138,6 +138,7 @@ export const SearchQuery = Type.Object(
     guestportal_completed: Type.Optional(StringEnum(['true', 'false'] as const)),
     active: Type.Optional(StringEnum(['1', '0'] as const, { description: '1: check-out today or later; 0: before today' })),
     pending_review: Type.Optional(StringEnum(['true', 'false'] as const)),
+    risk_color: Type.Optional(StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: "beyond the spec: the latest verdict's risk colour" })),
     emails: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated guest e-mails' })),
     source: Type.Optional(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(Day),

@@ -30,9 +30,14 @@ function daysBetween(from: string, to: string): number {
 const clean = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim());
 
 /** Applies the spec's derivations and cross-field rules to a merged reservation. */
-function finish(r: ReservationRow, given: { nights: boolean; rate: boolean; fullName: boolean }): ReservationRow {
+function finish(r: ReservationRow, given: { nights: boolean; rate: boolean; fullName: boolean; sentNights?: boolean }): ReservationRow {
   if (r.check_in_date && r.check_out_date && daysBetween(r.check_in_date, r.check_out_date) <= 0) {
     throw badRequest(`body.check_out_date: must be after check_in_date (${r.check_in_date})`);
+  }
+  // Nights sent beside dates that say otherwise: which one is right is the caller's to say.
+  if (given.sentNights && r.nights !== null && r.check_in_date && r.check_out_date && r.nights !== daysBetween(r.check_in_date, r.check_out_date)) {
+    const apart = daysBetween(r.check_in_date, r.check_out_date);
+    throw badRequest(`body.nights: ${r.nights} does not match check_in_date ${r.check_in_date} and check_out_date ${r.check_out_date}, ${apart} ${apart === 1 ? 'night' : 'nights'} apart`);
   }
   if (!given.nights && r.check_in_date && r.check_out_date) r.nights = daysBetween(r.check_in_date, r.check_out_date);
   if (!given.rate && r.total_price !== null && r.nights) r.average_daily_rate = Math.round((r.total_price / r.nights) * 100) / 100;
@@ -130,12 +135,14 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     callback_url: null,
     skip_gp: false,
     screening: null,
+    risk_color: null,
+    supervised_reason: null,
     screened_at: null,
     created_at: now,
     updated_at: now,
   };
   const ident = applyFields(r, input, {});
-  finish(r, { nights: input.nights !== undefined, rate: input.average_daily_rate !== undefined, fullName: !!input.guest.full_name });
+  finish(r, { nights: input.nights !== undefined, rate: input.average_daily_rate !== undefined, fullName: !!input.guest.full_name, sentNights: input.nights !== undefined });
   r.identification_enc = sealIdentification(deps, r, ident);
   return r;
 }
@@ -189,6 +196,7 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
     nights: input.nights !== undefined || (input.check_in_date === undefined && input.check_out_date === undefined),
     rate: input.average_daily_rate !== undefined || (input.total_price === undefined && input.nights === undefined && input.check_in_date === undefined && input.check_out_date === undefined),
     fullName: input.guest?.full_name !== undefined || !namesChanged,
+    sentNights: input.nights !== undefined,
   });
   r.identification_enc = sealIdentification(deps, r, ident);
   r.updated_at = iso(deps.clock());
@@ -248,6 +256,7 @@ export async function searchReservations(deps: Deps, account: AccountRow, q: Sea
     guestportalCompleted: q.guestportal_completed === undefined ? undefined : q.guestportal_completed === 'true',
     active: q.active === undefined ? undefined : { value: q.active === '1', today: iso(deps.clock()).slice(0, 10) },
     pendingReview: q.pending_review === 'true',
+    riskColor: q.risk_color,
     dateField,
     from: q.startDate && (timestamps ? `${q.startDate}T00:00:00.000Z` : q.startDate),
     to: q.endDate && (timestamps ? `${nextDay(q.endDate)}T00:00:00.000Z` : q.endDate),
@@ -290,23 +299,23 @@ export async function purgeSearchIndex(_payload: JobPayload<'search.purge'>, { d
   await deps.dialect.compactSearchIndex(deps.db, { minSegments: 1 });
 }
 
-/** How far ahead a pending reservation joins the review queue. */
-export const QUEUE_HORIZON_DAYS = 7;
-/** How long after check-in a stay still waits in the review queue. */
-export const QUEUE_LOOKBACK_DAYS = 60;
+export { QUEUE_COLORS, type QueueColor } from './repo.js';
 
-/** The review queue (repo.waitingForDecision) as of today. */
-export async function reviewQueue(deps: Deps, account: AccountRow, page: { from: number; size: number }) {
+/** How far ahead a pending reservation joins the review queue (a red or orange one joins whatever its date). */
+export const QUEUE_HORIZON_DAYS = 7;
+
+/** The review queue (repo.waitingForDecision) as of today, of one colour or all. */
+export async function reviewQueue(deps: Deps, account: AccountRow, page: { from: number; size: number; color?: repo.QueueColor | undefined }) {
   const now = deps.clock().getTime();
   const day = (offset: number) => iso(new Date(now + offset * DAY_MS)).slice(0, 10);
-  const { total, rows } = await repo.waitingForDecision(deps.db, account.id, {
-    since: day(-QUEUE_LOOKBACK_DAYS),
+  const { total, byColor, rows } = await repo.waitingForDecision(deps.db, account.id, {
     today: day(0),
     horizon: day(QUEUE_HORIZON_DAYS),
     offset: page.from,
     limit: page.size,
+    color: page.color,
   });
-  return { ...page, total, rows };
+  return { ...page, total, byColor, rows };
 }
 
 /** searchReservations with each row whole (its verdict too), for pages that show colours and risks. */

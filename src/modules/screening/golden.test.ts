@@ -215,9 +215,9 @@ const GOLDEN: Guest[] = [
     expect: { status: 'review', color: 'orange', risk: /phone number matches your blocklist entry .*phone numbers change hands/, details: { blacklist: 'FAIL' } },
   },
   {
-    title: 'a guest whose name is close to a blocklisted name needs review',
+    title: 'a guest with a blocklisted name (listed family name first) needs review, the name said to be the same',
     body: person('Zbigniew', 'Kowalczyk'),
-    expect: { status: 'review', color: 'orange', risk: /name is close to your blocklist entry “Kowalczyk, Zbigniew”/, details: { blacklist: 'REVIEW' } },
+    expect: { status: 'review', color: 'orange', risk: /name is the same as your blocklist entry “Kowalczyk, Zbigniew”/, details: { blacklist: 'REVIEW' } },
   },
 
   // Adverse media reads the article.

@@ -1,10 +1,14 @@
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { matchName, type TokenPair } from '../../lib/names/match.js';
-import { sanctionsLists, searchSanctions } from '../../providers/sanctions/index.js';
+import { listedEntries, sanctionsLists, searchSanctions, type ListedEntry } from '../../providers/sanctions/index.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { candidates as blocklistCandidates } from '../blocklist/service.js';
-import { screeningSettings } from './run.js';
+import type { ReservationRow } from '../../db/schema.js';
+
+export type { ListedEntry };
+import { openIdentification } from './identity.js';
+import { sanctionsMatches, screeningSettings } from './run.js';
 
 export const MATCH_LISTS = ['blocklist', 'sanctions'] as const;
 export type MatchList = (typeof MATCH_LISTS)[number];
@@ -93,4 +97,15 @@ export async function matchPerson(deps: Deps, account: AccountRow, q: MatchQuery
   }
   found.sort((a, b) => b.score - a.score || a.primary_name.localeCompare(b.primary_name));
   return { query: { name, birth_year: birthYear ?? null, country: q.country ?? null }, threshold, lists: searched, candidates: found };
+}
+
+/**
+ * The listed entries the guest may be (the sanctions check's matches, those the host dismissed
+ * left out), whole: names and aliases, dates of birth, countries, programmes and remarks, for the
+ * host to compare with the guest's identity document.
+ */
+export async function guestListedEntries(deps: Deps, r: ReservationRow): Promise<ListedEntry[]> {
+  const { nameMatchThreshold } = await screeningSettings(deps.db, r.account_id);
+  const { sanctions } = await sanctionsMatches(deps, r, openIdentification(deps, r), nameMatchThreshold);
+  return sanctions?.length ? listedEntries(deps, sanctions) : [];
 }

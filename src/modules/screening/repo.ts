@@ -15,7 +15,7 @@ export function findReservationById(db: Db, id: string): Promise<ReservationRow 
  * Stores a run's verdict unless a run that began reading later already stored its own (two runs
  * of one reservation can overlap); false then.
  */
-export async function storeVerdict(tx: Tx, id: string, change: { verification_status: string; screening: string; screened_at: string }): Promise<boolean> {
+export async function storeVerdict(tx: Tx, id: string, change: { verification_status: string; screening: string; risk_color: string; screened_at: string }): Promise<boolean> {
   const r = await tx
     .updateTable('reservations')
     .set(change)
@@ -42,11 +42,12 @@ export function latestBookings(db: Db, accountId: string, limit: number, since?:
 }
 
 /** A page of the stays that have not ended (or have no dates), across accounts, in id order after `after`: whom a changed list must be matched against. */
-export async function staysNotEnded(db: Db, today: string, after: string, limit: number) {
+export async function staysNotEnded(db: Db, today: string, after: string, limit: number, accountId?: string) {
   return db
     .selectFrom('reservations')
-    .select(['id', 'account_id', 'guest_first_name', 'guest_last_name'])
+    .select(['id', 'account_id', 'guest_first_name', 'guest_last_name', 'guest_email', 'guest_phone', 'identification_enc'])
     .where('id', '>', after)
+    .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
     .where((eb) => eb.or([eb('check_out_date', '>=', today), eb('check_out_date', 'is', null)]))
     .orderBy('id')
     .limit(limit)

@@ -26,6 +26,7 @@ import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 import { planCheckIn } from '../messages/check-in.js';
+import { withdrawPortalMessages } from '../messages/service.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: NAME_THRESHOLD };
 
@@ -81,27 +82,26 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
 }
 
 /**
- * The guest on the imported sanctions lists and in the imported news corpus (never a network
- * provider: a screening run stays fast and offline). Null for each that is not imported.
+ * The guest's possible matches on the imported sanctions lists, each weighed against the
+ * guest's document, with the lists' dates and the matches the host dismissed (left out). Null
+ * matches when no list is imported. The screening's sanctions check reads them, and the console
+ * shows the entries they name.
  */
-async function watchlistHits(
+export async function sanctionsMatches(
   deps: Deps,
   r: ReservationRow,
   id: Snapshot['identification'],
   threshold: number,
-): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed' | 'adverseMedia'>> {
-  const first = id.first_name ?? r.guest_first_name;
-  const last = id.last_name ?? r.guest_last_name;
-  const name = [first, id.middle_name, last].filter(Boolean).join(' ');
+): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed'>> {
+  const name = [id.first_name ?? r.guest_first_name, id.middle_name, id.last_name ?? r.guest_last_name].filter(Boolean).join(' ');
   const year = id.birth_date ? Number(id.birth_date.slice(0, 4)) : null;
-  const nationality = id.nationality ? (id.nationality.length === 3 ? countries.alpha3ToAlpha2(id.nationality.toUpperCase()) : id.nationality.toUpperCase()) : null;
   let sanctions: Snapshot['sanctions'] = null;
   let sanctionsLists: Snapshot['sanctionsLists'];
   let sanctionsDismissed: Snapshot['sanctionsDismissed'];
   const lists = name ? await listedSanctions(deps) : [];
   if (lists.length) {
     sanctionsLists = lists.map(({ source, dataDate }) => ({ source, dataDate }));
-    const found = await searchSanctions(deps, { name, yearOfBirth: year, country: nationality, individualsOnly: true, threshold });
+    const found = await searchSanctions(deps, { name, yearOfBirth: year, country: nationalityOf(id), individualsOnly: true, threshold });
     const dismissed = found.length ? await dismissedEntries(deps, r.account_id, r.guest_first_name, r.guest_last_name) : new Set<string>();
     const isDismissed = (h: (typeof found)[number]) => dismissed.has(`${h.source}\u0000${h.entryId}`);
     const hits = found.filter((h) => !isDismissed(h));
@@ -125,12 +125,32 @@ async function watchlistHits(
       } as const;
     });
   }
+  return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), ...(sanctionsDismissed ? { sanctionsDismissed } : {}) };
+}
+
+/** The document's nationality as an alpha-2 code, or null. */
+const nationalityOf = (id: Snapshot['identification']) =>
+  id.nationality ? (id.nationality.length === 3 ? (countries.alpha3ToAlpha2(id.nationality.toUpperCase()) ?? null) : id.nationality.toUpperCase()) : null;
+
+/**
+ * The guest on the imported sanctions lists and in the imported news corpus (never a network
+ * provider: a screening run stays fast and offline). Null for each that is not imported.
+ */
+async function watchlistHits(
+  deps: Deps,
+  r: ReservationRow,
+  id: Snapshot['identification'],
+  threshold: number,
+): Promise<Pick<Snapshot, 'sanctions' | 'sanctionsLists' | 'sanctionsDismissed' | 'adverseMedia'>> {
+  const first = id.first_name ?? r.guest_first_name;
+  const last = id.last_name ?? r.guest_last_name;
+  const matches = await sanctionsMatches(deps, r, id, threshold);
   let adverseMedia: Snapshot['adverseMedia'] = null;
   if (first && last && (await newsCorpusImported(deps))) {
-    const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationality ?? '' }, { offline: true });
+    const found = await searchAdverseMedia({ deps, accountId: r.account_id }, { firstName: first, middleName: id.middle_name, lastName: last, country: nationalityOf(id) ?? '' }, { offline: true });
     adverseMedia = found.findings.map((f) => ({ title: f.title, link: f.link, publishedAt: f.publishedAt, riskCategories: f.riskCategories, topics: f.topics, summary: f.summary }));
   }
-  return { sanctions, ...(sanctionsLists ? { sanctionsLists } : {}), ...(sanctionsDismissed ? { sanctionsDismissed } : {}), adverseMedia };
+  return { ...matches, adverseMedia };
 }
 
 /**
@@ -219,11 +239,13 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
     });
     // Two runs of one reservation can overlap (one running, a newer one queued meanwhile):
     // the verdict of the run that began reading last stands, whichever finishes last.
-    if (!(await repo.storeVerdict(tx, r.id, { verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started }))) return;
-    const updated = { ...r, verification_status: verdict.status, screening: JSON.stringify(verdict), screened_at: started };
+    const stored = { verification_status: verdict.status, screening: JSON.stringify(verdict), risk_color: verdict.risk_color, screened_at: started };
+    if (!(await repo.storeVerdict(tx, r.id, stored))) return;
+    const updated = { ...r, ...stored };
     if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) {
       await emitScreeningEvent(tx, deps, updated);
       await planCheckIn(tx, deps, updated);
+      if (compositeStatus(updated) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
     }
     if (r.callback_url) {
       await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated) });

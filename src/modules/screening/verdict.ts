@@ -37,6 +37,7 @@ export function statusView(r: ReservationRow) {
     status: compositeStatus(r),
     pms_status: r.status,
     supervised: r.supervised,
+    supervised_reason: r.supervised ? r.supervised_reason : null,
     reason: reason(r),
     guestportal_completed: Boolean(r.guestportal_completed),
     business_rules: storedVerdict(r)?.rules_fired ?? [],
@@ -104,6 +105,7 @@ export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) 
     business_rules: s.business_rules,
     notes: notes.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at })),
     supervised: s.supervised,
+    supervised_reason: s.supervised_reason,
     ...outlook(r),
     url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
   };

@@ -27,6 +27,11 @@ export async function unregisterWebhook(deps: Deps, account: AccountRow, key: We
   return { message: `${key} unregistered` };
 }
 
+/** Where the account's webhook of this kind goes, when one is registered and not disabled. */
+export async function enabledWebhookUrl(deps: Deps, account: AccountRow, key: WebhookKey): Promise<string | undefined> {
+  return repo.findEnabledWebhookUrl(deps.db, account.id, key);
+}
+
 export async function describeWebhooks(deps: Deps, account: AccountRow) {
   const rows = await repo.listWebhooks(deps.db, account.id);
   return {

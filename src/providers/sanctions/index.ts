@@ -192,6 +192,53 @@ export async function entryIdentifiers(deps: Deps, hits: readonly { source: stri
   return out;
 }
 
+/** A listed entry whole, as the list gives it: for a host to compare with a guest's document. */
+export interface ListedEntry {
+  source: string;
+  entryId: string;
+  dataDate: string;
+  name: string;
+  aliases: string[];
+  kind: string;
+  programs: string[];
+  birthYears: number[];
+  /** Full dates of birth and document numbers, where the remarks give them. */
+  birthDates: string[];
+  documents: string[];
+  countries: string[];
+  remarks: string | null;
+}
+
+/** The entries named, whole, in the order given (those no imported list holds now are left out). */
+export async function listedEntries(deps: Deps, wanted: readonly { source: string; entryId: string }[]): Promise<ListedEntry[]> {
+  const found = new Map<string, ListedEntry>();
+  for (const source of new Set(wanted.map((h) => h.source))) {
+    const ids = [...new Set(wanted.filter((h) => h.source === source).map((h) => h.entryId))];
+    for (const row of await store.entryRows(deps.db, source, ids)) {
+      const key = `${source}\u0000${row.entry_id}`;
+      const alias = Boolean(row.is_alias);
+      const entry = found.get(key) ?? {
+        source,
+        entryId: row.entry_id,
+        dataDate: row.data_date,
+        name: row.primary_name,
+        aliases: [],
+        kind: row.kind,
+        programs: JSON.parse(row.programs) as string[],
+        birthYears: JSON.parse(row.birth_years) as number[],
+        birthDates: [],
+        documents: [],
+        countries: JSON.parse(row.countries) as string[],
+        remarks: null,
+      };
+      if (alias) entry.aliases.push(row.name);
+      else Object.assign(entry, { remarks: row.remarks, ...identifiers(row.remarks) });
+      found.set(key, entry);
+    }
+  }
+  return wanted.flatMap((h) => found.get(`${h.source}\u0000${h.entryId}`) ?? []);
+}
+
 /** Whether any sanctions list has been imported. */
 export async function sanctionsImported(deps: Deps): Promise<boolean> {
   return (await currentIndex(deps)).names.length > 0;

@@ -22,6 +22,17 @@ export function individualNames(db: Db, limit: number) {
   return db.selectFrom('sanctions_names').select(['primary_name', 'remarks']).where('kind', '=', 'individual').where('primary_name', 'like', '%, %').orderBy('id').limit(limit).execute();
 }
 
+/** Every row (primary name and aliases) of a source's entries. */
+export function entryRows(db: Db, source: string, entryIds: string[]) {
+  return db
+    .selectFrom('sanctions_names')
+    .select(['entry_id', 'name', 'primary_name', 'is_alias', 'kind', 'programs', 'birth_years', 'countries', 'remarks', 'data_date'])
+    .where('source', '=', source)
+    .where('entry_id', 'in', entryIds)
+    .orderBy('id')
+    .execute();
+}
+
 /** The remarks of a source's entries (their primary names' rows). */
 export function entryRemarks(db: Db, dialect: DialectKind, source: string, entryIds: string[]) {
   return db

@@ -37,12 +37,14 @@ function EntryFields({ e }: { e?: Partial<Entry> }) {
   );
 }
 
-function ImportResult({ result }: { result: { imported: number; rejected: { line: number; problem: string }[] } }) {
+function ImportResult({ result }: { result: { imported: number; duplicates: number; rejected: { line: number; problem: string }[] } }) {
   return (
     <section class="panel" role="status" id="import-result">
       <h2>Import finished</h2>
       <p>
-        {result.imported} {result.imported === 1 ? 'entry' : 'entries'} added{result.rejected.length ? `, ${result.rejected.length} ${result.rejected.length === 1 ? 'row' : 'rows'} skipped:` : '.'}
+        {result.imported} {result.imported === 1 ? 'entry' : 'entries'} added
+        {result.duplicates ? `, ${result.duplicates} already on your blocklist` : ''}
+        {result.rejected.length ? `, ${result.rejected.length} ${result.rejected.length === 1 ? 'row' : 'rows'} skipped:` : '.'}
       </p>
       {result.rejected.length ? (
         <ul class="plain">

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { ComponentChildren } from 'preact';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
@@ -24,14 +24,18 @@ const STATUS_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'fi
 const SECTION_WORDS: Record<string, string> = { CLEAR: 'nothing found', REVIEW: 'found something', NOT_RUN: 'not searched', PENDING: 'waiting' };
 const RISK_WORDS: Record<string, string> = { CLEARED: 'nothing found', REVIEW: 'needs a look' };
 
-function PersonFields({ prefix, country }: { prefix: string; country: 'required' | 'optional' }) {
-  const f = (name: string, label: string, opts: { required?: boolean; type?: string; size?: number } = {}) => (
+/** What the form starts with: a reservation's guest, when the host came from one. */
+const Prefill = Type.Object({ first_name: Text(), last_name: Text(), year_of_birth: Text(4), country: Text(2), city: Text() });
+type Prefill = Static<typeof Prefill>;
+
+function PersonFields({ prefix, country, values = {} }: { prefix: string; country: 'required' | 'optional'; values?: Prefill }) {
+  const f = (name: keyof Prefill, label: string, opts: { required?: boolean; type?: string; size?: number } = {}) => (
     <div>
       <label for={`${prefix}_${name}`}>
         {label}
         {opts.required ? null : <small> (optional)</small>}
       </label>
-      <input id={`${prefix}_${name}`} name={name} required={opts.required} type={(opts.type ?? 'text') as 'text'} maxLength={opts.size} />
+      <input id={`${prefix}_${name}`} name={name} required={opts.required} type={(opts.type ?? 'text') as 'text'} maxLength={opts.size} value={values[name] ?? ''} />
     </div>
   );
   return (
@@ -76,7 +80,7 @@ const NotSetUp = ({ what }: { what: string }) => (
 );
 
 /** One kind of check: its form (or why there is none) and the latest ones. */
-function CheckPanel(p: { ctx: Ctx; kind: 'background' | 'adverse-media'; title: string; intro: string; button: string; notSetUp: string; available: boolean; list: Listed }) {
+function CheckPanel(p: { ctx: Ctx; kind: 'background' | 'adverse-media'; title: string; intro: string; button: string; notSetUp: string; available: boolean; list: Listed; values?: Prefill }) {
   return (
     <section class="panel" aria-labelledby={`${p.kind}-h`}>
       <h2 id={`${p.kind}-h`}>{p.title}</h2>
@@ -84,7 +88,7 @@ function CheckPanel(p: { ctx: Ctx; kind: 'background' | 'adverse-media'; title: 
       {p.available ? (
         <form method="post" action={`/console/checks/${p.kind}`}>
           <Csrf ctx={p.ctx} />
-          <PersonFields prefix={p.kind === 'background' ? 'bg' : 'am'} country={p.kind === 'background' ? 'optional' : 'required'} />
+          <PersonFields prefix={p.kind === 'background' ? 'bg' : 'am'} country={p.kind === 'background' ? 'optional' : 'required'} values={p.values} />
           <button type="submit">{p.button}</button>
         </form>
       ) : (
@@ -140,7 +144,7 @@ function ReportPage(p: {
 export const checkPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/console/checks', { schema: { hide: true } }, async (request, reply) => {
+    app.get('/console/checks', { preValidation: dropEmpty, schema: { hide: true, querystring: Prefill } }, async (request, reply) => {
       const [available, background, media] = await Promise.all([
         checksAvailable(deps),
         listChecksByPerson(deps, request.account.id, 'globalcheck', { from: 0, size: 20 }),
@@ -159,6 +163,7 @@ export const checkPages =
               notSetUp="Background checks"
               available={available.globalcheck}
               list={background}
+              values={request.query}
             />
             <CheckPanel
               ctx={ctx}
@@ -169,6 +174,7 @@ export const checkPages =
               notSetUp="News searches"
               available={available.adverse_media}
               list={media}
+              values={request.query}
             />
           </div>
         </ConsolePage>

@@ -74,16 +74,87 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     assert.match((await page.textContent('#check-blacklist')) ?? '', /FAIL/);
     await snap(page, 'reservation');
 
+    await page.fill('#decision-why', 'called him, a namesake');
     await Promise.all([page.waitForURL(/done=approve/), page.click('#approve')]);
-    assert.match((await page.textContent('[role=status]')) ?? '', /Approved/);
+    assert.match((await page.textContent('[role=status]')) ?? '', /^Approved \(called him, a namesake\)\. Your screening webhook at 127\.0\.0\.1:\d+ is being sent the decision\.$/);
     assert.match((await page.textContent('#verdict-h')) ?? '', /Green · Verified/);
     assert.match((await page.textContent('#notes')) ?? '', /Manually approved by Harbour Stays/);
     const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"approve"')), 'the screening webhook');
     const secret = (await call(t, 'GET', '/v1/accounts/webhooks', { key: host.key })).json.signing_secret as string;
     const body = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as Record<string, unknown>;
     assert.equal(body.status, 'verified');
+    assert.equal(body.supervised_reason, 'called him, a namesake', 'the reason travels with the decision');
     await page.goto(`${base}/console`);
     assert.equal(await page.locator(`tr[data-reservation="${id}"]`).count(), 0, 'a decided guest leaves the queue');
+    await context.close();
+  });
+
+  it('puts the most urgent guests first (red, then orange, by check-in), with pending red and orange ones, without ended stays, and filters by colour', async () => {
+    const hostB = await tenant(t, { name: 'Urgent Stays' });
+    await withPassword(t, hostB);
+    await call(t, 'POST', '/v1/blocklist', { key: hostB.key, body: { email: 'banned@example.net', reason: 'damage' } });
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const book = async (name: string, q: string, from: number, to: number, extra: object = {}) => {
+      const [first_name, last_name] = name.split(' ');
+      const r = await call(t, 'POST', `/v1/reservations?sync=1${q}`, {
+        key: hostB.key,
+        body: { check_in_date: day(from), check_out_date: day(to), guest: { first_name, last_name, email: `${first_name!.toLowerCase()}@example.org` }, ...extra },
+      });
+      assert.equal(r.status, 200, r.body);
+      return r.json.id as string;
+    };
+    // A document that expires during the stay makes the verdict orange.
+    const expiring = (n: number) => ({ identification: { document_number: `X${n}`, expiry_date: day(n), birth_date: '1990-01-01' } });
+    const orangeSoon = await book('Olga Soon', '&skip_gp=1', 2, 5, expiring(3));
+    const orangeLater = await book('Otto Later', '', 30, 33, expiring(31)); // pending: the portal is not finished
+    const greenSoon = await book('Gina Soon', '', 3, 5);
+    await book('Gary Later', '', 30, 32); // green and pending, a month away: not yet
+    await book('Ended Stay', '&skip_gp=1', -10, -5, expiring(-7)); // the stay is over
+    const red = await call(t, 'POST', '/v1/reservations?sync=1', {
+      key: hostB.key,
+      body: { check_in_date: day(20), check_out_date: day(22), guest: { first_name: 'Rex', last_name: 'Banned', email: 'banned@example.net' } },
+    });
+
+    const { context, page } = await newPage(false);
+    await signIn(page, base, hostB.account.email);
+    const order = await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')));
+    assert.deepEqual(order, [red.json.id, orangeSoon, orangeLater, greenSoon]);
+    const chips = (await page.textContent('nav.chips')) ?? '';
+    assert.match(chips, /All \(4\).*Red \(1\).*Orange \(2\).*Yellow \(0\).*Green \(1\)/s);
+    await snap(page, 'queue-by-colour');
+    await Promise.all([page.waitForURL(/color=orange/), page.click('nav.chips a:has-text("Orange")')]);
+    assert.deepEqual(await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [orangeSoon, orangeLater]);
+    assert.equal(await page.textContent('#queue-h'), '2 waiting');
+    // The reservations page filters by colour too.
+    await page.goto(`${base}/console/reservations?risk_color=red`);
+    assert.deepEqual(await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [red.json.id]);
+    // With no mail server set up, the invitation went to the outbox, and the page says it reached nobody.
+    await eventually(async () => {
+      await page.goto(`${base}/console/reservations/${greenSoon}`);
+      return /written to the outbox, as no mail server is set up/.test((await page.textContent('#messages-h + *')) ?? '');
+    }, 'the invitation shown as written to the outbox');
+    await context.close();
+  });
+
+  it('asks before declining, keeps the reason, and says truthfully that no system was told when no webhook is set', async () => {
+    const quiet = await tenant(t, { name: 'Quiet Stays' });
+    await withPassword(t, quiet);
+    const { id } = (await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: quiet.key, body: { guest: { first_name: 'Dora', last_name: 'Deny' } } })).json;
+    const { context, page } = await newPage(false);
+    await signIn(page, base, quiet.account.email);
+    await page.goto(`${base}/console/reservations/${id}`);
+    await page.fill('#decision-why', 'party at the last stay');
+    await page.click('#decline');
+    assert.equal(await page.textContent('h1'), 'Decline Dora Deny?');
+    assert.equal((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: quiet.key })).json.supervised, null, 'nothing is decided before the confirmation');
+    assert.match((await page.textContent('main')) ?? '', /No screening webhook is set up, so no other system is told/);
+    assert.equal(await page.inputValue('#decision-why'), 'party at the last stay', 'the reason is kept');
+    await snap(page, 'decline-confirm');
+    await Promise.all([page.waitForURL(/done=decline/), page.click('#confirm-decline')]);
+    assert.equal(await page.textContent('[role=status]'), 'Declined (party at the last stay). No screening webhook is set up, so no other system was told; Webhooks sets one up.');
+    assert.match((await page.textContent('#notes')) ?? '', /Manually declined by Quiet Stays: party at the last stay/);
+    const status = (await call(t, 'GET', `/v1/reservations/${id}/status`, { key: quiet.key })).json;
+    assert.deepEqual([status.supervised, status.supervised_reason], ['decline', 'party at the last stay']);
     await context.close();
   });
 

@@ -3,15 +3,43 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { dateInWords } from '../../lib/host-messages.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
+import { StringEnum } from '../../http/validation.js';
 import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/screening/verdict.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
-import { QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts } from '../../modules/reservations/service.js';
+import { QUEUE_COLORS, QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts, type QueueColor } from '../../modules/reservations/service.js';
 import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
 
 const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const PAGE = 25;
-const QueueQuery = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false });
+const QueueQuery = Type.Object(
+  { from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })), color: Type.Optional(StringEnum(['red', 'orange', 'yellow', 'green', 'unscreened'] as const)) },
+  { additionalProperties: false },
+);
+
+/** The queue's colour filter: every colour, or one, with how many wait in each. */
+function ColorFilter({ byColor, chosen }: { byColor: Map<QueueColor, number>; chosen: string | undefined }) {
+  const total = [...byColor.values()].reduce((a, b) => a + b, 0);
+  const choices: [string | undefined, string, number][] = [
+    [undefined, 'All', total],
+    ...QUEUE_COLORS.map((c): [string, string, number] => [c ?? 'unscreened', c ? COLOR_WORDS[c]! : 'Not screened yet', byColor.get(c) ?? 0]),
+  ];
+  return (
+    <nav class="chips" aria-label="Show one colour">
+      {choices.map(([value, label, n]) =>
+        value === chosen ? (
+          <strong aria-current="true" class={`chip ${value ?? ''}`}>
+            {label} ({n})
+          </strong>
+        ) : (
+          <a class={`chip ${value ?? ''}`} href={value ? `/console?color=${value}` : '/console'}>
+            {label} ({n})
+          </a>
+        ),
+      )}
+    </nav>
+  );
+}
 
 const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
 
@@ -128,6 +156,7 @@ function SearchForm({ q }: { q: SearchInput }) {
           ['', 'Any verdict'],
           ['true', 'Needs review, undecided'],
         ])}
+        {select('risk_color', 'Colour', [['', 'Any colour'], ...RISK_COLORS.toReversed().map((c) => [c, COLOR_WORDS[c]!] as const)])}
         {select('guestportal_completed', 'Guest portal', [
           ['', 'Either'],
           ['true', 'Completed'],
@@ -160,21 +189,30 @@ export const queuePages =
   async (app) => {
     app.get('/console', { schema: { hide: true, querystring: QueueQuery } }, async (request, reply) => {
       const from = request.query.from ?? 0;
-      const [queue, days] = await Promise.all([reviewQueue(deps, request.account, { from, size: PAGE }), screeningDays(deps, request.account)]);
+      const chosen = request.query.color;
+      const color = chosen === undefined ? undefined : chosen === 'unscreened' ? null : chosen;
+      const [queue, all, days] = await Promise.all([
+        reviewQueue(deps, request.account, { from, size: PAGE, color }),
+        // The counts of every colour, for the filter, when the page shows one.
+        chosen === undefined ? undefined : reviewQueue(deps, request.account, { from: 0, size: 0 }),
+        screeningDays(deps, request.account),
+      ]);
       return show(request, reply, (ctx) => (
         <ConsolePage ctx={ctx} title="Review queue" section="queue">
           <h1>Waiting for your decision</h1>
           <p class="muted">
-            Guests whose screening asks for a look (review first, then declined), then pending guests checking in within {QUEUE_HORIZON_DAYS} days. A decision takes a guest off the list.
+            The most urgent first: red, then orange, yellow and green, each by check-in date. Guests whose screening asks for a look, guests with a red or orange finding who have not finished the
+            guest portal, and other guests checking in within {QUEUE_HORIZON_DAYS} days who have not finished it. A decision, a cancellation or the end of the stay takes a guest off the list.
           </p>
           <section class="panel" aria-labelledby="queue-h">
             <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>
+            <ColorFilter byColor={(all ?? queue).byColor} chosen={chosen} />
             {queue.rows.length ? (
               <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" />
             ) : (
               <p>Every screened guest has a verdict you do not need to look at. New ones appear here.</p>
             )}
-            <Pager base="/console" from={from} size={PAGE} total={queue.total} />
+            <Pager base="/console" from={from} size={PAGE} total={queue.total} query={{ color: chosen }} />
           </section>
           <section class="panel" aria-labelledby="week-h">
             <h2 id="week-h">The last 7 days</h2>

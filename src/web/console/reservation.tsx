@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
+import type { AccountRow } from '../../modules/accounts/repo.js';
 import { addEntry } from '../../modules/blocklist/service.js';
+import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
 import { translator } from '../../i18n/index.js';
@@ -12,8 +14,11 @@ import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
 import { sendUpload } from '../../modules/reservations/routes.js';
-import { openIdentification } from '../../modules/screening/identity.js';
+import { openIdentification, type Identification } from '../../modules/screening/identity.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
+import { guestListedEntries } from '../../modules/screening/match.js';
+import type { ListedEntry } from '../../modules/screening/match.js';
+import { dateInWords } from '../../lib/host-messages.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
@@ -70,11 +75,9 @@ const TRIGGER_WORDS: Record<string, string> = {
   list_update: 'a list changed',
 };
 const DONE: Record<string, string> = {
-  approve: 'Approved. The screening webhook tells your systems.',
-  decline: 'Declined. The screening webhook tells your systems.',
   screen: 'Screening again: the new verdict shows here in a few seconds (reload).',
   note: 'Note added.',
-  blocklist: 'Added to your blocklist. Screen again to apply it to this booking.',
+  blocklist: "Added to your blocklist. This booking and the guest's other stays that have not ended are being screened again.",
 };
 
 /** The console speaks English; the guest's answers are shown in it. */
@@ -82,6 +85,15 @@ const ENGLISH = translator('en');
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const PageQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+
+/** What a decision did, truthfully: whether any of the host's systems hears of it. */
+async function decisionNotice(deps: Deps, account: AccountRow, r: ReservationRow, done: 'approve' | 'decline') {
+  const hook = await enabledWebhookUrl(deps, account, 'screening_webhook_url');
+  const what = done === 'approve' ? 'Approved' : 'Declined';
+  const why = r.supervised_reason ? ` (${r.supervised_reason})` : '';
+  const told = hook ? `Your screening webhook at ${new URL(hook).host} is being sent the decision.` : 'No screening webhook is set up, so no other system was told; Webhooks sets one up.';
+  return `${what}${why}. ${told}`;
+}
 
 const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
 
@@ -258,22 +270,139 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
   );
 }
 
-async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: string | undefined) {
-  const [progress, runs, notes, payments, messages, portal] = await Promise.all([
+/** A message's way and state as it truly stands: one written to the outbox reached nobody. */
+function messageState(m: { method: string; via: string; status: string; sendAfter: string; updated: string }) {
+  const way = m.method === 'sms' ? 'text message' : 'e-mail';
+  if (m.status === 'queued') return `${way}, to be sent ${when(m.sendAfter)}`;
+  if (m.status === 'canceled') return `${way}, not sent: no longer needed (${when(m.updated)})`;
+  if (m.via === 'outbox') return `${way}, not delivered: written to the outbox, as no ${m.method === 'sms' ? 'SMS service' : 'mail server'} is set up (${when(m.updated)})`;
+  return `${way}, sent ${when(m.updated)}`;
+}
+
+/** The background-check form, filled in with what the booking knows of the guest. */
+function backgroundCheckLink(r: ReservationRow, id: Identification) {
+  const q = new URLSearchParams();
+  const put = (k: string, v: string | null | undefined) => v && q.set(k, v);
+  put('first_name', id.first_name ?? r.guest_first_name);
+  put('last_name', id.last_name ?? r.guest_last_name);
+  put('year_of_birth', id.birth_date?.slice(0, 4));
+  put('country', id.nationality && id.nationality.length === 2 ? id.nationality.toUpperCase() : undefined);
+  return `/console/checks?${q.toString()}#background-h`;
+}
+
+const countryNames = (codes: readonly string[]) => codes.map((c) => ENGLISH.countryName(c) ?? c).join(', ');
+
+/** Each listed entry whole, beside what the guest's document says. */
+function ListedEntries({ entries, guest }: { entries: ListedEntry[]; guest: Identification }) {
+  const guestName = [guest.first_name, guest.middle_name, guest.last_name].filter(Boolean).join(' ');
+  return (
+    <div class="grid2">
+      {entries.map((e) => (
+        <article class="entry" data-entry={`${e.source}:${e.entryId}`}>
+          <h3>{e.name}</h3>
+          <dl class="facts">
+            <dt>List</dt>
+            <dd>
+              {e.source}, {dateInWords(e.dataDate)} (entry {e.entryId})
+            </dd>
+            {e.aliases.length ? (
+              <>
+                <dt>Also listed as</dt>
+                <dd>{e.aliases.join('; ')}</dd>
+              </>
+            ) : null}
+            <dt>Born</dt>
+            <dd>{e.birthDates.length ? e.birthDates.map((d) => dateInWords(d)).join(', ') : e.birthYears.length ? e.birthYears.join(', ') : 'not listed'}</dd>
+            <dt>Countries</dt>
+            <dd>{e.countries.length ? countryNames(e.countries) : 'not listed'}</dd>
+            {e.documents.length ? (
+              <>
+                <dt>Documents</dt>
+                <dd>{e.documents.join(', ')}</dd>
+              </>
+            ) : null}
+            <dt>Programmes</dt>
+            <dd>{e.programs.length ? e.programs.join(', ') : 'not listed'}</dd>
+            {e.remarks ? (
+              <>
+                <dt>Remarks</dt>
+                <dd>{e.remarks}</dd>
+              </>
+            ) : null}
+          </dl>
+        </article>
+      ))}
+      <article class="entry guest">
+        <h3>The guest's document</h3>
+        <dl class="facts">
+          <dt>Name</dt>
+          <dd>{guestName || 'not given'}</dd>
+          <dt>Born</dt>
+          <dd>{guest.birth_date ? dateInWords(guest.birth_date) : 'not given'}</dd>
+          <dt>Nationality</dt>
+          <dd>{guest.nationality ? countryNames([guest.nationality.toUpperCase()]) : 'not given'}</dd>
+          <dt>Document</dt>
+          <dd>{guest.document_number ?? 'not given'}</dd>
+        </dl>
+      </article>
+    </div>
+  );
+}
+
+/** The decline, asked once more: what it does, with the reason still editable. */
+async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: string) {
+  const hook = await enabledWebhookUrl(deps, ctx.account, 'screening_webhook_url');
+  const base = `/console/reservations/${r.id}`;
+  return (
+    <ConsolePage ctx={ctx} title={`Decline ${guestName(r)}?`} section="queue">
+      <h1>Decline {guestName(r)}?</h1>
+      <section class="panel" aria-labelledby="confirm-h">
+        <h2 id="confirm-h">What declining does</h2>
+        <ul>
+          <li>The booking's verdict becomes declined, and the guest leaves your review queue.</li>
+          <li>The check-in details are not sent to the guest.</li>
+          <li>{hook ? `Your screening webhook at ${new URL(hook).host} is sent the decision.` : 'No screening webhook is set up, so no other system is told.'}</li>
+          <li>You can change the decision later.</li>
+        </ul>
+        <form method="post" action={`${base}/decision`}>
+          <Csrf ctx={ctx} />
+          <input type="hidden" name="supervised" value="decline" />
+          <input type="hidden" name="confirm" value="yes" />
+          <label for="decision-why">
+            Reason <span class="muted">(optional)</span>
+          </label>
+          <input id="decision-why" name="reason" maxLength={1000} value={reason} />
+          <div class="actions">
+            <button type="submit" class="danger" id="confirm-decline">
+              Decline {guestName(r)}
+            </button>
+            <a href={base}>Go back without declining</a>
+          </div>
+        </form>
+      </section>
+    </ConsolePage>
+  );
+}
+
+async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
+  const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
+  const [progress, runs, notes, payments, messages, portal, entries] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
     paymentsView(deps, r),
     stargateView(deps, r),
     guestPortalView(deps, deps.db, r),
+    flagged ? guestListedEntries(deps, r) : [],
   ]);
+  const identification = openIdentification(deps, r);
   const status = compositeStatus(r);
   const o = outlook(r);
   const s = statusView(r);
   const base = `/console/reservations/${r.id}`;
   const deposit = payments.security_deposit;
   return (
-    <ConsolePage ctx={ctx} title={guestName(r)} section="queue" notice={done ? DONE[done] : undefined}>
+    <ConsolePage ctx={ctx} title={guestName(r)} section="queue" notice={notice}>
       <p>
         <a href="/console">← Review queue</a>
       </p>
@@ -290,9 +419,27 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
           Verdict: <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
         </h2>
         <p id="reason">{s.reason}</p>
+        {r.supervised_reason ? (
+          <p id="decision-reason">
+            Your reason: <q>{r.supervised_reason}</q>
+          </p>
+        ) : null}
+        <form method="post" action={`${base}/decision`} class="decision">
+          <Csrf ctx={ctx} />
+          <label for="decision-why">
+            Reason <span class="muted">(optional: kept with your decision and sent with it to your systems)</span>
+          </label>
+          <input id="decision-why" name="reason" maxLength={1000} />
+          <div class="actions">
+            <button type="submit" name="supervised" value="approve" id="approve">
+              {r.supervised === 'approve' ? 'Approve again' : 'Approve'}
+            </button>
+            <button type="submit" name="supervised" value="decline" class="danger" id="decline">
+              {r.supervised === 'decline' ? 'Decline again…' : 'Decline…'}
+            </button>
+          </div>
+        </form>
         <div class="actions">
-          <PostButton ctx={ctx} action={`${base}/decision`} name="supervised" value="approve" label={r.supervised === 'approve' ? 'Approved' : 'Approve'} id="approve" />
-          <PostButton ctx={ctx} action={`${base}/decision`} name="supervised" value="decline" label={r.supervised === 'decline' ? 'Declined' : 'Decline'} kind="danger" id="decline" />
           <PostButton ctx={ctx} action={`${base}/screen`} label="Screen again" kind="secondary" id="screen" />
         </div>
         <Risks r={r} />
@@ -300,7 +447,20 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
       <section class="panel" aria-labelledby="checks-h">
         <h2 id="checks-h">The checks</h2>
         <Checks r={r} />
+        <p>
+          <a id="background-check" href={backgroundCheckLink(r, identification)}>
+            Run a background check on {guestName(r)}
+          </a>{' '}
+          <span class="muted">(sanctions lists, registers and news, with a PDF report)</span>
+        </p>
       </section>
+      {entries.length ? (
+        <section class="panel" aria-labelledby="entries-h">
+          <h2 id="entries-h">Listed entries to compare with the guest</h2>
+          <p class="muted">Compare each with the guest's identity document: a shared name alone is not the same person.</p>
+          <ListedEntries entries={entries} guest={identification} />
+        </section>
+      ) : null}
       <section class="panel" id="rules" aria-labelledby="rules-h">
         <h2 id="rules-h">Your rules</h2>
         {s.business_rules.length ? (
@@ -367,10 +527,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, done: st
             <ul class="plain">
               {messages.map((m) => (
                 <li>
-                  {m.message.subject}{' '}
-                  <small>
-                    — {m.method}, {m.status}, {when(m.sendAfter)}
-                  </small>
+                  {m.message.subject} <small>— {messageState(m)}</small>
                 </li>
               ))}
             </ul>
@@ -406,16 +563,32 @@ export const reservationPages =
 
     app.get('/console/reservations/:id', { schema: { hide: true, params: IdParams, querystring: PageQuery } }, async (request, reply) => {
       const r = await getReservation(deps, request.account, request.params.id);
-      return show(request, reply, (ctx) => reservationPage(deps, ctx, r, request.query.done));
+      const done = request.query.done;
+      const notice = done === 'approve' || done === 'decline' ? await decisionNotice(deps, request.account, r, done) : done ? DONE[done] : undefined;
+      return show(request, reply, (ctx) => reservationPage(deps, ctx, r, notice));
     });
 
     app.post(
       '/console/reservations/:id/decision',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ supervised: StringEnum(['approve', 'decline'] as const), ...CsrfField }) } },
+      {
+        schema: {
+          hide: true,
+          params: IdParams,
+          body: Type.Object({
+            supervised: StringEnum(['approve', 'decline'] as const),
+            reason: Type.Optional(Type.String({ maxLength: 1000 })),
+            confirm: Type.Optional(Type.Literal('yes')),
+            ...CsrfField,
+          }),
+        },
+      },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
-        await review.setManualDecision(deps, request.account, r, request.body.supervised);
-        return seeOther(reply, back(r.id, request.body.supervised));
+        const { supervised, reason, confirm } = request.body;
+        // A decline turns the guest away: it is asked once more, on a page of its own (no script needed).
+        if (supervised === 'decline' && confirm !== 'yes') return show(request, reply, (ctx) => confirmDecline(deps, ctx, r, reason ?? ''));
+        await review.setManualDecision(deps, request.account, r, supervised, reason);
+        return seeOther(reply, back(r.id, supervised));
       },
     );
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
+import { AppError } from '../../lib/errors.js';
 import { deliveriesView, replayDelivery, rotateWebhookSecret } from '../../modules/events/service.js';
 import { WEBHOOK_KEYS } from '../../modules/webhooks/keys.js';
 import { describeWebhooks, registerWebhook, unregisterWebhook } from '../../modules/webhooks/service.js';
@@ -21,7 +22,10 @@ const KEY_WORDS: Record<string, string> = {
 };
 const Query = Type.Object({ from: Type.Optional(Type.Integer({ minimum: 0 })), done: Type.Optional(Type.String({ maxLength: 20 })) });
 
-async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: string | undefined; secret?: { signing_secret: string; previous_secret_valid_until: string } }) {
+type Attempt = { webhook_key: string; webhook_url: string; problem: string };
+
+async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: string | undefined; secret?: { signing_secret: string; previous_secret_valid_until: string }; attempt?: Attempt }) {
+  const attempt = opts.attempt;
   const [hooks, log] = await Promise.all([describeWebhooks(deps, ctx.account), deliveriesView(deps, ctx.account, opts.from, PAGE)]);
   return (
     <ConsolePage ctx={ctx} title="Webhooks" section="webhooks" notice={opts.done ? DONE[opts.done] : undefined}>
@@ -57,18 +61,34 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
               <label for="w_key">Events</label>
               <select id="w_key" name="webhook_key">
                 {WEBHOOK_KEYS.map((k) => (
-                  <option value={k}>{KEY_WORDS[k]}</option>
+                  <option value={k} selected={attempt?.webhook_key === k}>
+                    {KEY_WORDS[k]}
+                  </option>
                 ))}
               </select>
             </div>
             <div>
               <label for="w_url">URL</label>
-              <input id="w_url" name="webhook_url" type="url" required placeholder="https://" />
+              <input
+                id="w_url"
+                name="webhook_url"
+                type="url"
+                required
+                placeholder="https://"
+                value={attempt?.webhook_url ?? ''}
+                aria-invalid={attempt ? 'true' : undefined}
+                aria-describedby={attempt ? 'w_problem' : undefined}
+              />
             </div>
             <div>
               <button type="submit">Save webhook</button>
             </div>
           </div>
+          {attempt ? (
+            <p class="error" id="w_problem" role="alert">
+              {attempt.problem}
+            </p>
+          ) : null}
         </form>
       </section>
       <section class="panel" aria-labelledby="secret-h">
@@ -134,7 +154,15 @@ export const webhookPages =
       '/console/webhooks',
       { schema: { hide: true, body: Type.Object({ webhook_key: StringEnum(WEBHOOK_KEYS), webhook_url: Type.String({ minLength: 1, maxLength: 2000 }), ...CsrfField }) } },
       async (request, reply) => {
-        await registerWebhook(deps, request.account, request.body.webhook_key, request.body.webhook_url);
+        const { webhook_key, webhook_url } = request.body;
+        try {
+          await registerWebhook(deps, request.account, webhook_key, webhook_url);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== 'bad_request') throw err;
+          // Said on the form, with what the host typed kept, rather than on an error page.
+          const problem = `guestscreen cannot send webhooks to that URL: ${err.message.replace(/^body\.webhook_url: /, '')}. Give the public address where your system receives them, such as https://example.com/hooks.`;
+          return show(request, reply, (ctx) => webhooksPage(deps, ctx, { from: 0, attempt: { webhook_key, webhook_url, problem } }), 400);
+        }
         return seeOther(reply, '/console/webhooks?done=registered');
       },
     );

@@ -1,6 +1,7 @@
 import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
 import { listInWords, say } from '../../../lib/host-messages.js';
 import { matchName } from '../../../lib/names/match.js';
+import { normaliseName } from '../../../lib/names/names.js';
 import type { Check, Finding } from '../types.js';
 import { outcome } from './outcome.js';
 
@@ -33,8 +34,11 @@ export const blacklist: Check = (s) => {
       findings.push({ code: `blocklist.phone:${e.id}`, text: say('blocklist.phone', { reason: e.reason }), strength: 'strong', recommendation: say('blocklist.phone.do') });
       continue;
     }
-    if (e.name && name && matchName(name, e.name).score >= s.settings.nameMatchThreshold) {
-      findings.push({ code: `blocklist.name:${e.id}`, text: say('blocklist.name', { name: e.name, reason: e.reason }), strength: 'moderate', recommendation: say('blocklist.name.do') });
+    const score = e.name && name ? matchName(name, e.name).score : 0;
+    if (score >= s.settings.nameMatchThreshold) {
+      // "The same" only for the same letters: a variant spelling (Jonathon, Jonathan) is close.
+      const text = say(normaliseName(name) === normaliseName(e.name!) ? 'blocklist.name_same' : 'blocklist.name', { name: e.name!, reason: e.reason });
+      findings.push({ code: `blocklist.name:${e.id}`, text, strength: 'moderate', recommendation: say('blocklist.name.do') });
     }
   }
   return outcome(findings, { value: say('blocklist.none.value') });
