@@ -17,7 +17,7 @@ import { generateApiKey } from './lib/api-keys.js';
 import { hashPassword } from './lib/passwords.js';
 import { accountsByEmail, allAccounts, findAccount, findRootAccount, updateAccount, type AccountRow } from './modules/accounts/repo.js';
 import { createAccount, toAccountView, webhookSecret } from './modules/accounts/service.js';
-import { beginShutdown, createDeps, startMetricsListener, startServer, startWorker } from './runtime.js';
+import { beginShutdown, createDeps, startJobThreads, startMetricsListener, startServer, startWorker } from './runtime.js';
 import { VERSION } from './version.js';
 
 /** Opens the database, runs `fn`, and closes the database again (a command that keeps serving closes it on shutdown). */
@@ -117,13 +117,15 @@ function program(): Command {
         await ready(deps, out);
         await loadLists(deps);
         const worker = startWorker(deps, 'dedicated');
+        const count = deps.config.workerThreads;
+        const threads = count > 1 ? await startJobThreads(count - 1, process.env) : undefined;
         const metrics = await startMetricsListener(deps);
-        out(`guestscreen ${VERSION} worker ${worker.id} started (${deps.database.description})`);
+        out(`guestscreen ${VERSION} worker ${worker.id} started with ${count} job ${count === 1 ? 'thread' : 'threads'} (${deps.database.description})`);
         if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
         closeWithGrace({ delay: 15_000 }, async ({ err }) => {
           if (err) deps.log?.error({ err }, 'shutting down after an error');
           metrics?.close();
-          await worker.stop(10_000);
+          await Promise.all([worker.stop(10_000), threads?.stop()]);
           await deps.database.close();
         });
       }),

@@ -94,6 +94,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SMS_FROM: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+  GUESTSCREEN_WORKER_THREADS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]?$' })),
   GUESTSCREEN_SQLITE_READERS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$' })),
   GUESTSCREEN_CHECK_RETENTION_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
   GUESTSCREEN_SANCTIONS_REFRESH_URLS: Type.Optional(Type.String({ minLength: 1 })),
@@ -163,6 +164,8 @@ export interface Config {
   reminderDays: number;
   /** Unset: 64 in a dedicated `guestscreen worker`, 16 beside the API in `guestscreen start`. */
   workerConcurrency: number | undefined;
+  /** Job loops of `guestscreen worker`, each in a thread of its own (the first is the main thread). */
+  workerThreads: number;
   /** SQLite: threads answering the reservation searches beside the main thread (0: none). */
   sqliteReaders: number;
   /** Background checks and adverse-media reports are erased this many days after submission (0: kept until deleted). */
@@ -213,6 +216,9 @@ const isAddressOrBlock = (text: string) => (text.includes('/') ? ipaddr.isValidC
  * on two cores a second reader did not lower the searches' tail latency and took the core the
  * main thread needs.
  */
+/** One job loop per core, at most four: screening is CPU work, and a loop takes a core. */
+export const defaultWorkerThreads = () => Math.max(1, Math.min(4, availableParallelism()));
+
 export const defaultReaders = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 
 /**
@@ -341,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
+    workerThreads: e.GUESTSCREEN_WORKER_THREADS === undefined ? defaultWorkerThreads() : Number(e.GUESTSCREEN_WORKER_THREADS),
     sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? defaultReaders() : Number(e.GUESTSCREEN_SQLITE_READERS),
     checkRetentionDays: e.GUESTSCREEN_CHECK_RETENTION_DAYS === undefined ? 0 : Number(e.GUESTSCREEN_CHECK_RETENTION_DAYS),
     sanctionsRefresh: refreshUrls.length ? { urls: refreshUrls, everyHours: refreshHours } : undefined,

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker as Thread } from 'node:worker_threads';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -94,31 +97,98 @@ const BUSY_API = 8;
  * (BUSY_API requests or more in flight): the API and the worker share one thread.
  * What the worker does not run then waits in the queue; a dedicated worker is not held back.
  */
-export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' = 'beside-api'): Worker {
+export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thread' = 'beside-api'): Worker {
   deps.log ??= pino({ level: deps.config.logLevel });
-  const concurrency = deps.config.workerConcurrency ?? (mode === 'dedicated' ? 64 : 16);
+  const concurrency = deps.config.workerConcurrency ?? (mode === 'beside-api' ? 16 : 64);
   const worker = new Worker(deps, handlers, {
     concurrency,
-    chores: [
-      ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
-      // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
-      ...(deps.config.sanctionsRefresh
-        ? [
-            {
-              name: 'sanctions refresh',
-              everyMs: deps.config.sanctionsRefresh.everyHours * 3_600_000,
-              firstAfterMs: 60_000,
-              run: async () => void (await enqueue(deps.db, deps, 'sanctions.refresh', {}, { uniqueKey: 'sanctions-refresh' })),
-            },
-          ]
-        : []),
-      // SQLite's full-text index, merged in short steps (compactSearchIndex in db/dialect.ts): a
-      // few seconds after the start, so not in the way of it, then hourly.
-      ...(deps.dialect.kind === 'sqlite' ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }] : []),
-    ],
+    // A job thread of `guestscreen worker` leaves the chores to its main thread.
+    chores:
+      mode === 'thread'
+        ? []
+        : [
+            ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
+            // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
+            ...(deps.config.sanctionsRefresh
+              ? [
+                  {
+                    name: 'sanctions refresh',
+                    everyMs: deps.config.sanctionsRefresh.everyHours * 3_600_000,
+                    firstAfterMs: 60_000,
+                    run: async () => void (await enqueue(deps.db, deps, 'sanctions.refresh', {}, { uniqueKey: 'sanctions-refresh' })),
+                  },
+                ]
+              : []),
+            // SQLite's full-text index, merged in short steps (compactSearchIndex in db/dialect.ts): a
+            // few seconds after the start, so not in the way of it, then hourly.
+            ...(deps.dialect.kind === 'sqlite'
+              ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }]
+              : []),
+          ],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { concurrency: 2, busy: () => deps.api.inFlight >= BUSY_API } } : {}),
   });
   deps.wakeWorker = () => worker.wake();
   worker.start();
   return worker;
+}
+
+// In the sources (tsx) the thread's file is TypeScript and tsx must load it; built, it sits in dist/ beside this chunk.
+const fromSources = path.extname(fileURLToPath(import.meta.url)) === '.ts';
+const ENTRY = new URL(`./job-thread${fromSources ? '.ts' : '.js'}`, import.meta.url);
+
+export interface JobThreads {
+  /** Stops each thread's worker (its jobs finish or are released) and waits for them. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` more job loops in threads of this process, each with its own database connection, as
+ * if that many more `guestscreen worker` processes ran: screening is CPU work (the name matcher
+ * above all), and one thread uses one core of the machine.
+ */
+export async function startJobThreads(count: number, env: NodeJS.ProcessEnv): Promise<JobThreads> {
+  // The threads search no reservations: no SQLite reader threads of their own.
+  const workerData = { env: { ...env, GUESTSCREEN_SQLITE_READERS: '0' } };
+  const threads = Array.from({ length: count }, () =>
+    fromSources ? new Thread(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY.href)}); });`, { eval: true, workerData }) : new Thread(ENTRY, { workerData }),
+  );
+  await Promise.all(threads.map((t) => answer(t, 'started')));
+  return {
+    async stop() {
+      await Promise.all(
+        threads.map(async (t) => {
+          t.postMessage('stop');
+          await answer(t, 'stopped');
+          await t.terminate();
+        }),
+      );
+    },
+  };
+}
+
+/** The thread's next message, which must be `expected`; its error or exit before it rejects. */
+function answer(t: Thread, expected: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      t.off('message', onMessage);
+      t.off('error', onError);
+      t.off('exit', onExit);
+    };
+    const onMessage = (m: unknown) => {
+      if (m !== expected) return;
+      done();
+      resolve();
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    const onExit = (code: number) => {
+      done();
+      reject(new Error(`a job thread exited (code ${code}) before it was ${expected}`));
+    };
+    t.on('message', onMessage);
+    t.on('error', onError);
+    t.on('exit', onExit);
+  });
 }
