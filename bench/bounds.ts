@@ -21,7 +21,7 @@
  *
  *   node --import tsx bench/bounds.ts <account id> <sqlite file | postgres url>   (GUESTSCREEN_SECRET set)
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from '../src/db/sqlite/driver.js';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { rowsOf } from '../src/db/sqlite/bind.js';
@@ -87,7 +87,7 @@ async function rendering(pages: ReservationViewRow[][], secret: string) {
 }
 
 async function sqliteBounds(file: string, accountId: string, secret: string, terms: string[]): Promise<Bound[]> {
-  const db = new BetterSqlite3(file, { readonly: true });
+  const db = openSqliteFile(file, { readonly: true });
   try {
     const phrase = (t: string) => `"${t.toLowerCase().replaceAll('"', '""')}"`;
     const matchCount = db.prepare('select count(*) from reservations_fts where reservations_fts match ?').pluck();
@@ -190,7 +190,7 @@ export interface GetBound {
  * too, for a bare route to write as many bytes (bench/baseline.ts, `?bytes=`).
  */
 export function measureGetBound(file: string, accountId: string, secret: string, apiKey: string, ids: string[]): GetBound {
-  const db = new BetterSqlite3(file, { readonly: true });
+  const db = openSqliteFile(file, { readonly: true });
   try {
     const byId = rowsOf(db.prepare(`select ${VIEW_COLUMNS.join(', ')} from reservations where account_id = ? and id = ?`));
     const deps = { secrets: new SecretBox(secret), config: { publicUrl: 'http://127.0.0.1' } } as unknown as Deps;
@@ -230,7 +230,7 @@ export async function benchTerms(where: string, accountId: string): Promise<stri
     await c.connect();
     names = (await c.query<{ guest_last_name: string }>(recent.replace('?', '$1'), [accountId]).finally(() => c.end())).rows.map((x) => x.guest_last_name);
   } else {
-    const db = new BetterSqlite3(where, { readonly: true });
+    const db = openSqliteFile(where, { readonly: true });
     names = db.prepare(recent).pluck().all(accountId) as string[];
     db.close();
   }

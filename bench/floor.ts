@@ -14,7 +14,7 @@
  *
  *   node --import tsx bench/floor.ts <port> <account id> <sqlite file | postgres url>
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from '../src/db/sqlite/driver.js';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { defaultReaders } from '../src/config.js';
@@ -51,7 +51,7 @@ const FILTER = 'account_id = ? and status = ? and source = ? and check_in_date >
 const VIEW = VIEW_COLUMNS.join(', ');
 
 function sqliteStore(file: string): Store {
-  const db = new BetterSqlite3(file, { readonly: true });
+  const db = openSqliteFile(file, { readonly: true });
   // Read as the service reads rows (db/sqlite/bind.ts).
   const byId = rowsOf(db.prepare(`select ${VIEW} from reservations where account_id = ? and id = ?`));
   // As the service does (db/sqlite/readers.ts): searches on reader threads, as many as the service starts.

@@ -9,7 +9,7 @@
  * It prints what one search costs both ways, and what each costs a create: the suffix index
  * writes some 47 entries a reservation at scattered places, FTS5 one segment per transaction.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from '../src/db/sqlite/driver.js';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ const [source, accountId] = process.argv.slice(2);
 if (!source || !accountId) throw new Error('usage: gram-index.ts <guestscreen.db> <account id>');
 const file = path.join(tmpdir(), `gram-index-${process.pid}.db`);
 copyFileSync(source, file);
-const db = new BetterSqlite3(file);
+const db = openSqliteFile(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('temp_store = MEMORY');

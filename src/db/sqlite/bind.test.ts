@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from './driver.js';
 import { describe, it } from 'node:test';
 import { rowsOf } from './bind.js';
 
 describe('rows read as arrays and made into objects', () => {
-  const db = new BetterSqlite3(':memory:');
+  const db = openSqliteFile(':memory:');
   db.exec("create table t (id integer primary key, name text, price real, flag integer, data blob); insert into t values (1, 'Ada', 12.5, 1, x'00ff'), (2, null, null, 0, null)");
 
   it('answers what better-sqlite3 answers: names, order, types, nulls and blobs', () => {

@@ -1,4 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from './driver.js';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { sqliteSearchKey, sqliteSearchText } from './search-index.js';
 /** The embedded database: one file, WAL, a statement cache, and reader threads for the heavy reads. */
 export function openSqlite(file: string, readerThreads: number): DatabaseHandle {
   mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = openSqliteFile(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: an acknowledged write survives a power cut, not just a process crash.
   sqlite.pragma('synchronous = FULL');

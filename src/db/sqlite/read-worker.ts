@@ -4,7 +4,7 @@
  * (procedures.ts), run in one read transaction, so they see one snapshot of the database:
  * a count and its page agree.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from './driver.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadQuery } from './readers.js';
 import { PROCEDURES, runStepsSync, type ProcedureName, type ReadSteps } from './procedures.js';
@@ -14,7 +14,7 @@ export type ReadRequest = { id: number; queries: { sql: string; parameters: read
 export type ReadAnswer = { id: number; answer: unknown } | { id: number; error: { message: string; code?: string } };
 
 const { file } = workerData as { file: string };
-const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+const sqlite = openSqliteFile(file, { readonly: true, fileMustExist: true });
 sqlite.pragma('busy_timeout = 5000');
 
 const cache = new Map<string, ReturnType<typeof rowsOf>>();

@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteFile } from './driver.js';
 
 /**
  * A consistent copy of the database file at `target`, taken while the service keeps writing.
@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
  * starts over whenever another process writes meanwhile, and on a busy service may never end.
  */
 export function snapshotSqlite(source: string, target: string): void {
-  const db = new BetterSqlite3(source, { fileMustExist: true });
+  const db = openSqliteFile(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 10000');
     db.prepare('vacuum into ?').run(target);
@@ -18,7 +18,7 @@ export function snapshotSqlite(source: string, target: string): void {
 
 /** What a restored file holds: SQLite's integrity check ('ok' or its complaints) and the last migration it ran. */
 export function inspectSqlite(file: string): { integrity: string[]; lastMigration: string | null } {
-  const db = new BetterSqlite3(file, { fileMustExist: true, readonly: true });
+  const db = openSqliteFile(file, { fileMustExist: true, readonly: true });
   try {
     const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     const hasMigrations = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
