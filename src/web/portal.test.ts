@@ -76,6 +76,7 @@ describe(`guest portal pages (${dbKind})`, () => {
     assert.match(first.body, /Step 1 of 3/);
     assert.match(first.body, /Harbour Loft/);
     assert.match(first.body, /name="first_name" value="Rita"/, 'what the booking knows is filled in');
+    assert.match(first.body, /id="privacy">Your host receives what you enter here and your document, kept for them by this check-in service to check your booking, until they delete the booking\./);
 
     // A missing phone is named, and nothing is kept.
     const bad = await post(`${path}/step/AboutYou`, { ...about, phone: '' });
@@ -96,6 +97,11 @@ describe(`guest portal pages (${dbKind})`, () => {
     assert.equal(expired.status, 400);
     assert.match(expired.body, /Expiry date: enter a date as YYYY-MM-DD\./);
     assert.equal((await post(`${path}/step/IDVerification`, passport)).status, 303);
+    // The host wrote no house rules: the guest is told so, and confirms the number of guests only.
+    const rules = (await get(path)).body;
+    assert.match(rules, /Your host has written no house rules of their own\. Please confirm only that no more guests will stay than booked\./);
+    assert.match(rules, /No more guests will stay than booked\./);
+    assert.doesNotMatch(rules, /Read the house rules below/);
     assert.equal((await post(`${path}/step/HouseRules`, { action: 'skip' })).status, 400, 'a required step cannot be skipped');
     assert.match((await post(`${path}/step/HouseRules`, { action: 'save' })).body, /tick the box to continue/);
     assert.equal((await post(`${path}/step/HouseRules`, { accepted: 'yes', action: 'save' })).status, 303);

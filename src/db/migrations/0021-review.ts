@@ -27,6 +27,8 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
     else await sql`update blocklist_entries set fingerprint = ${fingerprint} where id = ${e.id}`.execute(db);
     seen.add(`${e.account_id}\u0000${fingerprint}`);
   }
+  // Every entry has one now; PostgreSQL holds the column to it (SQLite cannot add the constraint to a column it has).
+  if (d.kind === 'postgres') await sql`alter table blocklist_entries alter column fingerprint set not null`.execute(db);
   await db.schema.createIndex('blocklist_fingerprint_idx').on('blocklist_entries').columns(['account_id', 'fingerprint']).unique().execute();
   await db.schema.alterTable('reservations').addColumn('supervised_reason', 'text').execute();
   await db.schema.alterTable('reservations').addColumn('risk_color', 'text').execute();

@@ -1,12 +1,14 @@
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { entryFingerprint } from '../../lib/blocklist-fingerprint.js';
 import { enqueue } from '../../jobs/repo.js';
+import type { Insertable } from 'kysely';
+import type { BlocklistEntriesTable } from '../../db/schema.js';
 import * as repo from './repo.js';
 
 /** Writes entries as they are, with no re-screening: for the demo, which seeds them before any booking. */
@@ -70,11 +72,12 @@ export async function addEntry(deps: Deps, account: AccountRow, input: EntryInpu
     { subject: built.entry.id },
   );
   deps.wakeWorker();
-  return stored ?? built.entry;
+  const { fingerprint: _f, ...entry } = stored ?? built.entry;
+  return entry;
 }
 
 /** Writes a batch of entries (an import's), skipping those already on the account's blocklist; queues the re-screening of what is new. */
-export async function insertNewEntries(deps: Deps, accountId: string, entries: ReturnType<typeof buildEntry> extends infer B ? (B extends { entry: infer E } ? E[] : never) : never): Promise<number> {
+export async function insertNewEntries(deps: Deps, accountId: string, entries: Insertable<BlocklistEntriesTable>[]): Promise<number> {
   const written = await withTx(deps.db, async (tx) => {
     const ids = await repo.insertEntries(tx, entries);
     if (ids.length) await rescreenFor(tx, deps, accountId, ids);
@@ -91,13 +94,13 @@ async function rescreenFor(tx: Db, deps: Deps, accountId: string, entryIds: stri
 
 export async function listEntries(deps: Deps, account: AccountRow, from: number, size: number) {
   const { total, rows } = await repo.listEntries(deps.db, account.id, from, size);
-  return { from, size, total, items: rows.map(({ account_id: _a, ...e }) => e) };
+  return { from, size, total, items: rows.map(({ account_id: _a, fingerprint: _f, ...e }) => e) };
 }
 
 export async function getEntry(deps: Deps, account: AccountRow, id: string) {
   const row = await repo.findEntry(deps.db, account.id, id);
   if (!row) throw notFound(`blocklist entry ${id}`);
-  const { account_id: _a, ...e } = row;
+  const { account_id: _a, fingerprint: _f, ...e } = row;
   return e;
 }
 
@@ -114,8 +117,15 @@ export async function updateEntry(deps: Deps, account: AccountRow, id: string, i
   const built = buildEntry(account.id, merged, current.created_at);
   if ('problem' in built) throw badRequest(`body: ${built.problem}`);
   const { id: _id, account_id: _a, created_at: _c, ...fields } = built.entry;
-  await repo.updateEntry(deps.db, id, fields);
-  return { ...current, ...fields };
+  await withTx(deps.db, async (tx) => {
+    const twin = await repo.findByFingerprint(tx, account.id, fields.fingerprint);
+    if (twin && twin.id !== id) throw conflict(`blocklist entry ${twin.id} already names the guest this way`);
+    await repo.updateEntry(tx, id, fields);
+    await rescreenFor(tx, deps, account.id, [id]);
+  });
+  deps.wakeWorker();
+  const { fingerprint: _f, ...shown } = fields;
+  return { ...current, ...shown };
 }
 
 export async function removeEntry(deps: Deps, account: AccountRow, id: string) {

@@ -117,6 +117,18 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     const rx = await startReceiver();
     try {
       await page.goto(`${base}/console/webhooks`);
+      // A URL the service will not send to: the problem is said on the form, and what was typed stays.
+      await page.selectOption('#w_key', 'screening_webhook_url');
+      await page.fill('#w_url', 'https://user:secret@example.com/hooks');
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/console/webhooks') && r.request().method() === 'POST'),
+        page.click('form[action="/console/webhooks"] button[type=submit]'),
+      ]);
+      assert.equal(refused.status(), 400);
+      assert.match((await page.textContent('#w_problem')) ?? '', /^guestscreen cannot send webhooks to that URL: must not carry credentials \(user:password@\)\. Give the public address/);
+      assert.equal(await page.inputValue('#w_url'), 'https://user:secret@example.com/hooks');
+      assert.equal(await page.inputValue('#w_key'), 'screening_webhook_url');
+      await snap(page, 'webhook-refused');
       await page.selectOption('#w_key', 'reservation_webhook_url');
       await page.fill('#w_url', `${rx.url}/reservations`);
       await Promise.all([page.waitForURL(/done=registered/), page.click('form[action="/console/webhooks"] button[type=submit]')]);
@@ -163,6 +175,34 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     await page.goto(`${base}/console/checks`);
     assert.match((await page.textContent('table')) ?? '', /Nicolas Maduro Moros/);
     await snap(page, 'checks');
+  });
+
+  it("shows a possible sanctions match's listed entry whole beside the guest's document, and links to a background check filled in", async () => {
+    // The lists were loaded by the test above.
+    const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {
+      key: host.key,
+      body: {
+        check_in_date: '2027-06-01',
+        check_out_date: '2027-06-03',
+        guest: { first_name: 'Nicolas', last_name: 'Maduro Moros' },
+        identification: { first_name: 'Nicolas', last_name: 'Maduro Moros', birth_date: '1962-11-23', nationality: 'VE', document_number: 'X1234567' },
+      },
+    });
+    assert.equal(r.status, 200, r.body);
+    await page.goto(`${base}/console/reservations/${r.json.id}`);
+    const entries = (await page.textContent('section[aria-labelledby=entries-h]')) ?? '';
+    assert.match(entries, /MADURO MOROS, Nicolas/);
+    assert.match(entries, /List\s*OFAC SDN, \d+ \w+ \d{4} \(entry \d+\)/);
+    assert.match(entries, /Born\s*23 November 1962/);
+    assert.match(entries, /Countries\s*.*Venezuela/);
+    assert.match(entries, /Programmes\s*.*VENEZUELA/);
+    assert.match(entries, /The guest's document\s*Name\s*Nicolas Maduro Moros\s*Born\s*23 November 1962/);
+    await snap(page, 'reservation-listed-entry');
+    await Promise.all([page.waitForURL(/\/console\/checks\?/), page.click('#background-check')]);
+    assert.equal(await page.inputValue('#bg_first_name'), 'Nicolas');
+    assert.equal(await page.inputValue('#bg_last_name'), 'Maduro Moros');
+    assert.equal(await page.inputValue('#bg_year_of_birth'), '1962');
+    assert.equal(await page.inputValue('#bg_country'), 'VE');
   });
 
   it('lets a reseller create an account whose key works, suspend it, and make a signup link', async () => {
