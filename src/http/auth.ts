@@ -55,14 +55,14 @@ class AuthFailures {
   }
 }
 
-/**
- * x-api-key on every /v1 route, with the rules of DESIGN.md section 3. last_login moves at
- * most once per configured resolution, so reads stay reads.
- */
-
 /** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
 const bearer = (value: string | undefined) => /^Bearer +(\S+)$/i.exec(value ?? '')?.[1];
 
+/**
+ * x-api-key on every /v1 route, with the rules of DESIGN.md section 3. last_login moves at
+ * most once per configured resolution, so reads stay reads. The key may come as
+ * `Authorization: Bearer <key>` instead, as generated API clients send it.
+ */
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   const resolutionMs = deps.config.lastLoginResolutionSeconds * 1000;
   const failures = new AuthFailures(deps.config.authFailuresPerMinute);

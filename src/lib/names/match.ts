@@ -335,6 +335,26 @@ function readPerson(person: string, bySound: Script): string[][] {
 }
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
+/**
+ * matchName's score alone, with the person's name read once for many listed names: a sanctions
+ * search scores up to 150 candidates and explains only those that pass its threshold.
+ */
+export function nameScorer(person: string): (listed: string) => number {
+  const bySound = scriptOf(person);
+  const readings = readPerson(person, bySound).filter((p) => p.length);
+  return (listed) => {
+    let best = -1;
+    for (const p of readings) {
+      for (const l of listedTokens(listed)) {
+        if (!l.length) continue;
+        const score = align(p, l, bySound).score;
+        if (score > best) best = score;
+      }
+    }
+    return best < 0 ? 0 : Math.round(best * 1000) / 1000;
+  };
+}
+
 export function matchName(person: string, listed: string): NameMatch {
   const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { ListChange } from '../../jobs/kinds.js';
-import { consonants, matchName, NAME_THRESHOLD, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
+import { consonants, matchName, NAME_THRESHOLD, nameScorer, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
 import { identifiers } from './formats.js';
 import * as store from './store.js';
@@ -314,12 +314,13 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
     for (const [i] of eligible.slice(0, CANDIDATES)) candidates.add(i);
   }
   const best = new Map<string, SanctionsHit>();
+  const scoreOf = nameScorer(q.name);
   for (const i of candidates) {
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
     if (q.only && (n.source !== q.only.source || (q.only.entryIds && !q.only.entryIds.has(n.entryId)))) continue;
+    if (scoreOf(n.name) < (q.threshold ?? SANCTIONS_THRESHOLD)) continue;
     const m = matchName(q.name, n.name);
-    if (m.score < (q.threshold ?? SANCTIONS_THRESHOLD)) continue;
     const evidence: string[] = [];
     if (q.yearOfBirth && n.birthYears.length) {
       if (!n.birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;
