@@ -73,7 +73,6 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     const config = request.routeOptions.config;
     if (config.public || request.is404 || !request.url.startsWith('/v1/')) return;
     const header = request.headers['x-api-key'];
-    // The same key as `Authorization: Bearer <key>`, as generated API clients send it.
     const key = (Array.isArray(header) ? header[0] : header) || bearer(request.headers.authorization);
     const now = deps.clock();
     const failed = (message: string) => {

@@ -22,8 +22,10 @@ function load(): typeof BetterSqlite3 {
   return require('better-sqlite3') as typeof BetterSqlite3;
 }
 
-/** Opens an SQLite database file with the driver this Node.js needs. */
+let driver: typeof BetterSqlite3 | undefined;
+
+/** Opens an SQLite database file with the driver this Node.js needs (chosen on the first open). */
 export function openSqliteFile(file: string, options?: BetterSqlite3.Options): BetterSqlite3.Database {
-  const Driver = load();
-  return new Driver(file, options);
+  driver ??= load();
+  return new driver(file, options);
 }

@@ -335,41 +335,38 @@ function readPerson(person: string, bySound: Script): string[][] {
 }
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
+/** The best alignment of the person's readings with the listed name's, and the reading it came from; null when either has no token. */
+function bestAlignment(readings: string[][], listed: string, bySound: Script): (ReturnType<typeof align> & { reading: string[] }) | null {
+  let best: (ReturnType<typeof align> & { reading: string[] }) | null = null;
+  for (const p of readings) {
+    if (!p.length) continue;
+    for (const l of listedTokens(listed)) {
+      if (!l.length) continue;
+      const m = align(p, l, bySound);
+      if (!best || m.score > best.score) best = Object.assign(m, { reading: p });
+    }
+  }
+  return best;
+}
+
+const rounded = (score: number) => Math.round(score * 1000) / 1000;
+
 /**
  * matchName's score alone, with the person's name read once for many listed names: a sanctions
  * search scores up to 150 candidates and explains only those that pass its threshold.
  */
 export function nameScorer(person: string): (listed: string) => number {
   const bySound = scriptOf(person);
-  const readings = readPerson(person, bySound).filter((p) => p.length);
-  return (listed) => {
-    let best = -1;
-    for (const p of readings) {
-      for (const l of listedTokens(listed)) {
-        if (!l.length) continue;
-        const score = align(p, l, bySound).score;
-        if (score > best) best = score;
-      }
-    }
-    return best < 0 ? 0 : Math.round(best * 1000) / 1000;
-  };
+  const readings = readPerson(person, bySound);
+  return (listed) => rounded(bestAlignment(readings, listed, bySound)?.score ?? 0);
 }
 
 export function matchName(person: string, listed: string): NameMatch {
   const bySound = scriptOf(person);
-  const readings = readPerson(person, bySound);
-  let best: (Omit<NameMatch, 'explanation'> & { spelled: string }) | null = null;
-  for (const p of readings) {
-    if (!p.length) continue;
-    for (const l of listedTokens(listed)) {
-      if (!l.length) continue;
-      const m = align(p, l, bySound);
-      if (!best || m.score > best.score) best = { ...m, spelled: p.join(' ') };
-    }
-  }
+  const best = bestAlignment(readPerson(person, bySound), listed, bySound);
   if (!best) return { score: 0, explanation: `'${person}' has no name to compare with '${listed}'`, pairs: [], extra: [] };
-  const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : best.spelled;
-  const score = Math.round(best.score * 1000) / 1000;
+  const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : best.reading.join(' ');
+  const score = rounded(best.score);
   return { score, pairs: best.pairs, extra: best.extra, explanation: describe({ ...best, score }, person, listed, spelled) };
 }
 

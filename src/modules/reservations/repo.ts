@@ -339,7 +339,8 @@ export type QueueColor = (typeof QUEUE_COLORS)[number];
  * `today` and `horizon`. Most urgent first: by colour, red to green, then by check-in (undated
  * last), then id. Each part (one colour, dated or undated) is one range of the partial index
  * reservations_queue_idx, read in its order, so a page costs the parts' counts and the rows it
- * shows, whatever the account's size. `color` keeps one colour only. The counts come back by colour.
+ * shows, whatever the account's size. `color` keeps the page and its total to one colour; the
+ * counts of every colour come back beside them, for a filter.
  */
 export async function waitingForDecision(
   db: Db,
@@ -360,8 +361,7 @@ export async function waitingForDecision(
           ]),
         );
     };
-  const colors = w.color === undefined ? QUEUE_COLORS : [w.color];
-  const parts = colors.flatMap((c) => [
+  const parts = QUEUE_COLORS.flatMap((c) => [
     { color: c, part: part(c, true) },
     { color: c, part: part(c, false) },
   ]);
@@ -376,9 +376,11 @@ export async function waitingForDecision(
   const counts = await Promise.all(parts.map(async ({ part }) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
   const byColor = new Map<QueueColor, number>();
   parts.forEach(({ color }, i) => byColor.set(color, (byColor.get(color) ?? 0) + (counts[i] ?? 0)));
+  const shown = w.color === undefined ? parts.map((_, i) => i) : parts.flatMap(({ color }, i) => (color === w.color ? [i] : []));
   const rows: ReservationRow[] = [];
   let skip = w.offset;
-  for (const [i, { part }] of parts.entries()) {
+  for (const i of shown) {
+    const { part } = parts[i]!;
     const n = counts[i] ?? 0;
     if (rows.length >= w.limit) break;
     if (skip >= n) {
@@ -395,7 +397,7 @@ export async function waitingForDecision(
     rows.push(...(page as ReservationRow[]));
     skip = 0;
   }
-  return { total: counts.reduce((a, b) => a + b, 0), byColor, rows };
+  return { total: shown.reduce((sum, i) => sum + (counts[i] ?? 0), 0), byColor, rows };
 }
 
 /** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */

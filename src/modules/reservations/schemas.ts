@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Money, Pagination, QueryFlag } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
 import { IDENTIFICATION_FIELDS } from '../screening/identity.js';
+import { RISK_COLORS } from '../screening/verdict.js';
 
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELED', 'INQUIRY'] as const;
 
@@ -138,7 +139,7 @@ export const SearchQuery = Type.Object(
     guestportal_completed: Type.Optional(StringEnum(['true', 'false'] as const)),
     active: Type.Optional(StringEnum(['1', '0'] as const, { description: '1: check-out today or later; 0: before today' })),
     pending_review: Type.Optional(StringEnum(['true', 'false'] as const)),
-    risk_color: Type.Optional(StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: "beyond the spec: the latest verdict's risk colour" })),
+    risk_color: Type.Optional(StringEnum(RISK_COLORS, { description: "beyond the spec: the latest verdict's risk colour" })),
     emails: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated guest e-mails' })),
     source: Type.Optional(Type.String({ maxLength: 100 })),
     startDate: Type.Optional(Day),

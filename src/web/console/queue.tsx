@@ -13,7 +13,7 @@ const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numer
 
 const PAGE = 25;
 const QueueQuery = Type.Object(
-  { from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })), color: Type.Optional(StringEnum(['red', 'orange', 'yellow', 'green', 'unscreened'] as const)) },
+  { from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })), color: Type.Optional(StringEnum([...RISK_COLORS, 'unscreened'] as const)) },
   { additionalProperties: false },
 );
 
@@ -191,12 +191,7 @@ export const queuePages =
       const from = request.query.from ?? 0;
       const chosen = request.query.color;
       const color = chosen === undefined ? undefined : chosen === 'unscreened' ? null : chosen;
-      const [queue, all, days] = await Promise.all([
-        reviewQueue(deps, request.account, { from, size: PAGE, color }),
-        // The counts of every colour, for the filter, when the page shows one.
-        chosen === undefined ? undefined : reviewQueue(deps, request.account, { from: 0, size: 0 }),
-        screeningDays(deps, request.account),
-      ]);
+      const [queue, days] = await Promise.all([reviewQueue(deps, request.account, { from, size: PAGE, color }), screeningDays(deps, request.account)]);
       return show(request, reply, (ctx) => (
         <ConsolePage ctx={ctx} title="Review queue" section="queue">
           <h1>Waiting for your decision</h1>
@@ -206,7 +201,7 @@ export const queuePages =
           </p>
           <section class="panel" aria-labelledby="queue-h">
             <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>
-            <ColorFilter byColor={(all ?? queue).byColor} chosen={chosen} />
+            <ColorFilter byColor={queue.byColor} chosen={chosen} />
             {queue.rows.length ? (
               <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" />
             ) : (

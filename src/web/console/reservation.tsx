@@ -86,12 +86,18 @@ const ENGLISH = translator('en');
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const PageQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
 
+/** The host of the account's screening webhook, which a decision is sent to; undefined when none is set up. */
+async function screeningWebhookHost(deps: Deps, account: AccountRow): Promise<string | undefined> {
+  const hook = await enabledWebhookUrl(deps, account, 'screening_webhook_url');
+  return hook ? new URL(hook).host : undefined;
+}
+
 /** What a decision did, truthfully: whether any of the host's systems hears of it. */
 async function decisionNotice(deps: Deps, account: AccountRow, r: ReservationRow, done: 'approve' | 'decline') {
-  const hook = await enabledWebhookUrl(deps, account, 'screening_webhook_url');
+  const host = await screeningWebhookHost(deps, account);
   const what = done === 'approve' ? 'Approved' : 'Declined';
   const why = r.supervised_reason ? ` (${r.supervised_reason})` : '';
-  const told = hook ? `Your screening webhook at ${new URL(hook).host} is being sent the decision.` : 'No screening webhook is set up, so no other system was told; Webhooks sets one up.';
+  const told = host ? `Your screening webhook at ${host} is being sent the decision.` : 'No screening webhook is set up, so no other system was told; Webhooks sets one up.';
   return `${what}${why}. ${told}`;
 }
 
@@ -351,7 +357,7 @@ function ListedEntries({ entries, guest }: { entries: ListedEntry[]; guest: Iden
 
 /** The decline, asked once more: what it does, with the reason still editable. */
 async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: string) {
-  const hook = await enabledWebhookUrl(deps, ctx.account, 'screening_webhook_url');
+  const host = await screeningWebhookHost(deps, ctx.account);
   const base = `/console/reservations/${r.id}`;
   return (
     <ConsolePage ctx={ctx} title={`Decline ${guestName(r)}?`} section="queue">
@@ -361,7 +367,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
         <ul>
           <li>The booking's verdict becomes declined, and the guest leaves your review queue.</li>
           <li>The check-in details are not sent to the guest.</li>
-          <li>{hook ? `Your screening webhook at ${new URL(hook).host} is sent the decision.` : 'No screening webhook is set up, so no other system is told.'}</li>
+          <li>{host ? `Your screening webhook at ${host} is sent the decision.` : 'No screening webhook is set up, so no other system is told.'}</li>
           <li>You can change the decision later.</li>
         </ul>
         <form method="post" action={`${base}/decision`}>
