@@ -93,9 +93,10 @@ const BUSY_API = 8;
  * The job worker of this process; enqueues from this process wake it at once.
  * `dedicated`: the process does nothing else (`guestscreen worker`), so it runs more jobs at once
  * (their writes share commits, so a backlog drains faster). Beside the API (`guestscreen start`)
- * that many took requests away from the API, so it runs 16, and only 2 while the API is busy
- * (BUSY_API requests or more in flight): the API and the worker share one thread.
- * What the worker does not run then waits in the queue; a dedicated worker is not held back.
+ * the API and the worker share one thread, so it runs 16, and while the API is busy (BUSY_API
+ * requests or more in flight) it starts no job but one a second: the creates and reads answered
+ * meanwhile are what a caller waits on, and the screenings they queued run as the load eases.
+ * A dedicated worker is not held back.
  */
 export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thread' = 'beside-api'): Worker {
   deps.log ??= pino({ level: deps.config.logLevel });
@@ -125,7 +126,7 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
               ? [{ name: 'search index merge', everyMs: 3_600_000, firstAfterMs: 5_000, run: async () => void (await deps.dialect.compactSearchIndex(deps.db)) }]
               : []),
           ],
-    ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { concurrency: 2, busy: () => deps.api.inFlight >= BUSY_API } } : {}),
+    ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { busy: () => deps.api.inFlight >= BUSY_API, oneJobEveryMs: 1000 } } : {}),
   });
   deps.wakeWorker = () => worker.wake();
   worker.start();

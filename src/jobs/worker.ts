@@ -24,8 +24,12 @@ export type JobHandlers = { [K in JobKind]: JobHandler<K> };
 export interface WorkerOptions {
   concurrency?: number;
   pollMs?: number;
-  /** A smaller concurrency for while busy() says the process has more urgent work. */
-  whileBusy?: { concurrency: number; busy: () => boolean };
+  /**
+   * While busy() says the process has more urgent work, the worker starts no job but one at a
+   * time, and that only when none has started for `oneJobEveryMs`: the queue waits out a busy
+   * spell without ever standing still.
+   */
+  whileBusy?: { busy: () => boolean; oneJobEveryMs: number };
   /** Upkeep the worker's process does on a timer (retention): run at start, then every everyMs. */
   chores?: Chore[];
 }
@@ -55,6 +59,8 @@ export class Worker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
+  /** When this worker last started a job (performance.now()). */
+  #lastStart = 0;
 
   constructor(
     private readonly deps: Deps,
@@ -106,7 +112,7 @@ export class Worker {
 
   async #run(): Promise<void> {
     while (!this.#stopping) {
-      const concurrency = this.#whileBusy?.busy() ? this.#whileBusy.concurrency : this.#concurrency;
+      const concurrency = this.#whileBusy?.busy() ? (performance.now() - this.#lastStart >= this.#whileBusy.oneJobEveryMs ? 1 : 0) : this.#concurrency;
       const free = concurrency - this.#running.size;
       let claimed: JobRow[] = [];
       // Claim in groups (a quarter of the slots at least) rather than one job per finished one.
@@ -118,6 +124,7 @@ export class Worker {
         }
       }
       for (const job of claimed) this.#execute(job);
+      if (claimed.length > 0) this.#lastStart = performance.now();
       if (claimed.length === 0 || this.#running.size >= concurrency - Math.ceil(concurrency / 4) + 1) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#pollMs);
