@@ -1,0 +1,335 @@
+/**
+ * Identity documents for measuring the reader: passports (TD3), ID cards (TD1) and TD2 cards
+ * rendered from random but valid data of many countries, with the zone in the OCR-B font, then
+ * "photographed": turned, seen in perspective, small in the frame, on a textured table, blurred,
+ * lit unevenly, with glare, JPEG-compressed. Every document carries its true zone and the
+ * distortions it got, so a reading can be scored field by field.
+ *
+ *   node --import tsx bench/documents/generate.ts <dir> [count] [seed]
+ */
+import {
+  faker,
+  fakerDE,
+  fakerES,
+  fakerFR,
+  fakerIT,
+  fakerNL,
+  fakerPL,
+  fakerPT_BR,
+  fakerRU,
+  fakerSV,
+  fakerTR,
+  fakerUK,
+  fakerVI,
+  fakerZH_CN,
+  fakerKO,
+  fakerEL,
+  fakerFA,
+  fakerAR,
+  type Faker,
+} from '@faker-js/faker';
+import anyAscii from 'any-ascii';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { checkDigit, MRZ_SHAPES, type MrzFormat } from '../../src/lib/documents/layout.js';
+import { ocrbPath } from '../../src/lib/documents/glyphs.js';
+
+const COUNTRIES: { code: string; faker: Faker }[] = [
+  { code: 'D', faker: fakerDE },
+  { code: 'FRA', faker: fakerFR },
+  { code: 'ESP', faker: fakerES },
+  { code: 'ITA', faker: fakerIT },
+  { code: 'NLD', faker: fakerNL },
+  { code: 'POL', faker: fakerPL },
+  { code: 'RUS', faker: fakerRU },
+  { code: 'UKR', faker: fakerUK },
+  { code: 'CHN', faker: fakerZH_CN },
+  { code: 'VNM', faker: fakerVI },
+  { code: 'KOR', faker: fakerKO },
+  { code: 'TUR', faker: fakerTR },
+  { code: 'BRA', faker: fakerPT_BR },
+  { code: 'SWE', faker: fakerSV },
+  { code: 'GRC', faker: fakerEL },
+  { code: 'IRN', faker: fakerFA },
+  { code: 'EGY', faker: fakerAR },
+  { code: 'USA', faker },
+];
+
+export interface DocumentTruth {
+  format: MrzFormat;
+  lines: string[];
+  surname: string;
+  givenNames: string;
+  documentNumber: string;
+  birthDate: string;
+  expiryDate: string;
+  sex: 'M' | 'F';
+  nationality: string;
+}
+
+export interface GeneratedPhoto {
+  id: string;
+  file: string;
+  truth: DocumentTruth;
+  /** The distortions this photo got, for scores per distortion. */
+  distortions: string[];
+}
+
+/** A name as the zone writes it: Latin capitals, everything else a filler. */
+const mrzName = (s: string) =>
+  anyAscii(s)
+    .toUpperCase()
+    .replace(/['’.]/g, '')
+    .replace(/[^A-Z]+/g, '<')
+    .replace(/^<+|<+$/g, '');
+
+const pad = (s: string, n: number) => (s.length >= n ? s.slice(0, n) : s + '<'.repeat(n - s.length));
+const yymmdd = (d: Date) => d.toISOString().slice(2, 10).replace(/-/g, '');
+
+/** Random, valid data of one document, and its zone. */
+export function documentData(f: Faker, format: MrzFormat): DocumentTruth {
+  const country = f.helpers.arrayElement(COUNTRIES);
+  const sex = f.helpers.arrayElement(['M', 'F'] as const);
+  const local = country.faker;
+  const surname = mrzName(local.person.lastName(sex === 'M' ? 'male' : 'female')) || 'DOE';
+  const given = [local.person.firstName(sex === 'M' ? 'male' : 'female'), ...(f.number.int(3) === 0 ? [local.person.firstName(sex === 'M' ? 'male' : 'female')] : [])];
+  const givenNames = given.map(mrzName).filter(Boolean).join('<') || 'ALEX';
+  const code = pad(country.code, 3);
+  const number = f.string.alphanumeric({ length: f.number.int({ min: 8, max: 9 }), casing: 'upper' });
+  const birth = f.date.birthdate({ min: 18, max: 85, mode: 'age' });
+  const expiry = f.date.between({ from: '2027-01-01', to: '2036-12-31' });
+  const [docNo, b, e] = [pad(number, 9), yymmdd(birth), yymmdd(expiry)];
+  const { length } = MRZ_SHAPES[format];
+  let lines: string[];
+  if (format === 'TD1') {
+    const opt1 = pad('', 15);
+    const opt2 = pad(f.number.int(2) === 0 ? f.string.numeric(6) : '', 11);
+    const l1 = `I<${code}${docNo}${checkDigit(docNo)}${opt1}`;
+    const l2start = `${b}${checkDigit(b)}${sex}${e}${checkDigit(e)}${code}${opt2}`;
+    const composite = checkDigit(l1.slice(5, 30) + l2start.slice(0, 7) + l2start.slice(8, 15) + l2start.slice(18, 29));
+    lines = [l1, l2start + composite, pad(`${surname}<<${givenNames}`, length)];
+  } else {
+    const personal = format === 'TD3' ? pad(f.number.int(2) === 0 ? f.string.numeric(10) : '', 14) : pad('', 7);
+    const personalCheck = format === 'TD3' ? (personal.replace(/</g, '') ? checkDigit(personal) : '<') : '';
+    const head = `${docNo}${checkDigit(docNo)}${code}${b}${checkDigit(b)}${sex}${e}${checkDigit(e)}${personal}${personalCheck}`;
+    const composite = checkDigit(head.slice(0, 10) + head.slice(13, 20) + head.slice(21));
+    const l1 = pad(`${format === 'TD3' ? 'P<' : 'I<'}${code}${surname}<<${givenNames}`, length);
+    lines = [l1, head + composite];
+  }
+  const century = (yy: string, future: boolean) => (future || Number(yy) > 30 ? '19' : '20');
+  // The names as the zone holds them: a long one is cut where the line ends.
+  const nameField = format === 'TD1' ? lines[2]! : lines[0]!.slice(5);
+  const [zoneSurname = '', zoneGiven = ''] = nameField.replace(/<+$/, '').split('<<');
+  return {
+    format,
+    lines,
+    surname: zoneSurname,
+    givenNames: zoneGiven,
+    documentNumber: number,
+    birthDate: `${century(b.slice(0, 2), false)}${b.slice(0, 2)}-${b.slice(2, 4)}-${b.slice(4, 6)}`,
+    expiryDate: `20${e.slice(0, 2)}-${e.slice(2, 4)}-${e.slice(4, 6)}`,
+    sex,
+    nationality: country.code,
+  };
+}
+
+/** Millimetres of each format's card or page, and where its zone's lines start. */
+const SIZES: Record<MrzFormat, { w: number; h: number }> = { TD1: { w: 85.6, h: 54 }, TD2: { w: 105, h: 74 }, TD3: { w: 125, h: 88 } };
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The document as an SVG at `pxPerMm`: background, photo, printed fields and the zone in OCR-B. */
+function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number): { svg: string; width: number; height: number } {
+  const { w, h } = SIZES[t.format];
+  const [W, H] = [Math.round(w * pxPerMm), Math.round(h * pxPerMm)];
+  const mm = (v: number) => (v * pxPerMm).toFixed(1);
+  const hue = f.number.int(360);
+  // Guilloche-like curves, as printed security backgrounds have.
+  const waves = Array.from({ length: 14 }, (_, i) => {
+    const y0 = (H / 14) * i;
+    const pts = Array.from({ length: 40 }, (_, k) => `${((W / 39) * k).toFixed(1)},${(y0 + Math.sin(k / 3 + i) * 8).toFixed(1)}`).join(' ');
+    return `<polyline points="${pts}" fill="none" stroke="hsl(${hue},40%,75%)" stroke-width="1.2"/>`;
+  }).join('');
+  const { lines } = t;
+  const pitch = 2.54; // ten characters an inch
+  // From a line's top to its baseline, mm: the characters are about 2.5 mm tall at this pitch.
+  const charH = 3.2;
+  const zoneLeft = (w - lines[0]!.length * pitch) / 2;
+  const zoneTop = h - lines.length * 4.3 - 2.2;
+  const zone = lines.map((line, i) => `<path d="${ocrbPath(line, Number(mm(zoneLeft)), Number(mm(zoneTop + i * 4.3 + charH)), pitch * pxPerMm)}" fill="#141414"/>`).join('');
+  const photo = { x: 4, y: t.format === 'TD1' ? 10 : 12, w: w * 0.26, h: h * (t.format === 'TD1' ? 0.52 : 0.5) };
+  const fx = photo.x + photo.w + 4;
+  const fields = [
+    ['Surname / Nom', t.surname.replace(/</g, ' ')],
+    ['Given names / Prénoms', t.givenNames.replace(/</g, ' ')],
+    ['Nationality', t.nationality.replace(/</g, '')],
+    ['Date of birth', t.birthDate],
+    ['Sex', t.sex],
+    ['Date of expiry', t.expiryDate],
+    ['Document no.', t.documentNumber],
+  ];
+  const rowH = (zoneTop - photo.y - 2) / fields.length;
+  const text = fields
+    .map(
+      ([label, value], i) =>
+        `<text x="${mm(fx)}" y="${mm(photo.y + i * rowH + rowH * 0.35)}" font-family="DejaVu Sans" font-size="${mm(rowH * 0.28)}" fill="#555">${esc(label!)}</text>` +
+        `<text x="${mm(fx)}" y="${mm(photo.y + i * rowH + rowH * 0.8)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(rowH * 0.4)}" fill="#222">${esc(value!)}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+<rect width="${W}" height="${H}" rx="${mm(3)}" fill="hsl(${hue},35%,90%)"/>${waves}
+<text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
+<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
+<ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>
+<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>
+${text}${zone}</svg>`;
+  return { svg, width: W, height: H };
+}
+
+/** Solves the homography that maps the four `from` points onto the four `to` points (8 unknowns). */
+function homography(from: [number, number][], to: [number, number][]): number[] {
+  const A: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = from[i]!;
+    const [u, v] = to[i]!;
+    A.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    A.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let c = 0; c < 8; c++) {
+    let p = c;
+    for (let r = c + 1; r < 8; r++) if (Math.abs(A[r]![c]!) > Math.abs(A[p]![c]!)) p = r;
+    [A[c], A[p]] = [A[p]!, A[c]!];
+    for (let r = 0; r < 8; r++) {
+      if (r === c) continue;
+      const k = A[r]![c]! / A[c]![c]!;
+      for (let j = c; j < 9; j++) A[r]![j]! -= k * A[c]![j]!;
+    }
+  }
+  return [...A.map((row, i) => row[8]! / row[i]!), 1];
+}
+
+/** A phone photo of the document: the scene, then the camera's faults. */
+export async function photograph(f: Faker, t: DocumentTruth, out: string): Promise<string[]> {
+  const distortions: string[] = [];
+  const pxPerMm = 10;
+  const doc = documentSvg(f, t, pxPerMm);
+  const { data: src } = await sharp(Buffer.from(doc.svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [W, H] = f.helpers.arrayElement([
+    [2000, 1500],
+    [1600, 1200],
+    [1500, 2000],
+  ] as const);
+  // The table: wood-like stripes and noise.
+  const scene = Buffer.alloc(W * H * 3);
+  const tone = [f.number.int({ min: 90, max: 200 }), f.number.int({ min: 70, max: 160 }), f.number.int({ min: 50, max: 130 })];
+  const freq = f.number.float({ min: 0.01, max: 0.05 });
+  // Noise from a seeded generator (faker per pixel would take seconds), so a seed gives the same photo.
+  let state = f.number.int(2 ** 31);
+  const noise = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 16) / 65536 - 0.5;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const s = Math.sin((x + Math.sin(y * 0.02) * 30) * freq) * 18 + noise() * 24;
+      for (let c = 0; c < 3; c++) scene[(y * W + x) * 3 + c] = Math.max(0, Math.min(255, tone[c]! + s));
+    }
+  // Where the document lies: its width a share of the frame's, turned, perhaps upside down, in perspective.
+  const share = f.number.float({ min: 0.45, max: 0.88 });
+  if (share < 0.6) distortions.push('small in frame');
+  const scale = (Math.min(W, H * 1.3) * share) / doc.width;
+  let angle = f.number.float({ min: -15, max: 15 });
+  if (Math.abs(angle) > 7) distortions.push('rotated 7-15°');
+  if (f.number.int(9) === 0) {
+    angle += 180;
+    distortions.push('upside down');
+  }
+  const rad = (angle * Math.PI) / 180;
+  const [cx, cy] = [W / 2 + f.number.float({ min: -0.08, max: 0.08 }) * W, H / 2 + f.number.float({ min: -0.08, max: 0.08 }) * H];
+  const persp = f.number.int(2) === 0 ? f.number.float({ min: 0.03, max: 0.08 }) : 0;
+  if (persp) distortions.push('perspective');
+  const corners: [number, number][] = [
+    [0, 0],
+    [doc.width, 0],
+    [doc.width, doc.height],
+    [0, doc.height],
+  ];
+  const placed = corners.map(([x, y], i): [number, number] => {
+    const [dx, dy] = [(x - doc.width / 2) * scale, (y - doc.height / 2) * scale];
+    // Perspective: the far edge (top) narrower, as a phone held at a slant sees it.
+    const squeeze = persp && i < 2 ? 1 - persp : 1;
+    const [px, py] = [dx * squeeze, dy * (1 - persp / 2)];
+    return [cx + px * Math.cos(rad) - py * Math.sin(rad), cy + px * Math.sin(rad) + py * Math.cos(rad)];
+  });
+  const Hm = homography(placed, corners);
+  const xs = placed.map((p) => p[0]);
+  const ys = placed.map((p) => p[1]);
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(H, Math.ceil(Math.max(...ys))); y++)
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(W, Math.ceil(Math.max(...xs))); x++) {
+      const w = Hm[6]! * x + Hm[7]! * y + Hm[8]!;
+      const u = (Hm[0]! * x + Hm[1]! * y + Hm[2]!) / w;
+      const v = (Hm[3]! * x + Hm[4]! * y + Hm[5]!) / w;
+      if (u < 0 || v < 0 || u >= doc.width - 1 || v >= doc.height - 1) continue;
+      const [u0, v0] = [Math.floor(u), Math.floor(v)];
+      const [fu, fv] = [u - u0, v - v0];
+      for (let c = 0; c < 3; c++) {
+        const at = (uu: number, vv: number) => src[(vv * doc.width + uu) * 3 + c]!;
+        const value = (at(u0, v0) * (1 - fu) + at(u0 + 1, v0) * fu) * (1 - fv) + (at(u0, v0 + 1) * (1 - fu) + at(u0 + 1, v0 + 1) * fu) * fv;
+        scene[(y * W + x) * 3 + c] = value;
+      }
+    }
+  // Light: a gradient across the frame, sometimes dim; and sometimes a glare spot.
+  const dim = f.number.int(5) === 0 ? f.number.float({ min: 0.45, max: 0.65 }) : 1;
+  if (dim < 1) distortions.push('dim light');
+  const [gx, gy] = [f.number.float({ min: -0.35, max: 0.35 }), f.number.float({ min: -0.35, max: 0.35 })];
+  const glare =
+    f.number.int(4) === 0
+      ? {
+          x: f.number.float({ min: 0.2, max: 0.8 }) * W,
+          y: f.number.float({ min: 0.2, max: 0.8 }) * H,
+          r: Math.min(W, H) * f.number.float({ min: 0.05, max: 0.12 }),
+          k: f.number.float({ min: 0.3, max: 0.6 }),
+        }
+      : undefined;
+  if (glare) distortions.push('glare');
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const light = dim * (1 + gx * (x / W - 0.5) + gy * (y / H - 0.5));
+      const spot = glare ? glare.k * Math.exp(-((x - glare.x) ** 2 + (y - glare.y) ** 2) / (2 * glare.r ** 2)) : 0;
+      for (let c = 0; c < 3; c++) {
+        const i = (y * W + x) * 3 + c;
+        scene[i] = Math.min(255, scene[i]! * light + 255 * spot);
+      }
+    }
+  let img = sharp(scene, { raw: { width: W, height: H, channels: 3 } });
+  const blur = f.number.int(3) === 0 ? f.number.float({ min: 0.8, max: 1.6 }) : f.number.float({ min: 0.3, max: 0.6 });
+  if (blur > 0.7) distortions.push('blurred');
+  img = img.blur(blur);
+  const quality = f.number.int({ min: 55, max: 92 });
+  if (quality < 70) distortions.push('JPEG quality < 70');
+  await img.jpeg({ quality }).toFile(out);
+  if (distortions.length === 0) distortions.push('none');
+  return distortions;
+}
+
+/** `count` photos in `dir`, the same ones for the same seed; writes labels.json beside them. */
+export async function generateDocuments(dir: string, count: number, seed = 1): Promise<GeneratedPhoto[]> {
+  mkdirSync(dir, { recursive: true });
+  faker.seed(seed);
+  COUNTRIES.forEach((c, i) => c.faker.seed(seed * 100 + i));
+  const photos: GeneratedPhoto[] = [];
+  for (let i = 0; i < count; i++) {
+    const format = (['TD3', 'TD1', 'TD3', 'TD2'] as const)[i % 4]!;
+    const truth = documentData(faker, format);
+    const id = `doc-${String(i).padStart(4, '0')}`;
+    const file = path.join(dir, `${id}.jpg`);
+    photos.push({ id, file, truth, distortions: await photograph(faker, truth, file) });
+  }
+  writeFileSync(path.join(dir, 'labels.json'), JSON.stringify(photos, null, 1));
+  return photos;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [dir, count = '20', seed = '1'] = process.argv.slice(2);
+  if (!dir) throw new Error('usage: generate.ts <dir> [count] [seed]');
+  const photos = await generateDocuments(dir, Number(count), Number(seed));
+  process.stdout.write(`${photos.length} photos in ${dir}\n`);
+}

@@ -1,0 +1,117 @@
+/**
+ * A photo as the reader takes it: JPEG, PNG or WebP, turned as its EXIF orientation says,
+ * scaled down when large, in shades of grey. Anything else is refused with what is wrong in
+ * words (the route answers it as a 4xx), before a pixel is decoded where that can be told.
+ */
+import type sharpModule from 'sharp';
+import type { Grey } from './zone.js';
+
+/** The largest upload read, in bytes (a phone's full-size JPEG is 3 to 8 MB). */
+export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
+/** More pixels than any phone camera takes: a larger image is a decompression bomb, not a photo. */
+export const MAX_IMAGE_PIXELS = 60_000_000;
+/** The long side the reader works at: the zone's characters stay 12 px or more on a document a third of the frame wide. */
+const WORK_SIDE = 2400;
+
+export class ImageRefused extends Error {}
+
+/** The photo's type from its first bytes. */
+function kindOf(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' | undefined {
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
+  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (data.subarray(4, 8).toString('latin1') === 'ftyp' && /^(heic|heix|hevc|mif1|msf1)$/.test(data.subarray(8, 12).toString('latin1'))) return 'heic';
+  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
+  if (data.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  return undefined;
+}
+
+/**
+ * What the file's headers say, without decoding it (the API process checks uploads with this;
+ * the pixels are decoded where jobs run): its type and size in pixels, or the refusal in words.
+ */
+export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' | 'image/webp'; width: number; height: number } {
+  if (data.length === 0) throw new ImageRefused('the file is empty');
+  if (data.length > MAX_IMAGE_BYTES) throw new ImageRefused(`the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  const kind = kindOf(data);
+  if (kind === 'heic') throw new ImageRefused(HEIC);
+  if (kind === 'pdf') throw new ImageRefused('the file is a PDF, not a photo: send a JPEG, PNG or WebP image');
+  if (kind === 'gif') throw new ImageRefused('GIF images are not read: send a JPEG, PNG or WebP photo');
+  if (!kind) throw new ImageRefused('the file is not a JPEG, PNG or WebP image');
+  const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : webpSize(data);
+  if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
+  const { width, height } = size;
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
+  if (width < 200 || height < 200) throw new ImageRefused(`the image is ${width} × ${height} pixels, too small to read a document from`);
+  return { type: `image/${kind}`, width, height };
+}
+
+const HEIC = 'HEIC photos are not read: send a JPEG (on an iPhone, Settings › Camera › Formats › Most Compatible, or share the photo as JPEG)';
+
+function pngSize(d: Buffer) {
+  if (d.length < 33 || d.subarray(12, 16).toString('latin1') !== 'IHDR') return undefined;
+  // A PNG ends with its IEND chunk: without it the file was cut short.
+  if (d.subarray(d.length - 8, d.length - 4).toString('latin1') !== 'IEND') return undefined;
+  return { width: d.readUInt32BE(16), height: d.readUInt32BE(20) };
+}
+
+function jpegSize(d: Buffer) {
+  // A JPEG ends with its EOI marker (some cameras add a few bytes after it).
+  if (d.lastIndexOf(Buffer.from([0xff, 0xd9])) < d.length - 64) return undefined;
+  let i = 2;
+  while (i + 9 < d.length) {
+    if (d[i] !== 0xff) return undefined;
+    const marker = d[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    const length = d.readUInt16BE(i + 2);
+    // A start of frame (SOF0 to SOF15 but for DHT, JPG and DAC) holds the size.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: d.readUInt16BE(i + 5), width: d.readUInt16BE(i + 7) };
+    i += 2 + length;
+  }
+  return undefined;
+}
+
+function webpSize(d: Buffer) {
+  if (d.length < 30 || d.readUInt32LE(4) + 8 > d.length) return undefined;
+  const chunk = d.subarray(12, 16).toString('latin1');
+  if (chunk === 'VP8 ') return { width: d.readUInt16LE(26) & 0x3fff, height: d.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8L') {
+    const bits = d.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === 'VP8X') {
+    if (d[20]! & 0x02) throw new ImageRefused('the image is animated: send a single photo');
+    return { width: d.readUIntLE(24, 3) + 1, height: d.readUIntLE(27, 3) + 1 };
+  }
+  return undefined;
+}
+
+/** Decodes the photo for the reader. sharp (libvips) loads here, in the processes that read, never in the API's. */
+export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number } }> {
+  inspectPhoto(data);
+  const { default: sharp } = await import('sharp');
+  const options = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
+  let meta: sharpModule.Metadata;
+  try {
+    meta = await sharp(data, { ...options, limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageRefused('the image could not be read: it is damaged or not a picture');
+  }
+  const [width, height] = [meta.width ?? 0, meta.height ?? 0];
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
+  if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
+  try {
+    const { data: pixels, info } = await sharp(data, options)
+      .rotate()
+      .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original: { width, height } };
+  } catch {
+    throw new ImageRefused('the image could not be read: it is damaged or cut short');
+  }
+}

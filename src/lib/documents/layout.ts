@@ -1,0 +1,83 @@
+/**
+ * The machine-readable zone's layouts (ICAO Doc 9303 parts 4 to 6): how many lines of how many
+ * characters, and which characters each position may hold. The reader uses the kinds to choose
+ * between look-alike glyphs (a date holds no O, a name no 0); the test documents are written with them.
+ */
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
+
+/**
+ * digit: 0-9; alpha: A-Z and the filler <; alnum: both; check: a digit, or < where the field is
+ * empty; passport: the first letter of a TD3 document code (P, or V for a visa); card: that of a
+ * TD1 or TD2 (I, A or C).
+ */
+export type CharKind = 'digit' | 'alpha' | 'alnum' | 'check' | 'passport' | 'card';
+
+export const MRZ_SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
+  TD1: { lines: 3, length: 30 },
+  TD2: { lines: 2, length: 36 },
+  TD3: { lines: 2, length: 44 },
+};
+
+/** [line, start, end (exclusive), kind] runs; positions not covered are alnum. */
+const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
+  TD1: [
+    [0, 0, 1, 'card'],
+    [0, 1, 5, 'alpha'],
+    [0, 5, 14, 'alnum'],
+    [0, 14, 15, 'check'],
+    [0, 15, 30, 'alnum'],
+    [1, 0, 6, 'digit'],
+    [1, 6, 7, 'digit'],
+    [1, 7, 8, 'alpha'],
+    [1, 8, 14, 'digit'],
+    [1, 14, 15, 'digit'],
+    [1, 15, 18, 'alpha'],
+    [1, 18, 29, 'alnum'],
+    [1, 29, 30, 'digit'],
+    [2, 0, 30, 'alpha'],
+  ],
+  TD2: [
+    [0, 0, 1, 'card'],
+    [0, 1, 36, 'alpha'],
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'digit'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 20, 'digit'],
+    [1, 20, 21, 'alpha'],
+    [1, 21, 28, 'digit'],
+    [1, 28, 35, 'alnum'],
+    [1, 35, 36, 'digit'],
+  ],
+  TD3: [
+    [0, 0, 1, 'passport'],
+    [0, 1, 44, 'alpha'],
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'digit'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 20, 'digit'],
+    [1, 20, 21, 'alpha'],
+    [1, 21, 28, 'digit'],
+    [1, 28, 42, 'alnum'],
+    [1, 42, 43, 'check'],
+    [1, 43, 44, 'digit'],
+  ],
+};
+
+/** The kind of each position, line by line. */
+export function charKinds(format: MrzFormat): CharKind[][] {
+  const { lines, length } = MRZ_SHAPES[format];
+  const kinds = Array.from({ length: lines }, () => Array<CharKind>(length).fill('alnum'));
+  for (const [line, start, end, kind] of RUNS[format]) for (let i = start; i < end; i++) kinds[line]![i] = kind;
+  return kinds;
+}
+
+/** The 7-3-1 check digit of ICAO 9303: digits as themselves, A-Z as 10-35, the filler as 0. */
+export function checkDigit(field: string): string {
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    const value = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 90 ? c - 55 : 0;
+    sum += value * [7, 3, 1][i % 3]!;
+  }
+  return String(sum % 10);
+}

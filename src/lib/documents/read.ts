@@ -1,0 +1,204 @@
+/**
+ * Reads an identity document from a photo: finds and reads its machine-readable zone, parses it
+ * with the `mrz` package, answers every field with whether its check digit holds, and when it
+ * cannot, says what is wrong with the photo in words a guest can act on.
+ */
+import { parse as parseMrz } from 'mrz';
+import { decodePhoto } from './image.js';
+import { checkDigit, type MrzFormat } from './layout.js';
+import { readZone, type Grey, type ZoneReading } from './zone.js';
+
+/** A field's check: valid or invalid by its check digit, or none where the zone gives it none (names). */
+export type CheckResult = 'valid' | 'invalid' | 'none';
+
+export interface DocumentField {
+  value: string | null;
+  check: CheckResult;
+  /** A character changed to a look-alike (O/0, I/1, B/8, S/5, Z/2, G/6) because only then did the check digit hold. */
+  corrected?: true;
+}
+
+export interface ReadDocument {
+  format: MrzFormat;
+  document_type: DocumentField;
+  issuing_state: DocumentField;
+  document_number: DocumentField;
+  surname: DocumentField;
+  given_names: DocumentField;
+  nationality: DocumentField;
+  birth_date: DocumentField;
+  sex: DocumentField;
+  expiry_date: DocumentField;
+  optional_data: DocumentField;
+  composite: CheckResult;
+  /** Every check digit holds. */
+  valid: boolean;
+  /** The zone's lines as read. */
+  zone: string[];
+}
+
+export type PhotoProblem = 'too_dark' | 'blurred' | 'glare' | 'zone_cut_off' | 'no_document' | 'zone_unreadable';
+
+export interface DocumentReading {
+  document: ReadDocument | null;
+  problems: PhotoProblem[];
+  /** Where the zone lies in the photo as decoded (after EXIF turning and scaling), for cropping. */
+  zone_corners: [number, number][] | null;
+  ms: number;
+}
+
+const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', D: '0' };
+
+/** Century of a YYMMDD: a birth date is in the past, an expiry within the next few decades. */
+function isoDate(yymmdd: string | null | undefined, kind: 'birth' | 'expiry', today: Date): string | null {
+  if (!yymmdd || !/^\d{6}$/.test(yymmdd)) return null;
+  const yy = Number(yymmdd.slice(0, 2));
+  const nowYY = today.getUTCFullYear() % 100;
+  const century = kind === 'birth' ? (yy > nowYY ? 1900 : 2000) : yy >= nowYY + 50 ? 1900 : 2000;
+  const iso = `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+  return Number.isNaN(Date.parse(iso)) ? null : iso;
+}
+
+/** The ranges [line, start, end) of the fields with check digits, and where their digit is, per format. */
+const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date' | 'expiry_date' | 'optional_data'; line: number; start: number; end: number; digit: number }[]> = {
+  TD1: [
+    { field: 'document_number', line: 0, start: 5, end: 14, digit: 14 },
+    { field: 'birth_date', line: 1, start: 0, end: 6, digit: 6 },
+    { field: 'expiry_date', line: 1, start: 8, end: 14, digit: 14 },
+  ],
+  TD2: [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+  ],
+  TD3: [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+    { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 },
+  ],
+};
+
+/**
+ * Where a field's check digit fails, one look-alike swap among the characters the reader was
+ * least sure of, if exactly one such swap makes it hold. Dates and check digits are read as
+ * digits already; this is for the document number and the optional data, where letters and
+ * digits mix. A swap that is not unique is not made: the field stays invalid.
+ */
+function correctByCheckDigits(zone: ZoneReading): Set<string> {
+  const corrected = new Set<string>();
+  for (const f of CHECKED[zone.format]) {
+    if (f.field === 'birth_date' || f.field === 'expiry_date') continue;
+    const line = zone.lines[f.line]!;
+    const digit = line[f.digit]!;
+    if (digit === '<' || checkDigit(line.slice(f.start, f.end)) === digit) continue;
+    const fixes: string[] = [];
+    for (let i = f.start; i < f.end; i++) {
+      const alt = LOOK_ALIKE[line[i]!];
+      const c = zone.confidence[f.line]![i]!;
+      if (!alt || c.best - c.second > 0.25) continue;
+      const fixed = line.slice(0, i) + alt + line.slice(i + 1);
+      if (checkDigit(fixed.slice(f.start, f.end)) === digit) fixes.push(fixed);
+    }
+    if (fixes.length === 1) {
+      zone.lines[f.line] = fixes[0]!;
+      corrected.add(f.field);
+    }
+  }
+  return corrected;
+}
+
+function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): ReadDocument | null {
+  let parsed: ReturnType<typeof parseMrz>;
+  try {
+    parsed = parseMrz(zone.lines);
+  } catch {
+    return null;
+  }
+  const { fields, details } = parsed;
+  const detail = (name: string) => details.find((d) => d.field === name);
+  const checked = (name: string, value?: string | null): CheckResult => {
+    const d = detail(`${name}CheckDigit`);
+    if (!d) return 'none';
+    // A date that is no date fails, whatever its digit says.
+    return d.valid && value !== null ? 'valid' : 'invalid';
+  };
+  const field = (value: string | null | undefined, check: CheckResult, key?: string): DocumentField => ({
+    value: value === undefined || value === '' ? null : value,
+    check,
+    ...(key && corrected.has(key) ? { corrected: true as const } : {}),
+  });
+  const plain = (name: string): DocumentField => {
+    const v = fields[name as keyof typeof fields];
+    return field(v ?? null, 'none');
+  };
+  const zoneOf = (name: string) => {
+    const d = detail(name);
+    return d ? zone.lines[d.line]!.slice(d.start, d.end) : null;
+  };
+  const optionalName = zone.format === 'TD3' ? 'personalNumber' : zone.format === 'TD1' ? 'optional1' : 'optional';
+  const composite = details.find((d) => d.field === 'compositeCheckDigit');
+  const doc: ReadDocument = {
+    format: zone.format,
+    document_type: plain('documentCode'),
+    issuing_state: field(zoneOf('issuingState')?.replace(/<+$/, '') ?? null, 'none'),
+    document_number: field(fields.documentNumber ?? null, checked('documentNumber'), 'document_number'),
+    surname: plain('lastName'),
+    given_names: plain('firstName'),
+    nationality: field(zoneOf('nationality')?.replace(/<+$/, '') ?? null, 'none'),
+    birth_date: field(isoDate(zoneOf('birthDate'), 'birth', today), checked('birthDate', isoDate(zoneOf('birthDate'), 'birth', today))),
+    sex: field(fields.sex === 'male' ? 'M' : fields.sex === 'female' ? 'F' : fields.sex ? 'X' : null, 'none'),
+    expiry_date: field(isoDate(zoneOf('expirationDate'), 'expiry', today), checked('expirationDate', isoDate(zoneOf('expirationDate'), 'expiry', today))),
+    optional_data: field(fields[optionalName as keyof typeof fields] ?? null, zone.format === 'TD3' ? checked('personalNumber') : 'none', 'optional_data'),
+    composite: composite ? (composite.valid ? 'valid' : 'invalid') : 'none',
+    valid: false,
+    zone: zone.lines,
+  };
+  // Every check digit the document has, and nothing else, decides "valid": a name has none.
+  doc.valid = [doc.document_number, doc.birth_date, doc.expiry_date, doc.optional_data].every((f) => f.check !== 'invalid') && doc.composite !== 'invalid';
+  return doc;
+}
+
+/** What a photo in which no readable zone was found shows: dark, blurred, glare, the zone cut off, no document. */
+function photoProblems(img: Grey, zone: ZoneReading | undefined): PhotoProblem[] {
+  const { data, width: W, height: H } = img;
+  let sum = 0;
+  let bright = 0;
+  let lap = 0;
+  let n = 0;
+  for (let y = 1; y < H - 1; y += 2)
+    for (let x = 1; x < W - 1; x += 2) {
+      const i = y * W + x;
+      const v = data[i]!;
+      sum += v;
+      if (v >= 250) bright++;
+      const l = 4 * v - data[i - 1]! - data[i + 1]! - data[i - W]! - data[i + W]!;
+      lap += l * l;
+      n++;
+    }
+  const problems: PhotoProblem[] = [];
+  if (sum / n < 55) problems.push('too_dark');
+  if (lap / n < 40) problems.push('blurred');
+  if (bright / n > 0.04) problems.push('glare');
+  if (zone) {
+    const margin = zone.pitch;
+    if (zone.corners.some(([x, y]) => x < margin || y < margin || x > W - margin || y > H - margin)) problems.push('zone_cut_off');
+  }
+  if (problems.length === 0) problems.push(zone ? 'zone_unreadable' : 'no_document');
+  return problems;
+}
+
+/** Reads a document photo. Throws ImageRefused (image.ts) for what is no photo at all. */
+export async function readDocumentPhoto(data: Buffer, today = new Date()): Promise<DocumentReading> {
+  const started = performance.now();
+  const img = await decodePhoto(data);
+  const zone = await readZone(img);
+  let document: ReadDocument | null = null;
+  if (zone && zone.score > 0.45) {
+    const corrected = correctByCheckDigits(zone);
+    document = toDocument(zone, corrected, today);
+  }
+  // A zone that reads but fails its checks is reported with its fields (each marked), and the photo's problems said too.
+  const problems = document?.valid ? [] : photoProblems(img, zone);
+  return { document, problems, zone_corners: zone?.corners ?? null, ms: Math.round(performance.now() - started) };
+}
