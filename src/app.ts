@@ -37,6 +37,7 @@ import { assetRoutes } from './web/assets.js';
 import { consolePages } from './web/console/index.js';
 import { portalPages } from './web/portal.js';
 import { listingRoutes } from './modules/listings/routes.js';
+import { identityRoutes } from './modules/identity/routes.js';
 import { signupPages } from './web/signup.js';
 
 export interface RouteInfo {
@@ -215,6 +216,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(screeningSettingsRoutes(deps));
       await v1.register(listingRoutes(deps));
       await v1.register(matchRoutes(deps));
+      await v1.register(identityRoutes(deps));
       await v1.register(ruleRoutes(deps));
       await v1.register(blocklistRoutes(deps));
       await v1.register(lookupRoutes(deps));

@@ -102,6 +102,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
+  GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_LOOKUP_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_GEOIP_DATABASE: Type.Optional(Type.String({ minLength: 1 })),
@@ -175,6 +176,8 @@ export interface Config {
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
+  /** How long POST /v1/identity/read waits for a worker to read the photo. */
+  identityReadWaitMs: number;
   /**
    * /metrics: on the API's port behind `token` (a bearer token), and/or on a listener of its own
    * at host:port (for `worker`, which has no API; a token there is asked too). Unset: off.
@@ -358,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs: (e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS === undefined ? 0 : Number(e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS)) * 1000,
     trustedProxies,
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,
+    identityReadWaitMs: (e.GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS)) * 1000,
     lookups: {
       cacheSeconds: e.GUESTSCREEN_LOOKUP_CACHE_SECONDS === undefined ? 86_400 : Number(e.GUESTSCREEN_LOOKUP_CACHE_SECONDS),
       quotaPerDay: e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY === undefined ? 1_000 : Number(e.GUESTSCREEN_LOOKUP_QUOTA_PER_DAY),

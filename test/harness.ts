@@ -156,7 +156,7 @@ export async function call(
   t: TestApp,
   method: InjectOptions['method'],
   url: string,
-  opts: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  opts: { key?: string | undefined; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers['x-api-key'] = opts.key;

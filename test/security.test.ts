@@ -12,6 +12,8 @@ import { importSanctions } from '../src/providers/sanctions/import.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
+import sharp from 'sharp';
+import { submitDocument } from '../src/modules/identity/service.js';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
 import { timeSlicer } from '../src/lib/time-slice.js';
 import { translator } from '../src/i18n/index.js';
@@ -36,9 +38,15 @@ interface Ctx {
   checks: Map<string, string>;
   /** A child account per tenant, for the reseller routes that name one. */
   children: Map<string, string>;
+  /** A document photo's reading per tenant, and the photo the upload routes send. */
+  verifications: Map<string, string>;
+  photo: Buffer;
 }
 
-type Probe = { url: string; body?: unknown };
+type Probe = { url: string; body?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } };
+
+/** What a probe sends: its JSON body, or its multipart form. */
+const sent = (p: Probe) => (p.raw ? { rawBody: p.raw.payload, headers: p.raw.headers } : { body: p.body });
 
 // The object a path parameter names, for a given tenant: what each route family's :id means.
 function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
@@ -50,6 +58,7 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/v1/lookup/adverse-media/')) return c.searches.get(who.account.id) ?? 'chk_missing';
   if (route.startsWith('/v1/background-check/')) return c.checks.get(who.account.id) ?? 'chk_missing';
   if (route.startsWith('/v1/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
+  if (route.startsWith('/v1/identity-verifications/')) return c.verifications.get(who.account.id) ?? 'idv_missing';
   if (route.startsWith('/v1/accounts/webhooks/deliveries/')) return c.deliveries.get(who.account.id) ?? 'dlv_missing';
   if (route.startsWith('/v1/rules/')) return c.rules.get(who.account.id) ?? 'rul_missing';
   if (route.startsWith('/v1/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
@@ -116,8 +125,21 @@ const CROSS_TENANT: Record<string, (c: Ctx) => Probe> = {
 
 const routeKey = (r: RouteInfo) => `${r.method} ${r.url}`;
 
+/** Routes that take photos, and the part each needs: the probe sends a small JPEG in a multipart form. */
+const UPLOADS: Record<string, string> = { 'POST /v1/reservations/:id/identity-documents': 'front', 'POST /v1/identity/read': 'image' };
+
 function probe(r: RouteInfo, c: Ctx, who: Tenant = c.owner): Probe {
   const url = r.url.replace(/:(\w+)/g, (_m, name: string) => objectId(r.url, name, c, who));
+  const part = UPLOADS[routeKey(r)];
+  if (part) {
+    const boundary = 'probe-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part}"; filename="probe.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      c.photo,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { url, raw: { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } } };
+  }
   return { url: url + (QUERIES[routeKey(r)] ?? ''), body: BODIES[routeKey(r)] };
 }
 
@@ -158,6 +180,9 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   c.checks.set(who.account.id, check.json.id);
   const child = await call(c.t, 'POST', '/v1/accounts/register', { key: who.key, body: { name: 'Probe child', email: 'child@example.test' } });
   c.children.set(who.account.id, child.json.id);
+  // A reading of a document photo (no worker runs here: it stays pending, which is enough to be named).
+  const reading = await submitDocument(c.t.deps, who.account, r.json.id, 'api', [{ side: 'front', data: c.photo }]);
+  c.verifications.set(who.account.id, reading.id);
 }
 /** A signed-in console session: its cookies and the form token its pages carry. */
 interface Session {
@@ -237,10 +262,27 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   const session = (who: Tenant) => sessions.get(who.account.id) as Session;
 
   before(async () => {
-    t = await createTestApp();
+    // No worker runs here: a one-off document read gives up at once rather than in 30 s.
+    t = await createTestApp({ GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: '0.2' });
     const owner = await tenant(t, { reseller: true });
     const stranger = await tenant(t, { reseller: true });
-    ctx = { t, owner, stranger, reservations: new Map(), deliveries: new Map(), rules: new Map(), blocks: new Map(), files: new Map(), searches: new Map(), checks: new Map(), children: new Map() };
+    ctx = {
+      t,
+      owner,
+      stranger,
+      reservations: new Map(),
+      deliveries: new Map(),
+      rules: new Map(),
+      blocks: new Map(),
+      files: new Map(),
+      searches: new Map(),
+      checks: new Map(),
+      children: new Map(),
+      verifications: new Map(),
+      photo: await sharp({ create: { width: 400, height: 300, channels: 3, background: '#d8d4cc' } })
+        .jpeg()
+        .toBuffer(),
+    };
     const corpus = path.join(t.deps.config.dataDir, 'news.jsonl');
     writeFileSync(corpus, `${JSON.stringify({ url: 'https://news.example/1', title: 'Ada Owner opens a bakery' })}\n`);
     await importNews(t.deps, corpus, {});
@@ -266,7 +308,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 401 without a key on every route', async () => {
     for (const r of routes) {
       const p = probe(r, ctx);
-      const res = await call(t, r.method, p.url, { body: p.body });
+      const res = await call(t, r.method, p.url, { ...sent(p) });
       assert.equal(res.status, 401, `${routeKey(r)} without a key`);
       assert.equal(res.json.error, 'missing x-api-key header (or Authorization: Bearer with the key)');
     }
@@ -278,7 +320,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       // The owner's key with its last character changed (to x, or to y when it was an x).
       const altered = `${ctx.owner.key.slice(0, -1)}${ctx.owner.key.endsWith('x') ? 'y' : 'x'}`;
       for (const key of [generateApiKey(), 'gsk_nottherightshape', altered]) {
-        const res = await call(t, r.method, p.url, { key, body: p.body });
+        const res = await call(t, r.method, p.url, { key, ...sent(p) });
         assert.equal(res.status, 401, `${routeKey(r)} with key ${key.slice(0, 12)}…`);
       }
     }
@@ -287,7 +329,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 401 for a disabled account on every route', async () => {
     for (const r of routes) {
       const p = probe(r, ctx, disabled);
-      const res = await call(t, r.method, p.url, { key: disabled.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: disabled.key, ...sent(p) });
       assert.equal(res.status, 401, routeKey(r));
       assert.equal(res.json.error, 'account is disabled');
     }
@@ -296,7 +338,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
   it('answers 403 for a suspended account on every route but GET /v1/accounts/me', async () => {
     for (const r of routes) {
       const p = probe(r, ctx, suspended);
-      const res = await call(t, r.method, p.url, { key: suspended.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: suspended.key, ...sent(p) });
       if (routeKey(r) === 'GET /v1/accounts/me') assert.equal(res.status, 200);
       else {
         assert.equal(res.status, 403, routeKey(r));
@@ -310,7 +352,7 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       const cross = CROSS_TENANT[routeKey(r)];
       if (!r.url.includes(':id') && !cross) continue;
       const p = cross ? cross(ctx) : probe(r, ctx, ctx.stranger);
-      const res = await call(t, r.method, p.url, { key: ctx.owner.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: ctx.owner.key, ...sent(p) });
       assert.equal(res.status, 404, `${routeKey(r)} on another tenant's object`);
     }
   });
@@ -319,10 +361,14 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
     const deletesLast = [...routes].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     for (const r of deletesLast) {
       const p = probe(r, ctx);
-      const res = await call(t, r.method, p.url, { key: ctx.owner.key, body: p.body });
+      const res = await call(t, r.method, p.url, { key: ctx.owner.key, ...sent(p) });
       // A lookup with no provider configured here answers 500 provider_error, past every check above.
+      // A one-off document read with no worker to read it answers 503 unavailable, past every check above too.
       const allowed =
-        res.status < 400 || (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) || (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error');
+        res.status < 400 ||
+        (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) ||
+        (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error') ||
+        (routeKey(r) === 'POST /v1/identity/read' && res.status === 503 && res.json.code === 'unavailable');
       assert.ok(allowed, `${routeKey(r)} as owner answered ${res.status}: ${res.body}`);
     }
   });

@@ -22,6 +22,7 @@ import * as m0018 from './migrations/0018-console.js';
 import * as m0019 from './migrations/0019-run-colors.js';
 import * as m0020 from './migrations/0020-guest-side.js';
 import * as m0021 from './migrations/0021-review.js';
+import * as m0022 from './migrations/0022-identity-documents.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -49,6 +50,7 @@ const STEPS: Record<string, Step> = {
   '0019-run-colors': m0019,
   '0020-guest-side': m0020,
   '0021-review': m0021,
+  '0022-identity-documents': m0022,
 };
 
 class StaticProvider implements MigrationProvider {

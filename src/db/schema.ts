@@ -323,6 +323,36 @@ export interface GuestPortalFilesTable {
   created_at: string;
 }
 
+/** One reading of an identity document's photos (modules/identity). */
+export interface IdentityVerificationsTable {
+  id: string;
+  account_id: string;
+  /** Null for a one-off read (POST /v1/identity/read). */
+  reservation_id: string | null;
+  source: 'api' | 'portal' | 'read';
+  status: 'pending' | 'finished' | 'failed';
+  /** What was read and the photo's problems (JSON), sealed with AES-256-GCM bound to the verification. */
+  result_enc: string | null;
+  /** Why it failed, in words. */
+  error: string | null;
+  ms: number | null;
+  created_at: string;
+  finished_at: string | null;
+  images_deleted_at: string | null;
+}
+
+export interface IdentityImagesTable {
+  id: string;
+  verification_id: string;
+  account_id: string;
+  side: 'front' | 'back';
+  content_type: string;
+  size: number;
+  /** The photo's bytes, sealed with AES-256-GCM bound to the image and its verification. */
+  data_enc: Buffer;
+  created_at: string;
+}
+
 /** A network provider's answer, kept for the configured time. */
 export interface LookupCacheTable {
   kind: string;
@@ -491,6 +521,8 @@ export interface Database {
   blocklist_entries: BlocklistEntriesTable;
   guest_portal: GuestPortalTable;
   guest_portal_files: GuestPortalFilesTable;
+  identity_verifications: IdentityVerificationsTable;
+  identity_images: IdentityImagesTable;
   lookup_cache: LookupCacheTable;
   lookup_usage: LookupUsageTable;
   ip_threat_entries: IpThreatEntriesTable;

@@ -30,7 +30,7 @@ export const JOB_KINDS = {
   'screening.run': {
     payload: Type.Object({
       reservation_id: Type.String(),
-      trigger: Type.Union(['created', 'updated', 'payment_event', 'manual', 'guest_portal', 'list_update'].map((t) => Type.Literal(t))),
+      trigger: Type.Union(['created', 'updated', 'payment_event', 'manual', 'guest_portal', 'list_update', 'document_read'].map((t) => Type.Literal(t))),
     }),
     maxAttempts: () => 5,
     backoff: exponential(2, 300),
@@ -47,6 +47,13 @@ export const JOB_KINDS = {
     payload: Type.Object({ check_id: Type.String(), poll: Type.Boolean() }),
     maxAttempts: () => 5,
     backoff: exponential(30, 1800),
+    timeoutMs: 60_000,
+  },
+  'identity.read': {
+    // Reads an identity document's photos (modules/identity): CPU work of a second or two, so it runs where jobs run.
+    payload: Type.Object({ verification_id: Type.String() }),
+    maxAttempts: () => 2,
+    backoff: exponential(5, 60),
     timeoutMs: 60_000,
   },
   'search.purge': {

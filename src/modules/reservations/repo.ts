@@ -134,7 +134,8 @@ export const findByCode = (db: Db, accountId: string, pms: string, code: string)
 
 /**
  * Erasure: deletes what every other table holds about a reservation (payment events, notes,
- * idempotency records, events with their deliveries, guest messages, the portal and its files);
+ * idempotency records, events with their deliveries, guest messages, the portal and its files,
+ * the identity documents read and their photos);
  * the ids of the deleted messages, whose copies at the provider are erased by a job.
  */
 export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
@@ -146,6 +147,9 @@ export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   const messages = await tx.deleteFrom('guest_messages').where('reservation_id', '=', id).returning('id').execute();
   await tx.deleteFrom('guest_portal_files').where('reservation_id', '=', id).execute();
   await tx.deleteFrom('guest_portal').where('reservation_id', '=', id).execute();
+  const documents = tx.selectFrom('identity_verifications').select('id').where('reservation_id', '=', id);
+  await tx.deleteFrom('identity_images').where('verification_id', 'in', documents).execute();
+  await tx.deleteFrom('identity_verifications').where('reservation_id', '=', id).execute();
   return messages.map((m) => m.id);
 }
 

@@ -25,6 +25,20 @@ const SCHEMA = {
   },
   guest: { first_name: 'string', last_name: 'string', full_name: 'string', email: 'string', email_domain: 'string', phone: 'string', phone_country: 'string', location: 'string' },
   identification: { document_type: 'string', nationality: 'string', age: 'int', expiry_date: 'string' },
+  // What was read from the document's photo (modules/identity); read is false until a photo was read.
+  document: {
+    read: 'bool',
+    valid: 'bool',
+    format: 'string',
+    document_type: 'string',
+    issuing_state: 'string',
+    nationality: 'string',
+    sex: 'string',
+    birth_date: 'string',
+    expiry_date: 'string',
+    age: 'int',
+    problems: 'list<string>',
+  },
   checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: 'string', value: 'string' }])),
   payments: {
     events: 'int',
@@ -61,6 +75,25 @@ function ageOn(birth: string | undefined, day: string): number {
   const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** `document.*`: what the photo's zone says, its dates only where their check digits hold. */
+function documentContext(s: Snapshot, day: string): Record<string, unknown> {
+  const d = s.document?.read;
+  const held = (f: { value: string | null; check: string } | undefined) => (f?.value && f.check === 'valid' ? f.value : '');
+  return {
+    read: Boolean(d),
+    valid: d?.valid ?? false,
+    format: d?.format ?? '',
+    document_type: txt(d?.document_type.value),
+    issuing_state: txt(d?.issuing_state.value),
+    nationality: txt(d?.nationality.value),
+    sex: txt(d?.sex.value),
+    birth_date: held(d?.birth_date),
+    expiry_date: held(d?.expiry_date),
+    age: BigInt(ageOn(held(d?.birth_date) || undefined, day)),
+    problems: [...(s.document?.problems ?? [])],
+  };
 }
 
 /** Builds the rule context from a screening snapshot and the check results of that run. */
@@ -100,6 +133,7 @@ export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, r
       age: BigInt(ageOn(s.identification.birth_date, r.check_in_date ?? today)),
       expiry_date: txt(s.identification.expiry_date),
     },
+    document: documentContext(s, r.check_in_date ?? today),
     checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: details[c]?.status ?? 'INCOMPLETE', value: details[c]?.value ?? '' }])),
     payments: {
       events: BigInt(s.payments.length),

@@ -21,6 +21,7 @@ import type { ReservationRow } from '../../db/schema.js';
 import type { PaymentEvent } from './schemas.js';
 import * as repo from './repo.js';
 import { openIdentification } from './identity.js';
+import { latestReading } from '../identity/reading.js';
 import { compositeStatus, emitScreeningEvent, screeningEventBody } from './verdict.js';
 import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
@@ -58,6 +59,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
+  const reading = await latestReading(deps, r.account_id, r.id);
   const settings = await screeningSettings(deps.db, r.account_id);
   const { sanctions, sanctionsLists, sanctionsDismissed, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
   const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
@@ -65,6 +67,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     now: iso(now),
     reservation: reservationPart(r),
     identification,
+    ...(reading ? { document: { read: reading.document, problems: reading.problems } } : {}),
     payments,
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),
@@ -76,7 +79,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
-    blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: identification.document_number ?? null }),
+    blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: reading?.document?.document_number.value ?? identification.document_number ?? null }),
     rules: (await enabledRules(deps.db, r.account_id)) as Snapshot['rules'],
   };
 }
@@ -203,7 +206,7 @@ export function reservationPart(r: ReservationRow): Snapshot['reservation'] {
   };
 }
 
-export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'guest_portal' | 'list_update';
+export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'guest_portal' | 'list_update' | 'document_read';
 
 /** Queues a run in the caller's transaction; runs requested while one waits coalesce. */
 export async function requestScreening(db: Db, deps: Deps, reservationId: string, trigger: Trigger): Promise<void> {

@@ -1,3 +1,4 @@
+import type { PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import type { Identification } from './identity.js';
 import type { PaymentEvent } from './schemas.js';
 
@@ -71,6 +72,8 @@ export interface Snapshot {
     guest: { first_name: string | null; last_name: string | null; full_name: string | null; email: string | null; phone: string | null; location: string | null };
   };
   identification: Identification;
+  /** The identity document read from the guest's photo (modules/identity): the latest reading, or undefined when none was sent. */
+  document?: { read: ReadDocument | null; problems: PhotoProblem[] } | undefined;
   payments: (PaymentEvent & { occurred_at: string })[];
   history: { reservations: number; medianTotalPrice: number | null; medianNights: number | null; sameContactLast24h: number };
   guestPortalCompleted: boolean;

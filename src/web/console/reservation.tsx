@@ -73,6 +73,7 @@ const TRIGGER_WORDS: Record<string, string> = {
   manual: 'screened again by hand',
   guest_portal: 'guest portal completed',
   list_update: 'a list changed',
+  document_read: 'the identity document was read',
 };
 const DONE: Record<string, string> = {
   screen: 'Screening again: the new verdict shows here in a few seconds (reload).',

@@ -101,13 +101,72 @@ function finding(p: DocumentProblem): Finding {
 }
 
 /**
+ * What the document read from the guest's photo says against the booking and the typed values.
+ * Read data is stronger evidence than typed data: a name read that is another person's is
+ * strong, a check digit that fails is strong (a misread or an altered document; the guest is
+ * asked for a better photo first), typed values that disagree with it are moderate.
+ */
+function readFindings(s: Parameters<Check>[0], guestName: string): { findings: Finding[]; name: string | null } {
+  const doc = s.document;
+  if (!doc) return { findings: [], name: null };
+  const read = doc.read;
+  if (!read) {
+    const problems = listInWords(doc.problems.map((p) => say(`id.photo_problem.${p}`)));
+    return { findings: [{ code: 'id.photo_unreadable', text: say('id.photo_unreadable', { problems }), strength: 'moderate', recommendation: say('id.photo_unreadable.do') }], name: null };
+  }
+  const findings: Finding[] = [];
+  const failing = (
+    [
+      ['documentNumber', read.document_number.check],
+      ['birthDate', read.birth_date.check],
+      ['expirationDate', read.expiry_date.check],
+      ['personalNumber', read.optional_data.check],
+      ['composite', read.composite],
+    ] as const
+  )
+    .filter(([, check]) => check === 'invalid')
+    .map(([field]) => say(`id.mrz_field.${field}`));
+  if (failing.length)
+    findings.push({ code: 'id.read_check_digits', text: say('id.read_check_digits', { fields: listInWords(failing) }), strength: 'strong', recommendation: say('id.read_check_digits.do') });
+  const surname = read.surname.value ?? '';
+  const given = read.given_names.value ?? '';
+  const name = [given, surname].filter(Boolean).join(' ');
+  if (name && guestName && matchName(guestName, surname && given ? `${surname}, ${given}` : name).score < SAME_PERSON) {
+    findings.push({ code: 'id.read_name_mismatch', text: say('id.read_name_mismatch', { document: name, guest: guestName }), strength: 'strong', recommendation: say('id.read_name_mismatch.do') });
+  }
+  const typed = s.identification;
+  if (typed.document_number && read.document_number.value && read.document_number.check === 'valid' && normaliseDocument(typed.document_number) !== normaliseDocument(read.document_number.value)) {
+    findings.push({
+      code: 'id.read_number_mismatch',
+      text: say('id.read_number_mismatch', { typed: typed.document_number, read: read.document_number.value }),
+      strength: 'moderate',
+      recommendation: say('id.read_number_mismatch.do'),
+    });
+  }
+  if (typed.birth_date && read.birth_date.value && read.birth_date.check === 'valid' && typed.birth_date !== read.birth_date.value) {
+    findings.push({
+      code: 'id.read_birth_mismatch',
+      text: say('id.read_birth_mismatch', { typed: dateInWords(typed.birth_date), read: dateInWords(read.birth_date.value) }),
+      strength: 'moderate',
+      recommendation: say('id.read_birth_mismatch.do'),
+    });
+  }
+  return { findings, name };
+}
+
+/**
  * The guest's identity document: present, valid through the stay, old enough, and theirs. Under
  * the account's minimum age is decisive (the host's own rule); an expiry before check-out and
- * check digits that do not add up are strong; the rest is moderate.
+ * check digits that do not add up are strong; the rest is moderate. Where the document was read
+ * from its photo, its dates (when their check digits hold) stand in for the typed ones.
  */
 export const identificationDocument: Check = (s) => {
   const id = s.identification;
-  if (!id.document_number && !id.birth_date && !id.expiry_date) {
+  const read = s.document?.read;
+  const trusted = (f: { value: string | null; check: string } | undefined) => (f?.value && f.check === 'valid' ? f.value : undefined);
+  const birth = trusted(read?.birth_date) ?? id.birth_date;
+  const expiry = trusted(read?.expiry_date) ?? id.expiry_date;
+  if (!id.document_number && !birth && !expiry && !s.document) {
     return {
       status: 'INCOMPLETE',
       value: say('id.missing.value'),
@@ -116,15 +175,21 @@ export const identificationDocument: Check = (s) => {
     };
   }
   const today = s.now.slice(0, 10);
-  const findings: Finding[] = documentProblems(id, {
-    checkIn: s.reservation.check_in_date ?? null,
-    checkOut: s.reservation.check_out_date ?? null,
-    today,
-    minimumAge: s.settings.minimumAge,
-  }).map(finding);
+  const findings: Finding[] = documentProblems(
+    // The typed zone is checked only where no photo was read: the read zone's checks are its own findings.
+    { ...id, birth_date: birth, expiry_date: expiry, mrz: read ? null : id.mrz },
+    {
+      checkIn: s.reservation.check_in_date ?? null,
+      checkOut: s.reservation.check_out_date ?? null,
+      today,
+      minimumAge: s.settings.minimumAge,
+    },
+  ).map(finding);
   const guestName = [s.reservation.guest.first_name, s.reservation.guest.last_name].filter(Boolean).join(' ');
+  const fromPhoto = readFindings(s, guestName);
+  findings.push(...fromPhoto.findings);
   const docName = [id.first_name, id.middle_name, id.last_name].filter(Boolean).join(' ');
-  if (docName && guestName) {
+  if (!read && docName && guestName) {
     // The document's name read as a list writes it (family name first), so the matcher knows
     // which part must agree and which may be left out of the booking (middle names).
     const given = [id.first_name, id.middle_name].filter(Boolean).join(' ');
@@ -138,5 +203,5 @@ export const identificationDocument: Check = (s) => {
       });
     }
   }
-  return outcome(findings, { value: say('id.ok.value') }, { help: say('id.help.review') });
+  return outcome(findings, { value: fromPhoto.name ? say('id.read.value', { name: fromPhoto.name }) : say('id.ok.value') }, { help: say('id.help.review') });
 };

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { faker } from '@faker-js/faker';
+import sharp from 'sharp';
+import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { generateDocuments, type GeneratedPhoto } from '../../../bench/documents/generate.js';
+
+/** A multipart/form-data body of file parts. */
+function form(parts: { name: string; filename: string; type: string; data: Buffer }[]) {
+  const boundary = `----gs${Math.random().toString(36).slice(2)}`;
+  const chunks = parts.flatMap((p) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`),
+    p.data,
+    Buffer.from('\r\n'),
+  ]);
+  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe(`identity documents read from their photos (${dbKind})`, () => {
+  let t: TestApp;
+  let me: Tenant;
+  let dir: string;
+  let photos: GeneratedPhoto[];
+  const send = async (url: string, parts: Parameters<typeof form>[0], key = me.key) => {
+    const { payload, headers } = form(parts);
+    const res = await t.app.inject({ method: 'POST', url, payload, headers: { ...headers, 'x-api-key': key } });
+    return { status: res.statusCode, json: res.json<any>(), body: res.body }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  const jpeg = (data: Buffer, name = 'front') => ({ name, filename: 'photo.jpg', type: 'image/jpeg', data });
+  const count = async () =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom('identity_verifications')
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  before(async () => {
+    t = await createTestAppWithWorker();
+    me = await tenant(t);
+    dir = mkdtempSync(path.join(tmpdir(), 'documents-test-'));
+    // A passport and an ID card back, photographed turned, in perspective, on a table.
+    photos = await generateDocuments(dir, 2, 5);
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const booking = async (first: string, last: string) => {
+    const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+      key: me.key,
+      body: { confirmation_code: `ID-${faker.string.alphanumeric(8)}`, check_in_date: '2027-03-01', check_out_date: '2027-03-04', guest: { first_name: first, last_name: last } },
+    });
+    assert.equal(r.status, 200, r.body);
+    return r.json.id as string;
+  };
+  const finished = (id: string) =>
+    eventually(
+      async () => {
+        const r = await call(t, 'GET', `/v1/identity-verifications/${id}`, { key: me.key });
+        return r.json.status !== 'pending' && r.json;
+      },
+      'the reading finished',
+      30_000,
+    );
+
+  it("reads a passport's zone, answers every field with its check, and screens the booking with it", async () => {
+    const [passport] = photos;
+    const truth = passport!.truth;
+    const given = truth.givenNames.split('<')[0]!;
+    const id = await booking(given, truth.surname.replace(/</g, ' '));
+    const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport!.file))]);
+    assert.equal(sent.status, 202, sent.body);
+    assert.equal(sent.json.status, 'pending');
+    const v = await finished(sent.json.id);
+    assert.equal(v.status, 'finished');
+    assert.equal(v.reservation_id, id);
+    assert.deepEqual(v.document.zone, truth.lines);
+    assert.equal(v.document.document_number.value, truth.documentNumber);
+    assert.equal(v.document.document_number.check, 'valid');
+    assert.equal(v.document.birth_date.value, truth.birthDate);
+    assert.equal(v.document.expiry_date.value, truth.expiryDate);
+    assert.equal(v.document.composite, 'valid');
+    assert.equal(v.document.valid, true);
+    assert.deepEqual(v.problems, []);
+    const summary = await eventually(async () => {
+      const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
+      return /read from its photo/.test(s.details?.identification_document?.value ?? '') && s;
+    }, 'the booking screened with the document');
+    assert.equal(summary.details.identification_document.status, 'PASS', JSON.stringify(summary.details.identification_document));
+  });
+
+  it("says so when the document read is another person's", async () => {
+    const id = await booking('Jonathan', 'Ashworth');
+    const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(photos[0]!.file))]);
+    assert.equal(sent.status, 202);
+    await finished(sent.json.id);
+    const summary = await eventually(async () => {
+      const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
+      return s.top_risks?.some((r: string) => /not the guest Jonathan Ashworth/.test(r)) && s;
+    }, 'the name finding');
+    assert.notEqual(summary.details.identification_document.status, 'PASS');
+  });
+
+  it('reads an ID card from its back, one-off, and keeps nothing', async () => {
+    const card = photos[1]!;
+    assert.equal(card.truth.format, 'TD1');
+    const before = await count();
+    const r = await send('/v1/identity/read', [jpeg(readFileSync(card.file), 'image')]);
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json.document.zone, card.truth.lines);
+    assert.equal(r.json.document.format, 'TD1');
+    assert.equal(r.json.document.valid, true);
+    assert.equal(await count(), before, 'neither the photo nor what was read is kept');
+    assert.equal((await call(t, 'GET', `/v1/identity-verifications/${r.json.id}`, { key: me.key })).status, 404);
+  });
+
+  it('says what is wrong with a photo that shows no document', async () => {
+    const table = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#8a6d4b' } })
+      .jpeg()
+      .toBuffer();
+    const r = await send('/v1/identity/read', [jpeg(table, 'image')]);
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.document, null);
+    assert.ok(r.json.problems.length > 0);
+    assert.match(r.json.problems.map((p: { message: string }) => p.message).join(' '), /photograph|take it again|blurred|dark/i);
+  });
+
+  it('refuses what is no photo with a 4xx naming the problem, and writes nothing', async () => {
+    const id = await booking('Ann', 'Example');
+    const good = readFileSync(photos[0]!.file);
+    const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    // A PNG header claiming 30000 × 30000 pixels: a decompression bomb.
+    const bomb = Buffer.from(png);
+    bomb.writeUInt32BE(30000, 16);
+    bomb.writeUInt32BE(30000, 20);
+    const gif = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#fff' } })
+      .gif()
+      .toBuffer();
+    const cases: [string, Buffer, number, RegExp][] = [
+      ['empty', Buffer.alloc(0), 400, /empty/],
+      ['a PDF named .jpg', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'.repeat(40)), 415, /PDF/],
+      ['a truncated JPEG', good.subarray(0, Math.floor(good.length / 2)), 415, /damaged or cut short/],
+      ['a decompression bomb', bomb, 415, /30000 × 30000 pixels/],
+      ['a GIF', gif, 415, /GIF/],
+      ['HEIC', Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(600)]), 415, /HEIC.*JPEG/],
+      ['16 MB', Buffer.concat([good, Buffer.alloc(16 * 1024 * 1024)]), 413, /15 MB/],
+    ];
+    const before = await count();
+    for (const [what, data, status, message] of cases) {
+      const r = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(data)]);
+      assert.equal(r.status, status, `${what}: ${r.body}`);
+      assert.match(r.json.error, message, what);
+      const once = await send('/v1/identity/read', [jpeg(data, 'image')]);
+      assert.equal(once.status, status, `${what} (one-off read): ${once.body}`);
+    }
+    const json = await call(t, 'POST', `/v1/reservations/${id}/identity-documents`, { key: me.key, body: { front: 'x' } });
+    assert.equal(json.status, 415);
+    assert.match(json.json.error, /multipart\/form-data/);
+    const stray = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(good, 'selfie')]);
+    assert.equal(stray.status, 400);
+    assert.match(stray.json.error, /selfie: unknown part/);
+    assert.equal((await send('/v1/reservations/res_nope/identity-documents', [jpeg(good)])).status, 404);
+    assert.equal(await count(), before, 'no refused photo left a record');
+  });
+
+  it("keeps one account's readings from another", async () => {
+    const id = await booking('Ann', 'Example');
+    const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(photos[0]!.file))]);
+    const other = await tenant(t);
+    assert.equal((await call(t, 'GET', `/v1/identity-verifications/${sent.json.id}`, { key: other.key })).status, 404);
+    assert.equal((await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(photos[0]!.file))], other.key)).status, 404);
+    await finished(sent.json.id);
+  });
+});

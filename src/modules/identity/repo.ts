@@ -1,0 +1,47 @@
+import type { Insertable, Selectable } from 'kysely';
+import { insertRows } from '../../db/compiled.js';
+import type { Db, Tx } from '../../db/connection.js';
+import type { IdentityImagesTable, IdentityVerificationsTable } from '../../db/schema.js';
+
+export type VerificationRow = Selectable<IdentityVerificationsTable>;
+export type ImageRow = Selectable<IdentityImagesTable>;
+
+export async function insertVerification(tx: Tx, row: Insertable<IdentityVerificationsTable>, images: Insertable<IdentityImagesTable>[]): Promise<void> {
+  await insertRows(tx, 'identity_verifications', [row]);
+  await insertRows(tx, 'identity_images', images);
+}
+
+export function findVerification(db: Db, id: string): Promise<VerificationRow | undefined> {
+  return db.selectFrom('identity_verifications').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The reservation's latest finished reading, if any. */
+export function latestFinished(db: Db, reservationId: string): Promise<VerificationRow | undefined> {
+  return db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'finished')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function imagesOf(db: Db, verificationId: string): Promise<ImageRow[]> {
+  return db.selectFrom('identity_images').selectAll().where('verification_id', '=', verificationId).orderBy('side', 'desc').execute();
+}
+
+export async function finish(tx: Tx, id: string, change: { status: 'finished' | 'failed'; result_enc: string | null; error: string | null; ms: number; finished_at: string }): Promise<void> {
+  await tx.updateTable('identity_verifications').set(change).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+export async function deleteImages(tx: Tx, verificationId: string, at: string): Promise<void> {
+  await tx.deleteFrom('identity_images').where('verification_id', '=', verificationId).execute();
+  await tx.updateTable('identity_verifications').set({ images_deleted_at: at }).where('id', '=', verificationId).execute();
+}
+
+export async function deleteVerification(tx: Tx, id: string): Promise<void> {
+  await tx.deleteFrom('identity_images').where('verification_id', '=', id).execute();
+  await tx.deleteFrom('identity_verifications').where('id', '=', id).execute();
+}

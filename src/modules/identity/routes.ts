@@ -1,0 +1,142 @@
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { authErrors, ErrorResponse } from '../../http/schemas.js';
+import { Nullable, StringEnum } from '../../http/validation.js';
+import { MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
+import { AppError, badRequest } from '../../lib/errors.js';
+import * as identity from './service.js';
+
+const tags = ['Identity documents'];
+const Check = StringEnum(['valid', 'invalid', 'none'], { description: "valid or invalid by the field's check digit; none where the zone gives it none (names, codes)" });
+const Field = Type.Object({
+  value: Nullable(Type.String()),
+  check: Check,
+  corrected: Type.Optional(Type.Boolean({ description: 'a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold' })),
+});
+const Document = Type.Object(
+  {
+    format: StringEnum(['TD1', 'TD2', 'TD3'], { description: 'TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)' }),
+    document_type: Field,
+    issuing_state: Field,
+    document_number: Field,
+    surname: Field,
+    given_names: Field,
+    nationality: Field,
+    birth_date: Type.Object({ ...Field.properties, value: Nullable(Type.String({ description: 'YYYY-MM-DD' })) }),
+    sex: Field,
+    expiry_date: Type.Object({ ...Field.properties, value: Nullable(Type.String({ description: 'YYYY-MM-DD' })) }),
+    optional_data: Field,
+    composite: Check,
+    valid: Type.Boolean({ description: 'every check digit the document has holds' }),
+    zone: Type.Array(Type.String(), { description: "the machine-readable zone's lines as read" }),
+  },
+  { title: 'ReadDocument' },
+);
+const Problem = Type.Object({
+  code: StringEnum(['too_dark', 'blurred', 'glare', 'zone_cut_off', 'no_document', 'zone_unreadable']),
+  message: Type.String({ description: 'what is wrong with the photo and how to take it again, in words for the guest' }),
+});
+const Verification = Type.Object(
+  {
+    id: Type.String(),
+    reservation_id: Nullable(Type.String()),
+    status: StringEnum(['pending', 'finished', 'failed']),
+    document: Nullable(Document),
+    problems: Type.Array(Problem, { description: 'what kept the photo from being read whole; empty when every check digit holds' }),
+    error: Nullable(Type.String({ description: 'why the photos could not be read at all (failed)' })),
+    ms: Nullable(Type.Integer({ description: 'how long the reading took' })),
+    created_at: Type.String(),
+    finished_at: Nullable(Type.String()),
+    images_deleted_at: Nullable(Type.String()),
+  },
+  { title: 'IdentityVerification' },
+);
+
+/** The request's image parts, by name; anything else in the form is refused with its name. */
+async function readImages(request: FastifyRequest, allowed: ('front' | 'back' | 'image')[]): Promise<Map<string, Buffer>> {
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type', `the body must be multipart/form-data with ${allowed.map((a) => `a file part named ${a}`).join(' and ')}`);
+  const images = new Map<string, Buffer>();
+  try {
+    for await (const part of request.parts()) {
+      if (!(allowed as string[]).includes(part.fieldname)) throw badRequest(`${part.fieldname.slice(0, 40)}: unknown part (expected ${allowed.join(' or ')})`);
+      if (part.type !== 'file') throw badRequest(`${part.fieldname}: must be a file part`);
+      if (images.has(part.fieldname)) throw badRequest(`${part.fieldname}: sent twice`);
+      images.set(part.fieldname, await part.toBuffer());
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT')
+      throw new AppError('payload_too_large', `an image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB, and ${allowed.length} at most`);
+    throw badRequest(`the multipart body could not be read: ${(err as Error).message}`);
+  }
+  return images;
+}
+
+const IMAGE_ERRORS = { ...authErrors, 413: Type.Ref(ErrorResponse), 503: Type.Ref(ErrorResponse) };
+
+/** Identity documents read from their photos: a reservation's (read as a job) and one-off reads. */
+export const identityRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 0, parts: 2, headerPairs: 50 } });
+
+    app.post(
+      '/reservations/:id/identity-documents',
+      {
+        schema: {
+          tags,
+          operationId: 'submitIdentityDocument',
+          summary: "Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card)",
+          description:
+            'Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG.',
+          consumes: ['multipart/form-data'],
+          params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+          response: { 202: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...IMAGE_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        await identity.assertReservation(deps, request.account, request.params.id);
+        const images = await readImages(request, ['front', 'back']);
+        const photos = [...images].map(([side, data]) => ({ side: side as 'front' | 'back', data }));
+        return reply.code(202).send(await identity.submitDocument(deps, request.account, request.params.id, 'api', photos));
+      },
+    );
+
+    app.get(
+      '/identity-verifications/:id',
+      {
+        schema: {
+          tags,
+          operationId: 'getIdentityVerification',
+          summary: 'A reading of identity document photos: status, the fields read with their check digits, the photo problems in words',
+          params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+          response: { 200: Verification, ...authErrors },
+        },
+      },
+      async (request) => identity.getVerification(deps, request.account, request.params.id),
+    );
+
+    app.post(
+      '/identity/read',
+      {
+        schema: {
+          tags,
+          operationId: 'readIdentityDocument',
+          summary: 'Read one photo of a passport or ID card and answer what it says, with no reservation (multipart/form-data: image)',
+          description: 'For a check-in kiosk or a PMS app: answers when the reading is done (up to 30 s; 503 when no worker runs). Nothing is kept: neither the photo nor what was read.',
+          consumes: ['multipart/form-data'],
+          response: { 200: Verification, ...IMAGE_ERRORS },
+        },
+      },
+      async (request) => {
+        const images = await readImages(request, ['image']);
+        const image = images.get('image');
+        if (!image) throw badRequest('image: a photo is required (multipart/form-data, a file part named image)');
+        return identity.readOnce(deps, request.account, image);
+      },
+    );
+  };

@@ -1,0 +1,183 @@
+/**
+ * Identity documents read from their photos. A photo is checked from its headers where it
+ * arrives (the API process decodes nothing), stored sealed, and read by a job where jobs run
+ * (lib/documents: the zone found, read against the OCR-B glyphs, parsed, every check digit
+ * tried). A reservation's reading screens it again; a one-off read answers and is forgotten.
+ */
+import type { Deps } from '../../deps.js';
+import { withTx } from '../../db/connection.js';
+import { enqueue } from '../../jobs/repo.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
+import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import type { AccountRow } from '../accounts/repo.js';
+import { findById } from '../reservations/repo.js';
+import { requestScreening } from '../screening/run.js';
+import { resultAad } from './reading.js';
+import * as repo from './repo.js';
+
+export interface Photo {
+  side: 'front' | 'back';
+  data: Buffer;
+}
+
+/** What a photo's problem means for the guest, and what to do: the API's words (the portal has them in six languages). */
+export const PROBLEM_WORDS: Record<PhotoProblem, string> = {
+  too_dark: 'The photo is too dark: take it again in daylight or under a lamp.',
+  blurred: 'The photo is blurred: hold the phone still, a hand span above the document, and let it focus.',
+  glare: 'Light reflects off the document: tilt it a little away from the lamp or window.',
+  zone_cut_off: 'The two or three lines of letters and <<< at the bottom of the document are cut off: get the whole document in the picture.',
+  no_document: 'No passport or ID card was found in the photo: photograph the page with your photo, or the back of your ID card.',
+  zone_unreadable: 'The lines of letters and <<< at the bottom of the document could not be read: take the photo again, straight on and close enough to fill the frame.',
+};
+
+const imageAad = (accountId: string, verificationId: string, imageId: string) => `identity_image:${accountId}:${verificationId}:${imageId}`;
+
+/** The photos as sent, checked from their headers: a 4xx naming the problem, or their types. */
+function checkPhotos(photos: Photo[]): { side: 'front' | 'back'; data: Buffer; type: string }[] {
+  if (!photos.some((p) => p.side === 'front')) throw badRequest('front: a photo of the document is required (multipart/form-data, a file part named front)');
+  return photos.map((p) => {
+    try {
+      return { ...p, type: inspectPhoto(p.data).type };
+    } catch (err) {
+      if (err instanceof ImageRefused)
+        throw new AppError(p.data.length === 0 ? 'bad_request' : /larger than/.test(err.message) ? 'payload_too_large' : 'unsupported_media_type', `${p.side}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+/** Stores the photos sealed and queues their reading; the new verification's id. */
+export async function submitDocument(deps: Deps, account: AccountRow, reservationId: string | null, source: 'api' | 'portal' | 'read', photos: Photo[]): Promise<{ id: string; status: 'pending' }> {
+  const checked = checkPhotos(photos);
+  const id = newId('idv');
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.insertVerification(
+      tx,
+      { id, account_id: account.id, reservation_id: reservationId, source, status: 'pending', result_enc: null, error: null, ms: null, created_at: now, finished_at: null, images_deleted_at: null },
+      checked.map((p) => {
+        const imageId = newId('img');
+        return {
+          id: imageId,
+          verification_id: id,
+          account_id: account.id,
+          side: p.side,
+          content_type: p.type,
+          size: p.data.length,
+          data_enc: deps.secrets.sealBytes(p.data, imageAad(account.id, id, imageId)),
+          created_at: now,
+        };
+      }),
+    );
+    await enqueue(tx, deps, 'identity.read', { verification_id: id });
+  });
+  deps.wakeWorker();
+  return { id, status: 'pending' };
+}
+
+export interface VerificationView {
+  id: string;
+  reservation_id: string | null;
+  status: 'pending' | 'finished' | 'failed';
+  document: ReadDocument | null;
+  problems: { code: PhotoProblem; message: string }[];
+  error: string | null;
+  ms: number | null;
+  created_at: string;
+  finished_at: string | null;
+  images_deleted_at: string | null;
+}
+
+export async function verificationView(deps: Deps, row: repo.VerificationRow): Promise<VerificationView> {
+  const result = row.result_enc ? (JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading) : null;
+  return {
+    id: row.id,
+    reservation_id: row.reservation_id,
+    status: row.status,
+    document: result?.document ?? null,
+    problems: (result?.problems ?? []).map((code) => ({ code, message: PROBLEM_WORDS[code] })),
+    error: row.error,
+    ms: row.ms,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+    images_deleted_at: row.images_deleted_at,
+  };
+}
+
+export async function getVerification(deps: Deps, account: AccountRow, id: string): Promise<VerificationView> {
+  const row = await repo.findVerification(deps.db, id);
+  // A one-off read is its caller's only, while it lasts; a reservation's reading is the account's.
+  if (!row || row.account_id !== account.id) throw notFound(`identity verification ${id}`);
+  return verificationView(deps, row);
+}
+
+/**
+ * The job: reads the photos (the front, and the back where the front has no zone: an ID card's
+ * zone is on its back), keeps the result sealed, and screens the reservation again.
+ */
+export async function runIdentityRead(payload: { verification_id: string }, { deps }: JobContext): Promise<void> {
+  const row = await repo.findVerification(deps.db, payload.verification_id);
+  if (!row || row.status !== 'pending') return;
+  const started = performance.now();
+  const { readDocumentPhoto } = await import('../../lib/documents/read.js');
+  let reading: DocumentReading | undefined;
+  let error: string | null = null;
+  try {
+    for (const image of await repo.imagesOf(deps.db, row.id)) {
+      const data = deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id));
+      const r = await readDocumentPhoto(data, deps.clock());
+      if (!reading || (r.document && (!reading.document || (r.document.valid && !reading.document.valid)))) reading = r;
+      if (reading.document?.valid) break;
+    }
+  } catch (err) {
+    if (!(err instanceof ImageRefused)) throw err;
+    error = err.message;
+  }
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.finish(tx, row.id, {
+      status: reading ? 'finished' : 'failed',
+      result_enc: reading ? deps.secrets.seal(JSON.stringify(reading), resultAad(row.account_id, row.id)) : null,
+      error: reading ? null : (error ?? 'the photos could not be read'),
+      ms: Math.round(performance.now() - started),
+      finished_at: now,
+    });
+    // A one-off read keeps no photo once read.
+    if (!row.reservation_id) await repo.deleteImages(tx, row.id, now);
+    else await requestScreening(tx, deps, row.reservation_id, 'document_read');
+  });
+  if (row.reservation_id) deps.wakeWorker();
+}
+
+/**
+ * A one-off read: queued like any other (the reading runs where jobs run), waited for, answered
+ * and forgotten. No worker running, or one too busy to get to it in time: 503 with Retry-After.
+ */
+export async function readOnce(deps: Deps, account: AccountRow, data: Buffer): Promise<VerificationView> {
+  const { id } = await submitDocument(deps, account, null, 'read', [{ side: 'front', data }]);
+  const deadline = Date.now() + deps.config.identityReadWaitMs;
+  try {
+    for (let wait = 20; Date.now() < deadline; wait = Math.min(200, wait * 2)) {
+      await new Promise((r) => setTimeout(r, wait));
+      const row = await repo.findVerification(deps.db, id);
+      if (row && row.status !== 'pending') {
+        if (row.status === 'failed') throw new AppError('unsupported_media_type', `image: ${row.error ?? 'the photo could not be read'}`);
+        return await verificationView(deps, row);
+      }
+    }
+    throw new AppError('unavailable', `the reading did not finish within ${deps.config.identityReadWaitMs / 1000} s: is a worker running (guestscreen start, or guestscreen worker beside serve)?`, {
+      'retry-after': '10',
+    });
+  } finally {
+    await withTx(deps.db, (tx) => repo.deleteVerification(tx, id));
+  }
+}
+
+/** The reservation must be the account's before its document is taken (checked before the upload is read). */
+export async function assertReservation(deps: Deps, account: AccountRow, reservationId: string): Promise<void> {
+  if (!(await findById(deps.db, account.id, reservationId))) throw notFound(`reservation ${reservationId}`);
+}
