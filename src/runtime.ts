@@ -19,6 +19,7 @@ import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
 import { enqueue } from './jobs/repo.js';
 import { purgeExpiredChecks } from './modules/background-checks/service.js';
+import { purgeDocumentPhotos } from './modules/identity/service.js';
 import { enableMetrics, metricsAllowed, metricsText } from './modules/system/metrics.js';
 
 export function createDeps(config: Config): Deps {
@@ -109,6 +110,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
         ? []
         : [
             ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
+            // Identity documents' photos, deleted the account's number of days after check-out.
+            { name: 'document photo retention', everyMs: 3_600_000, firstAfterMs: 30_000, run: async () => void (await purgeDocumentPhotos(deps)) },
             // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
             ...(deps.config.sanctionsRefresh
               ? [

@@ -1839,6 +1839,10 @@ export interface components {
             disabled_checks: ("background_check" | "credit_check" | "blacklist" | "payment_verification" | "identification_document" | "fraud_detection" | "adverse_media" | "social_verification" | "sanctions" | "house_rules")[];
             /** @description the name matcher score from which a listed name (blocklist, sanctions) is a possible match; default 0.9 (see POST /v1/screening/match) */
             name_match_threshold: number;
+            /** @description the identity documents accepted, as read from their photos: another kind is a finding; default passport and id_card */
+            accepted_documents: ("passport" | "id_card" | "visa")[];
+            /** @description days after check-out that a document's photos are kept (what was read stays); default 30 */
+            document_photo_days: number;
         };
         ScreeningSettingsUpdate: {
             /**
@@ -1850,6 +1854,10 @@ export interface components {
             disabled_checks?: ("background_check" | "credit_check" | "blacklist" | "payment_verification" | "identification_document" | "fraud_detection" | "adverse_media" | "social_verification" | "sanctions" | "house_rules")[];
             /** @description the name matcher score from which a listed name (blocklist, sanctions) is a possible match; default 0.9 (see POST /v1/screening/match) */
             name_match_threshold?: number;
+            /** @description the identity documents accepted, as read from their photos: another kind is a finding; default passport and id_card */
+            accepted_documents?: ("passport" | "id_card" | "visa")[];
+            /** @description days after check-out that a document's photos are kept (what was read stays); default 30 */
+            document_photo_days?: number;
         };
         HostProfile: {
             /** @description the name guests see on the portal and in messages */

@@ -82,7 +82,7 @@ export const HOST_MESSAGES = {
   'id.type_not_accepted.do': 'Ask the guest for a document you accept.',
   'id.doc_type.passport': 'a passport',
   'id.doc_type.id_card': 'an identity card',
-  'id.doc_type.other': 'a travel document of another kind',
+  'id.doc_type.visa': 'a visa',
 
   // Fraud signals
   'fraud.no_contact.value': 'No e-mail or phone to check',

@@ -7,6 +7,7 @@ import { faker } from '@faker-js/faker';
 import sharp from 'sharp';
 import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { generateDocuments, type GeneratedPhoto } from '../../../bench/documents/generate.js';
+import { purgeDocumentPhotos } from './service.js';
 
 /** A multipart/form-data body of file parts. */
 function form(parts: { name: string; filename: string; type: string; data: Buffer }[]) {
@@ -170,6 +171,35 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.match(stray.json.error, /selfie: unknown part/);
     assert.equal((await send('/v1/reservations/res_nope/identity-documents', [jpeg(good)])).status, 404);
     assert.equal(await count(), before, 'no refused photo left a record');
+  });
+
+  it("deletes a document's photos the account's number of days after check-out, keeps what was read, and says so in the history", async () => {
+    const stay = async (checkIn: string, checkOut: string) => {
+      const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+        key: me.key,
+        body: { confirmation_code: `RT-${faker.string.alphanumeric(8)}`, check_in_date: checkIn, check_out_date: checkOut, guest: { first_name: 'Ann', last_name: 'Example' } },
+      });
+      const sent = await send(`/v1/reservations/${r.json.id}/identity-documents`, [jpeg(readFileSync(photos[0]!.file))]);
+      await finished(sent.json.id);
+      return { reservation: r.json.id as string, reading: sent.json.id as string };
+    };
+    const settings = await call(t, 'PUT', '/v1/accounts/screening-settings', { key: me.key, body: { document_photo_days: 10 } });
+    assert.equal(settings.status, 200, settings.body);
+    assert.equal(settings.json.document_photo_days, 10);
+    assert.deepEqual(settings.json.accepted_documents, ['passport', 'id_card']);
+    const today = t.deps.clock().toISOString().slice(0, 10);
+    const day = (offset: number) => new Date(Date.parse(`${today}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const old = await stay(day(-14), day(-11));
+    const recent = await stay(day(-6), day(-3));
+    assert.ok((await purgeDocumentPhotos(t.deps)) >= 1);
+    const gone = (await call(t, 'GET', `/v1/identity-verifications/${old.reading}`, { key: me.key })).json;
+    assert.ok(gone.images_deleted_at, 'the photos of a stay that ended 11 days ago are gone');
+    assert.equal(gone.document.valid, true, 'what was read stays');
+    assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', old.reading).executeTakeFirst(), undefined);
+    const notes = (await call(t, 'GET', `/v1/reservations/${old.reservation}/notes`, { key: me.key })).json;
+    assert.ok(JSON.stringify(notes).includes("The identity document's photos were deleted, 10 days after check-out"), JSON.stringify(notes));
+    assert.equal((await call(t, 'GET', `/v1/identity-verifications/${recent.reading}`, { key: me.key })).json.images_deleted_at, null, 'a stay that ended 3 days ago keeps them');
+    await call(t, 'PUT', '/v1/accounts/screening-settings', { key: me.key, body: { document_photo_days: 30 } });
   });
 
   it("keeps one account's readings from another", async () => {

@@ -45,3 +45,17 @@ export async function deleteVerification(tx: Tx, id: string): Promise<void> {
   await tx.deleteFrom('identity_images').where('verification_id', '=', id).execute();
   await tx.deleteFrom('identity_verifications').where('id', '=', id).execute();
 }
+
+/** Readings of reservations that checked out before `day` whose photos are still kept, with the reservation's account and check-out. */
+export function photosKeptAfterCheckout(db: Db, day: string, limit: number) {
+  return db
+    .selectFrom('identity_verifications as v')
+    .innerJoin('reservations as r', 'r.id', 'v.reservation_id')
+    .select(['v.id', 'v.account_id', 'v.reservation_id', 'r.check_out_date'])
+    .where('v.images_deleted_at', 'is', null)
+    .where('v.status', '!=', 'pending')
+    .where('r.check_out_date', '<', day)
+    .orderBy('r.check_out_date')
+    .limit(limit)
+    .execute();
+}

@@ -15,7 +15,8 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { findById } from '../reservations/repo.js';
-import { requestScreening } from '../screening/run.js';
+import { requestScreening, screeningSettings } from '../screening/run.js';
+import { insertNote, systemNote } from '../screening/repo.js';
 import { resultAad } from './reading.js';
 import * as repo from './repo.js';
 
@@ -180,4 +181,30 @@ export async function readOnce(deps: Deps, account: AccountRow, data: Buffer): P
 /** The reservation must be the account's before its document is taken (checked before the upload is read). */
 export async function assertReservation(deps: Deps, account: AccountRow, reservationId: string): Promise<void> {
   if (!(await findById(deps.db, account.id, reservationId))) throw notFound(`reservation ${reservationId}`);
+}
+
+/**
+ * The retention chore: deletes the photos of documents whose reservation checked out more than
+ * the account's `document_photo_days` ago, and says so in the reservation's history. What was
+ * read stays with the reservation. Idempotent; a round does at most a thousand.
+ */
+export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
+  const now = deps.clock();
+  const today = iso(now).slice(0, 10);
+  const due = await repo.photosKeptAfterCheckout(deps.db, today, 1000);
+  const days = new Map<string, number>();
+  let purged = 0;
+  for (const v of due) {
+    if (!days.has(v.account_id)) days.set(v.account_id, (await screeningSettings(deps.db, v.account_id)).documentPhotoDays);
+    const keep = days.get(v.account_id)!;
+    const until = new Date(Date.parse(`${v.check_out_date}T00:00:00Z`) + keep * 86_400_000);
+    if (until.getTime() > now.getTime()) continue;
+    const at = iso(now);
+    await withTx(deps.db, async (tx) => {
+      await repo.deleteImages(tx, v.id, at);
+      await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
+    });
+    purged++;
+  }
+  return purged;
 }

@@ -29,7 +29,14 @@ import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } fr
 import { planCheckIn } from '../messages/check-in.js';
 import { withdrawPortalMessages } from '../messages/service.js';
 
-export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: NAME_THRESHOLD };
+export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = {
+  riskTolerance: 'balanced',
+  minimumAge: 18,
+  disabledChecks: [],
+  nameMatchThreshold: NAME_THRESHOLD,
+  acceptedDocuments: ['passport', 'id_card'],
+  documentPhotoDays: 30,
+};
 
 export async function screeningSettings(db: Db, accountId: string): Promise<ScreeningSettings> {
   const stored = (await readSetting(db, accountId, 'screening')) as Partial<ScreeningSettings> | undefined;

@@ -3,7 +3,7 @@ import { iso } from '../../lib/time.js';
 import { accountFor, type AccountRow } from '../accounts/service.js';
 import { writeSetting } from '../settings/repo.js';
 import { screeningSettings } from './run.js';
-import { CHECK_NAMES, type CheckName, type RiskTolerance } from './types.js';
+import { CHECK_NAMES, type CheckName, type DocumentKind, type RiskTolerance } from './types.js';
 
 /** The checks an account may turn off: all but the booking pattern. */
 export const OPTIONAL_CHECKS = CHECK_NAMES.filter((c): c is Exclude<CheckName, 'general_risk'> => c !== 'general_risk');
@@ -14,6 +14,8 @@ export interface ScreeningSettingsInput {
   minimum_age?: number | undefined;
   disabled_checks?: OptionalCheck[] | undefined;
   name_match_threshold?: number | undefined;
+  accepted_documents?: DocumentKind[] | undefined;
+  document_photo_days?: number | undefined;
 }
 
 /** The account's screening settings (or, with userId, a managed account's), as the API shows them. */
@@ -24,6 +26,8 @@ export async function readScreeningSettings(deps: Deps, caller: AccountRow, user
     minimum_age: s.minimumAge,
     disabled_checks: s.disabledChecks.filter((c): c is OptionalCheck => c !== 'general_risk'),
     name_match_threshold: s.nameMatchThreshold,
+    accepted_documents: s.acceptedDocuments,
+    document_photo_days: s.documentPhotoDays,
   };
 }
 
@@ -40,6 +44,8 @@ export async function writeScreeningSettings(deps: Deps, caller: AccountRow, b: 
       minimumAge: b.minimum_age ?? current.minimumAge,
       disabledChecks: b.disabled_checks ?? current.disabledChecks,
       nameMatchThreshold: b.name_match_threshold ?? current.nameMatchThreshold,
+      acceptedDocuments: b.accepted_documents ?? current.acceptedDocuments,
+      documentPhotoDays: b.document_photo_days ?? current.documentPhotoDays,
     },
     iso(deps.clock()),
   );

@@ -51,7 +51,17 @@ export interface ScreeningSettings {
   disabledChecks: CheckName[];
   /** The name matcher's score from which a listed name (blocklist, sanctions) is a possible match. */
   nameMatchThreshold: number;
+  /** The kinds of identity document the account accepts, as read from their photos. */
+  acceptedDocuments: DocumentKind[];
+  /** Days after check-out that a document's photos are kept; what was read stays with the reservation. */
+  documentPhotoDays: number;
 }
+
+/** What a document's code (ICAO 9303) makes it: P a passport, I, A and C an identity card, V a visa. */
+export const DOCUMENT_KINDS = ['passport', 'id_card', 'visa'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export const documentKind = (code: string | null | undefined): DocumentKind | null =>
+  !code ? null : code.startsWith('P') ? 'passport' : code.startsWith('V') ? 'visa' : /^[IAC]/.test(code) ? 'id_card' : null;
 
 /** Everything the checks may look at, gathered once per run; checks are pure functions of it. */
 export interface Snapshot {

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
 import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../screening/settings.js';
+import { DOCUMENT_KINDS } from '../screening/types.js';
 
 const tags = ['Settings'];
 
@@ -17,6 +18,11 @@ const Settings = Type.Object(
       maximum: 1,
       description: 'the name matcher score from which a listed name (blocklist, sanctions) is a possible match; default 0.9 (see POST /v1/screening/match)',
     }),
+    accepted_documents: Type.Array(StringEnum(DOCUMENT_KINDS), {
+      uniqueItems: true,
+      description: 'the identity documents accepted, as read from their photos: another kind is a finding; default passport and id_card',
+    }),
+    document_photo_days: Type.Integer({ minimum: 0, maximum: 3650, description: "days after check-out that a document's photos are kept (what was read stays); default 30" }),
   },
   { title: 'ScreeningSettings' },
 );

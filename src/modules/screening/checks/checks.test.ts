@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { screen } from '../engine.js';
 import type { Snapshot } from '../types.js';
+import type { ReadDocument } from '../../../lib/documents/read.js';
+import { DEFAULT_SCREENING_SETTINGS } from '../run.js';
 import { blacklist } from './blocklist.js';
 import { fraudDetection } from './fraud.js';
 import { identificationDocument } from './identification.js';
@@ -32,7 +34,7 @@ function snapshot(over: Partial<Snapshot> = {}, reservation: Partial<Snapshot['r
     history: { reservations: 40, medianTotalPrice: 400, medianNights: 3, sameContactLast24h: 0 },
     guestPortalCompleted: false,
     skipGuestPortal: true,
-    settings: { riskTolerance: 'balanced', minimumAge: 18, disabledChecks: [], nameMatchThreshold: 0.9 },
+    settings: { ...DEFAULT_SCREENING_SETTINGS },
     blocklist: [],
     rules: [],
     ...over,
@@ -51,8 +53,46 @@ describe('checks', () => {
     assert.equal(spouse.status, 'REVIEW', 'the same family name with another given name is someone else');
     assert.equal(spouse.value, 'Name on the document (Rui Costa) does not match the guest (Ines Costa)');
     assert.equal(identificationDocument(snapshot()).status, 'INCOMPLETE');
-    const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { riskTolerance: 'balanced', minimumAge: 25, disabledChecks: [], nameMatchThreshold: 0.9 } });
+    const adult21 = snapshot({ identification: { ...ok, birth_date: '2004-06-01' }, settings: { ...DEFAULT_SCREENING_SETTINGS, minimumAge: 25 } });
     assert.match(identificationDocument(adult21).value, /Guest is 22, under your minimum age of 25/);
+  });
+
+  it('identification: what was read from the photo outweighs what was typed, and says why', () => {
+    const f = (value: string | null, check: 'valid' | 'invalid' | 'none' = 'none') => ({ value, check });
+    const read: ReadDocument = {
+      format: 'TD3',
+      document_type: f('P'),
+      issuing_state: f('PRT'),
+      document_number: f('CB1234567', 'valid'),
+      surname: f('COSTA'),
+      given_names: f('INES'),
+      nationality: f('PRT'),
+      birth_date: f('1990-01-01', 'valid'),
+      sex: f('F'),
+      expiry_date: f('2030-01-01', 'valid'),
+      optional_data: f(null),
+      composite: 'valid',
+      valid: true,
+      zone: [],
+    };
+    const withDoc = (doc: ReadDocument | null, over: Partial<Snapshot> = {}) => snapshot({ document: { read: doc, problems: doc ? [] : ['blurred', 'glare'] }, ...over });
+    const ok = identificationDocument(withDoc(read));
+    assert.equal(ok.status, 'PASS', JSON.stringify(ok));
+    assert.equal(ok.value, 'Document read from its photo: INES COSTA, valid through the stay');
+    const forged = identificationDocument(withDoc({ ...read, birth_date: f('1990-01-01', 'invalid'), composite: 'invalid', valid: false }));
+    assert.notEqual(forged.status, 'PASS');
+    assert.ok(forged.findings.some((x) => x.code === 'id.read_check_digits' && /date of birth and the whole line/.test(x.text)));
+    const other = identificationDocument(withDoc({ ...read, surname: f('FERREIRA'), given_names: f('PAULO') }));
+    assert.ok(other.findings.some((x) => x.code === 'id.read_name_mismatch' && x.strength === 'strong'));
+    const typedOther = identificationDocument(withDoc(read, { identification: { document_number: 'ZZ999', birth_date: '1991-02-02' } }));
+    assert.deepEqual(typedOther.findings.map((x) => x.code).sort(), ['id.read_birth_mismatch', 'id.read_number_mismatch']);
+    const minor = identificationDocument(withDoc({ ...read, birth_date: f('2012-05-05', 'valid') }, { identification: { birth_date: '1990-01-01' } }));
+    assert.equal(minor.status, 'FAIL', 'the age comes from the date read, not the date typed');
+    const visa = identificationDocument(withDoc({ ...read, document_type: f('V') }));
+    assert.ok(visa.findings.some((x) => x.code === 'id.type_not_accepted' && /a visa/.test(x.text)));
+    const unread = identificationDocument(withDoc(null));
+    assert.equal(unread.findings[0]?.code, 'id.photo_unreadable');
+    assert.match(unread.findings[0].text, /blurred and glare on the document/);
   });
 
   it('fraud: long and expensive stays against the account history, velocity, free webmail as a fact only', () => {

@@ -2,7 +2,7 @@ import { parse as parseMrz } from 'mrz';
 import { normaliseDocument } from '../../blocklist/service.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import { dateInWords, listInWords, say, type HostMessage } from '../../../lib/host-messages.js';
-import type { Check, Finding } from '../types.js';
+import { documentKind, type Check, type Finding } from '../types.js';
 import { outcome } from './outcome.js';
 
 function ageOn(birth: string, day: string): number {
@@ -133,6 +133,10 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
   const name = [given, surname].filter(Boolean).join(' ');
   if (name && guestName && matchName(guestName, surname && given ? `${surname}, ${given}` : name).score < SAME_PERSON) {
     findings.push({ code: 'id.read_name_mismatch', text: say('id.read_name_mismatch', { document: name, guest: guestName }), strength: 'strong', recommendation: say('id.read_name_mismatch.do') });
+  }
+  const kind = documentKind(read.document_type.value);
+  if (kind && !s.settings.acceptedDocuments.includes(kind)) {
+    findings.push({ code: 'id.type_not_accepted', text: say('id.type_not_accepted', { type: say(`id.doc_type.${kind}`) }), strength: 'strong', recommendation: say('id.type_not_accepted.do') });
   }
   const typed = s.identification;
   if (typed.document_number && read.document_number.value && read.document_number.check === 'valid' && normaliseDocument(typed.document_number) !== normaliseDocument(read.document_number.value)) {
