@@ -1254,6 +1254,13 @@ export interface components {
             top_recommendations: string[];
             /** @description beyond the hosted original: the reservation in this API */
             url: string;
+            /** @description beyond the hosted original: present when the guest's identity document was read from its photo (never the photo or the fields themselves) */
+            identity_document?: {
+                /** @description GET /v1/identity-verifications/{id} for the fields read */
+                verification_id: string;
+                /** @description every check digit read holds */
+                valid: boolean;
+            };
         };
         Health: {
             status: string;

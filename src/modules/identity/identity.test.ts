@@ -95,6 +95,12 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       return /read from its photo/.test(s.details?.identification_document?.value ?? '') && s;
     }, 'the booking screened with the document');
     assert.equal(summary.details.identification_document.status, 'PASS', JSON.stringify(summary.details.identification_document));
+    // The screening webhook says a document was read, and nothing read from it.
+    const { screeningEventBody } = await import('../screening/verdict.js');
+    const { findById } = await import('../reservations/repo.js');
+    const body = await screeningEventBody(t.deps.db, t.deps, (await findById(t.deps.db, me.account.id, id))!);
+    assert.deepEqual(body.identity_document, { verification_id: sent.json.id, valid: true });
+    assert.ok(!JSON.stringify(body).includes(truth.documentNumber), 'no field read rides along');
   });
 
   it("says so when the document read is another person's", async () => {

@@ -88,6 +88,15 @@ export const ScreeningEvent = Type.Object(
     top_risks: Type.Array(Type.String(), { description: 'beyond the hosted original: what was found, strongest first' }),
     top_recommendations: Type.Array(Type.String(), { description: 'beyond the hosted original: what to do' }),
     url: Type.String({ description: 'beyond the hosted original: the reservation in this API' }),
+    identity_document: Type.Optional(
+      Type.Object(
+        {
+          verification_id: Type.String({ description: 'GET /v1/identity-verifications/{id} for the fields read' }),
+          valid: Type.Boolean({ description: 'every check digit read holds' }),
+        },
+        { description: "beyond the hosted original: present when the guest's identity document was read from its photo (never the photo or the fields themselves)" },
+      ),
+    ),
   },
   { title: 'ScreeningEvent' },
 );

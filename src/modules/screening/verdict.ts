@@ -5,6 +5,7 @@ import { say } from '../../lib/host-messages.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
+import { latestReadingRef } from '../identity/reading.js';
 import { listNotes, screenedPerDay } from './repo.js';
 import type { Verdict } from './engine.js';
 import { CHECK_NAMES, type CheckResult, type Strength } from './types.js';
@@ -97,6 +98,7 @@ export function summaryView(r: ReservationRow, portal: { status: string; lastScr
 export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) {
   const s = statusView(r);
   const notes = await listNotes(db, r.id);
+  const document = await latestReadingRef(db, deps, r.account_id, r.id);
   return {
     id: r.id,
     status: s.status,
@@ -108,6 +110,7 @@ export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) 
     supervised_reason: s.supervised_reason,
     ...outlook(r),
     url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
+    ...(document ? { identity_document: document } : {}),
   };
 }
 
