@@ -435,7 +435,7 @@ describe(`golden set: verdicts a host would agree with (${dbKind})`, () => {
   it('moves thresholds with the risk tolerance', async () => {
     const strict = await tenant(t);
     const put = await call(t, 'PUT', '/v1/accounts/screening-settings', { key: strict.key, body: { risk_tolerance: 'low' } });
-    assert.deepEqual(put.json, { risk_tolerance: 'low', minimum_age: 18, disabled_checks: [], name_match_threshold: 0.9 });
+    assert.deepEqual(put.json, { risk_tolerance: 'low', minimum_age: 18, disabled_checks: [], name_match_threshold: 0.9, accepted_documents: ['passport', 'id_card'], document_photo_days: 30 });
     const body = base({ phone: '+1 555 0123' });
     const lenient = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: me.key, body });
     const tight = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: strict.key, body });
