@@ -168,6 +168,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       assert.match(r.json.error, message, what);
       const once = await send('/v1/identity/read', [jpeg(data, 'image')]);
       assert.equal(once.status, status, `${what} (one-off read): ${once.body}`);
+      assert.match(once.json.error, /^image: /, 'the one-off read names its own part');
     }
     const json = await call(t, 'POST', `/v1/reservations/${id}/identity-documents`, { key: me.key, body: { front: 'x' } });
     assert.equal(json.status, 415);

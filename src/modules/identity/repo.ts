@@ -47,8 +47,8 @@ export async function deleteVerification(tx: Tx, id: string): Promise<void> {
 }
 
 /** Readings of reservations that checked out before `day` whose photos are still kept, with the reservation's account and check-out. */
-export function photosKeptAfterCheckout(db: Db, day: string, limit: number) {
-  return db
+export function photosKeptAfterCheckout(db: Db, day: string, limit: number, after?: { check_out_date: string; id: string }) {
+  let q = db
     .selectFrom('identity_verifications as v')
     .innerJoin('reservations as r', 'r.id', 'v.reservation_id')
     .select(['v.id', 'v.account_id', 'v.reservation_id', 'r.check_out_date'])
@@ -56,6 +56,8 @@ export function photosKeptAfterCheckout(db: Db, day: string, limit: number) {
     .where('v.status', '!=', 'pending')
     .where('r.check_out_date', '<', day)
     .orderBy('r.check_out_date')
-    .limit(limit)
-    .execute();
+    .orderBy('v.id')
+    .limit(limit);
+  if (after) q = q.where((e) => e.or([e('r.check_out_date', '>', after.check_out_date), e.and([e('r.check_out_date', '=', after.check_out_date), e('v.id', '>', after.id)])]));
+  return q.execute();
 }

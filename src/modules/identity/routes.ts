@@ -59,8 +59,10 @@ const Verification = Type.Object(
 async function readImages(request: FastifyRequest, allowed: ('front' | 'back' | 'image')[]): Promise<Map<string, Buffer>> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type', `the body must be multipart/form-data with ${allowed.map((a) => `a file part named ${a}`).join(' and ')}`);
   const images = new Map<string, Buffer>();
+  let current: string = allowed[0]!;
   try {
     for await (const part of request.parts()) {
+      current = part.fieldname.slice(0, 40);
       if (!(allowed as string[]).includes(part.fieldname)) throw badRequest(`${part.fieldname.slice(0, 40)}: unknown part (expected ${allowed.join(' or ')})`);
       if (part.type !== 'file') throw badRequest(`${part.fieldname}: must be a file part`);
       if (images.has(part.fieldname)) throw badRequest(`${part.fieldname}: sent twice`);
@@ -70,7 +72,10 @@ async function readImages(request: FastifyRequest, allowed: ('front' | 'back' | 
     if (err instanceof AppError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT')
-      throw new AppError('payload_too_large', `an image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB, and ${allowed.length} at most`);
+      throw new AppError(
+        'payload_too_large',
+        `${current}: the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB (at most ${allowed.length} ${allowed.length === 1 ? 'image' : 'images'} a request)`,
+      );
     throw badRequest(`the multipart body could not be read: ${(err as Error).message}`);
   }
   return images;

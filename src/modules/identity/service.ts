@@ -9,6 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
+import { readInThread } from '../../lib/documents/thread.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -23,6 +24,8 @@ import * as repo from './repo.js';
 export interface Photo {
   side: 'front' | 'back';
   data: Buffer;
+  /** The form part it came in, when not named after its side: errors name it. */
+  part?: string;
 }
 
 /** What a photo's problem means for the guest, and what to do: the API's words (the portal has them in six languages). */
@@ -45,7 +48,7 @@ function checkPhotos(photos: Photo[]): { side: 'front' | 'back'; data: Buffer; t
       return { ...p, type: inspectPhoto(p.data).type };
     } catch (err) {
       if (err instanceof ImageRefused)
-        throw new AppError(p.data.length === 0 ? 'bad_request' : /larger than/.test(err.message) ? 'payload_too_large' : 'unsupported_media_type', `${p.side}: ${err.message}`);
+        throw new AppError(p.data.length === 0 ? 'bad_request' : /larger than/.test(err.message) ? 'payload_too_large' : 'unsupported_media_type', `${p.part ?? p.side}: ${err.message}`);
       throw err;
     }
   });
@@ -124,19 +127,20 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   const row = await repo.findVerification(deps.db, payload.verification_id);
   if (!row || row.status !== 'pending') return;
   const started = performance.now();
-  const { readDocumentPhoto } = await import('../../lib/documents/read.js');
   let reading: DocumentReading | undefined;
   let error: string | null = null;
   try {
     for (const image of await repo.imagesOf(deps.db, row.id)) {
       const data = deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id));
-      const r = await readDocumentPhoto(data, deps.clock());
+      const r = await readInThread(data, deps.clock());
       if (!reading || (r.document && (!reading.document || (r.document.valid && !reading.document.valid)))) reading = r;
       if (reading.document?.valid) break;
     }
   } catch (err) {
-    if (!(err instanceof ImageRefused)) throw err;
-    error = err.message;
+    // A photo that decodes but cannot be read (a refusal, a crash of the decoder, the time limit)
+    // fails the reading with its reason; it would fail again the same way.
+    if (!(err instanceof ImageRefused)) deps.log?.warn({ err, verification_id: row.id }, 'an identity document could not be read');
+    error = err instanceof ImageRefused ? err.message : 'the photo could not be read';
   }
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
@@ -159,7 +163,7 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
  * and forgotten. No worker running, or one too busy to get to it in time: 503 with Retry-After.
  */
 export async function readOnce(deps: Deps, account: AccountRow, data: Buffer): Promise<VerificationView> {
-  const { id } = await submitDocument(deps, account, null, 'read', [{ side: 'front', data }]);
+  const { id } = await submitDocument(deps, account, null, 'read', [{ side: 'front', data, part: 'image' }]);
   const deadline = Date.now() + deps.config.identityReadWaitMs;
   try {
     for (let wait = 20; Date.now() < deadline; wait = Math.min(200, wait * 2)) {
@@ -186,25 +190,31 @@ export async function assertReservation(deps: Deps, account: AccountRow, reserva
 /**
  * The retention chore: deletes the photos of documents whose reservation checked out more than
  * the account's `document_photo_days` ago, and says so in the reservation's history. What was
- * read stays with the reservation. Idempotent; a round does at most a thousand.
+ * read stays with the reservation. Idempotent; a round looks at 10,000 readings at most.
  */
 export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
   const now = deps.clock();
   const today = iso(now).slice(0, 10);
-  const due = await repo.photosKeptAfterCheckout(deps.db, today, 1000);
   const days = new Map<string, number>();
   let purged = 0;
-  for (const v of due) {
-    if (!days.has(v.account_id)) days.set(v.account_id, (await screeningSettings(deps.db, v.account_id)).documentPhotoDays);
-    const keep = days.get(v.account_id)!;
-    const until = new Date(Date.parse(`${v.check_out_date}T00:00:00Z`) + keep * 86_400_000);
-    if (until.getTime() > now.getTime()) continue;
-    const at = iso(now);
-    await withTx(deps.db, async (tx) => {
-      await repo.deleteImages(tx, v.id, at);
-      await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
-    });
-    purged++;
+  // Oldest check-out first, a page at a time: photos an account keeps longer are passed over, not in the way.
+  let after: { check_out_date: string; id: string } | undefined;
+  for (let page = 0; page < 20; page++) {
+    const due = await repo.photosKeptAfterCheckout(deps.db, today, 500, after);
+    if (due.length === 0) break;
+    after = { check_out_date: due.at(-1)!.check_out_date!, id: due.at(-1)!.id };
+    for (const v of due) {
+      if (!days.has(v.account_id)) days.set(v.account_id, (await screeningSettings(deps.db, v.account_id)).documentPhotoDays);
+      const keep = days.get(v.account_id)!;
+      const until = new Date(Date.parse(`${v.check_out_date}T00:00:00Z`) + keep * 86_400_000);
+      if (until.getTime() > now.getTime()) continue;
+      const at = iso(now);
+      await withTx(deps.db, async (tx) => {
+        await repo.deleteImages(tx, v.id, at);
+        await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
+      });
+      purged++;
+    }
   }
   return purged;
 }
