@@ -4,7 +4,7 @@
  */
 import { call } from '../../test/harness.js';
 import { minimal, minimalQuery, operations } from './openapi.js';
-import { pathFor, PRINCIPALS, type Principal, type World } from './world.js';
+import { multipartForm, pathFor, PRINCIPALS, probePhoto, UPLOADS, type Principal, type World } from './world.js';
 
 /** What a principal must get: a status, or 'allowed' (any answer below 400, or a lookup's provider error). */
 type Expected = number | 'allowed' | 'refused';
@@ -22,6 +22,7 @@ export async function authorizationMatrix(w: World): Promise<AuthzFigures> {
   const { doc, ops } = await operations(w.t);
   const catalog = new Map(w.t.app.routeCatalog.map((r) => [`${r.method} ${r.url}`, r]));
   const figures: AuthzFigures = { operations: ops.length, requests: 0, matched: 0, mismatches: [], crossTenant: 0 };
+  const photo = await probePhoto();
   // Deletions last, the owner's very last: they take the objects the other requests name.
   const order = [...ops].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
   for (const principal of PRINCIPALS.filter((p) => p !== 'owner'))
@@ -45,15 +46,22 @@ export async function authorizationMatrix(w: World): Promise<AuthzFigures> {
       let query = minimalQuery(doc, op);
       if (takesUserId && principal !== 'owner') query += `${query ? '&' : '?'}user_id=${w.owner.account.id}`;
       const expected = expect(principal, op.method, op.path, { namesObject: namesObject || takesUserId, resellerOnly: Boolean(info?.resellerOnly) });
-      const r = await call(w.t, op.method, pathFor(w, op.path) + query, { key: w.principals[principal], body: op.body ? minimal(doc, op.body) : undefined });
+      const part = UPLOADS[`${op.method} ${op.path}`];
+      const form = part ? multipartForm(part, photo) : undefined;
+      const r = await call(w.t, op.method, pathFor(w, op.path) + query, {
+        key: w.principals[principal],
+        ...(form ? { rawBody: form.payload, headers: form.headers } : { body: op.body ? minimal(doc, op.body) : undefined }),
+      });
       figures.requests += 1;
-      // Answers past authorization: a lookup without a provider, a webhook already removed, and a
-      // blocklist edit that would make the entry the twin of one the POST probe made with the same body.
+      // Answers past authorization: a lookup without a provider, a webhook already removed, a
+      // blocklist edit that would make the entry the twin of one the POST probe made with the same
+      // body, and a one-off document read with no worker to read it.
       const allowed =
         r.status < 400 ||
         (op.path.startsWith('/v1/lookup/') && r.json?.code === 'provider_error') ||
         (op.method === 'DELETE' && op.path === '/v1/accounts/webhooks' && r.status === 404) ||
-        (op.method === 'PUT' && op.path === '/v1/blocklist/{id}' && r.json?.code === 'conflict');
+        (op.method === 'PUT' && op.path === '/v1/blocklist/{id}' && r.json?.code === 'conflict') ||
+        (op.method === 'POST' && op.path === '/v1/identity/read' && r.json?.code === 'unavailable');
       const ok = expected === 'allowed' ? allowed : expected === 'refused' ? r.status === 403 || r.status === 404 : r.status === expected;
       if (ok) figures.matched += 1;
       else figures.mismatches.push(`${principal} ${op.method} ${op.path}: ${r.status} (expected ${expected}) ${r.body.slice(0, 120)}`);

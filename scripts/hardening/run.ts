@@ -37,7 +37,8 @@ const started = Date.now();
 const figures: Record<string, unknown> = { database: dbKind, short, seed, at: new Date().toISOString() };
 
 // One app with short sync waits, so a sync=1 request answers within the fuzzer's hang limit.
-const t = await createTestApp({ GUESTSCREEN_SYNC_TIMEOUT_SECONDS: '1' });
+// No worker runs here: a one-off document read gives up after a moment instead of 30 s.
+const t = await createTestApp({ GUESTSCREEN_SYNC_TIMEOUT_SECONDS: '1', GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: '0.2' });
 try {
   const world = await buildWorld(t);
   const authz = await authorizationMatrix(world);

@@ -12,6 +12,8 @@ import { openPortal, saveStep } from '../../src/modules/portal/service.js';
 import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
 import { timeSlicer } from '../../src/lib/time-slice.js';
 import { translator } from '../../src/i18n/index.js';
+import { submitDocument } from '../../src/modules/identity/service.js';
+import sharp from 'sharp';
 
 export interface Objects {
   reservation: string;
@@ -21,6 +23,7 @@ export interface Objects {
   file: string;
   search: string;
   check: string;
+  verification: string;
 }
 
 export interface World {
@@ -35,6 +38,26 @@ export interface World {
 
 export const PRINCIPALS = ['owner', 'child', 'other_reseller', 'other_child', 'disabled', 'suspended', 'malformed', 'missing'] as const;
 export type Principal = (typeof PRINCIPALS)[number];
+
+/** A small JPEG: what the routes that take photos get from the probes. */
+export const probePhoto = () =>
+  sharp({ create: { width: 400, height: 300, channels: 3, background: '#d8d4cc' } })
+    .jpeg()
+    .toBuffer();
+
+/** The routes that take photos, and the form part each reads: the probes send them a multipart form. */
+export const UPLOADS: Record<string, string> = { 'POST /v1/reservations/{id}/identity-documents': 'front', 'POST /v1/identity/read': 'image' };
+
+/** A multipart form with one file part. */
+export function multipartForm(part: string, data: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = 'hardening-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part}"; filename="probe.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
 
 const PDF = Buffer.from(`%PDF-1.4\n% hardening probe\n${'0'.repeat(200)}\n%%EOF\n`);
 
@@ -60,7 +83,9 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
   for (const id of [search.json.id, check.json.id]) {
     await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
   }
-  return { reservation: r.json.id, rule: rule.json.id, block: block.json.id, delivery: delivery.id, file: file.id, search: search.json.id, check: check.json.id };
+  // A reading of a document photo (no worker runs: it stays pending, which is enough to be named).
+  const reading = await submitDocument(t.deps, who.account, r.json.id, 'api', [{ side: 'front', data: await probePhoto() }]);
+  return { reservation: r.json.id, rule: rule.json.id, block: block.json.id, delivery: delivery.id, file: file.id, search: search.json.id, check: check.json.id, verification: reading.id };
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
@@ -109,6 +134,7 @@ export function pathFor(w: World, path: string): string {
     if (path.startsWith('/v1/lookup/adverse-media/')) return w.objects.search;
     if (path.startsWith('/v1/background-check/')) return w.objects.check;
     if (path.startsWith('/v1/reservations/')) return w.objects.reservation;
+    if (path.startsWith('/v1/identity-verifications/')) return w.objects.verification;
     if (path.startsWith('/v1/accounts/webhooks/deliveries/')) return w.objects.delivery;
     if (path.startsWith('/v1/rules/')) return w.objects.rule;
     if (path.startsWith('/v1/blocklist/')) return w.objects.block;
