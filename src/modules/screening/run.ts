@@ -86,7 +86,11 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     adverseMedia,
     ipThreats: await paymentIpThreats(deps, r.account_id, payments),
     ipCountries: await paymentIpCountries(payments),
-    blocklist: await candidates(deps.db, r.account_id, { email: r.guest_email, phone: r.guest_phone, document: reading?.document?.document_number.value ?? identification.document_number ?? null }),
+    blocklist: await candidates(deps.db, r.account_id, {
+      email: r.guest_email,
+      phone: r.guest_phone,
+      document: (reading?.document?.document_number.check === 'valid' ? reading.document.document_number.value : null) ?? identification.document_number ?? null,
+    }),
     rules: (await enabledRules(deps.db, r.account_id)) as Snapshot['rules'],
   };
 }
