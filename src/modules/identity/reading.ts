@@ -6,17 +6,17 @@ import * as repo from './repo.js';
 /** What a reading's sealed result is bound to: its account and its own id. */
 export const resultAad = (accountId: string, verificationId: string) => `identity_result:${accountId}:${verificationId}`;
 
-/** The reading the reservation's screening uses: the latest that finished. */
-export async function latestReading(deps: Deps, accountId: string, reservationId: string): Promise<DocumentReading | null> {
-  const row = await repo.latestFinished(deps.db, reservationId);
-  if (!row?.result_enc || row.account_id !== accountId) return null;
-  return JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading;
-}
-
 /** What a screening webhook says of the document: that one was read, and whether its check digits hold; nothing read from it. */
-export async function latestReadingRef(db: Db, deps: Deps, accountId: string, reservationId: string): Promise<{ verification_id: string; valid: boolean } | null> {
+export type ReadingRef = { verification_id: string; valid: boolean };
+
+/** The reading the reservation's screening uses: the latest that finished, with its id. */
+export async function latestReading(db: Db, deps: Deps, accountId: string, reservationId: string): Promise<{ verification_id: string; reading: DocumentReading } | null> {
   const row = await repo.latestFinished(db, reservationId);
   if (!row?.result_enc || row.account_id !== accountId) return null;
-  const reading = JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading;
-  return { verification_id: row.id, valid: reading.document?.valid ?? false };
+  return { verification_id: row.id, reading: JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading };
+}
+
+export async function latestReadingRef(db: Db, deps: Deps, accountId: string, reservationId: string): Promise<ReadingRef | null> {
+  const latest = await latestReading(db, deps, accountId, reservationId);
+  return latest ? { verification_id: latest.verification_id, valid: latest.reading.document?.valid ?? false } : null;
 }

@@ -66,7 +66,8 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
   }
   const events = await repo.listPaymentEvents(deps.db, r.id);
   const identification = openIdentification(deps, r);
-  const reading = await latestReading(deps, r.account_id, r.id);
+  const latest = await latestReading(deps.db, deps, r.account_id, r.id);
+  const reading = latest?.reading;
   const settings = await screeningSettings(deps.db, r.account_id);
   const { sanctions, sanctionsLists, sanctionsDismissed, adverseMedia } = await watchlistHits(deps, r, identification, settings.nameMatchThreshold);
   const payments = events.map((e) => ({ ...(JSON.parse(e.data) as PaymentEvent), occurred_at: e.occurred_at }));
@@ -74,7 +75,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     now: iso(now),
     reservation: reservationPart(r),
     identification,
-    ...(reading ? { document: { read: reading.document, problems: reading.problems } } : {}),
+    ...(latest ? { document: { verification_id: latest.verification_id, read: latest.reading.document, problems: latest.reading.problems } } : {}),
     payments,
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),
@@ -237,6 +238,8 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
   const snapshot = await loadSnapshot(deps, r);
   const verdict = screen(snapshot);
   const now = iso(deps.clock());
+  // What the screening webhook and the callback say of the document, from the reading this run read.
+  const document = snapshot.document ? { verification_id: snapshot.document.verification_id, valid: snapshot.document.read?.valid ?? false } : null;
   await withTx(deps.db, async (tx) => {
     await repo.insertRun(tx, {
       id: newId('job').replace('job_', 'run_'),
@@ -257,12 +260,12 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
     if (!(await repo.storeVerdict(tx, r.id, stored))) return;
     const updated = { ...r, ...stored };
     if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) {
-      await emitScreeningEvent(tx, deps, updated);
+      await emitScreeningEvent(tx, deps, updated, document);
       await planCheckIn(tx, deps, updated);
       if (compositeStatus(updated) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
     }
     if (r.callback_url) {
-      await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated) });
+      await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated, document) });
     }
   });
   deps.metrics.screeningRuns.inc({ risk_color: verdict.risk_color, status: verdict.status });

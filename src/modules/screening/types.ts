@@ -83,7 +83,7 @@ export interface Snapshot {
   };
   identification: Identification;
   /** The identity document read from the guest's photo (modules/identity): the latest reading, or undefined when none was sent. */
-  document?: { read: ReadDocument | null; problems: PhotoProblem[] } | undefined;
+  document?: { verification_id: string; read: ReadDocument | null; problems: PhotoProblem[] } | undefined;
   payments: (PaymentEvent & { occurred_at: string })[];
   history: { reservations: number; medianTotalPrice: number | null; medianNights: number | null; sameContactLast24h: number };
   guestPortalCompleted: boolean;

@@ -5,7 +5,7 @@ import { say } from '../../lib/host-messages.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
-import { latestReadingRef } from '../identity/reading.js';
+import { latestReadingRef, type ReadingRef } from '../identity/reading.js';
 import { listNotes, screenedPerDay } from './repo.js';
 import type { Verdict } from './engine.js';
 import { CHECK_NAMES, type CheckResult, type Strength } from './types.js';
@@ -95,10 +95,11 @@ export function summaryView(r: ReservationRow, portal: { status: string; lastScr
  * receiver acts on without calling back: the risk colour, the top risks and recommendations, and
  * the reservation's URL (ScreeningEvent in the OpenAPI's webhooks).
  */
-export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) {
+/** `document`: what the caller already read of the identity document (undefined: looked up here). */
+export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow, document?: ReadingRef | null) {
   const s = statusView(r);
   const notes = await listNotes(db, r.id);
-  const document = await latestReadingRef(db, deps, r.account_id, r.id);
+  const readingRef = document === undefined ? await latestReadingRef(db, deps, r.account_id, r.id) : document;
   return {
     id: r.id,
     status: s.status,
@@ -110,12 +111,12 @@ export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow) 
     supervised_reason: s.supervised_reason,
     ...outlook(r),
     url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
-    ...(document ? { identity_document: document } : {}),
+    ...(readingRef ? { identity_document: readingRef } : {}),
   };
 }
 
-export async function emitScreeningEvent(tx: Tx, deps: Deps, r: ReservationRow): Promise<void> {
-  const body = await screeningEventBody(tx, deps, r);
+export async function emitScreeningEvent(tx: Tx, deps: Deps, r: ReservationRow, document?: ReadingRef | null): Promise<void> {
+  const body = await screeningEventBody(tx, deps, r, document);
   await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body });
 }
 

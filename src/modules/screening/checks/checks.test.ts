@@ -75,7 +75,7 @@ describe('checks', () => {
       valid: true,
       zone: [],
     };
-    const withDoc = (doc: ReadDocument | null, over: Partial<Snapshot> = {}) => snapshot({ document: { read: doc, problems: doc ? [] : ['blurred', 'glare'] }, ...over });
+    const withDoc = (doc: ReadDocument | null, over: Partial<Snapshot> = {}) => snapshot({ document: { verification_id: 'idv_1', read: doc, problems: doc ? [] : ['blurred', 'glare'] }, ...over });
     const ok = identificationDocument(withDoc(read));
     assert.equal(ok.status, 'PASS', JSON.stringify(ok));
     assert.equal(ok.value, 'Document read from its photo: INES COSTA, valid through the stay');
