@@ -177,6 +177,17 @@ export async function call(
 
 export { toAccountView };
 
+/** A multipart/form-data body of file parts, and its content-type header. */
+export function multipartBody(parts: { name: string; filename: string; type: string; data: Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----gs${Math.random().toString(36).slice(2)}`;
+  const chunks = parts.flatMap((p) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`),
+    p.data,
+    Buffer.from('\r\n'),
+  ]);
+  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
 export interface Received {
   url: string;
   headers: Record<string, string | string[] | undefined>;

@@ -14,7 +14,7 @@ import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
 import sharp from 'sharp';
 import { submitDocument } from '../src/modules/identity/service.js';
-import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from './harness.js';
+import { call, createTestApp, dbKind, multipartBody, tenant, type Tenant, type TestApp } from './harness.js';
 import { timeSlicer } from '../src/lib/time-slice.js';
 import { translator } from '../src/i18n/index.js';
 
@@ -131,15 +131,7 @@ const UPLOADS: Record<string, string> = { 'POST /v1/reservations/:id/identity-do
 function probe(r: RouteInfo, c: Ctx, who: Tenant = c.owner): Probe {
   const url = r.url.replace(/:(\w+)/g, (_m, name: string) => objectId(r.url, name, c, who));
   const part = UPLOADS[routeKey(r)];
-  if (part) {
-    const boundary = 'probe-boundary';
-    const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part}"; filename="probe.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-      c.photo,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return { url, raw: { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } } };
-  }
+  if (part) return { url, raw: multipartBody([{ name: part, filename: 'probe.jpg', type: 'image/jpeg', data: c.photo }]) };
   return { url: url + (QUERIES[routeKey(r)] ?? ''), body: BODIES[routeKey(r)] };
 }
 

@@ -9,7 +9,7 @@ import { importNews } from '../../src/providers/adverse-media/import.js';
 import { importSanctions } from '../../src/providers/sanctions/import.js';
 import { runCheck } from '../../src/modules/background-checks/service.js';
 import { openPortal, saveStep } from '../../src/modules/portal/service.js';
-import { call, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
+import { call, multipartBody, tenant, type Answer, type Tenant, type TestApp } from '../../test/harness.js';
 import { timeSlicer } from '../../src/lib/time-slice.js';
 import { translator } from '../../src/i18n/index.js';
 import { submitDocument } from '../../src/modules/identity/service.js';
@@ -48,16 +48,8 @@ export const probePhoto = () =>
 /** The routes that take photos, and the form part each reads: the probes send them a multipart form. */
 export const UPLOADS: Record<string, string> = { 'POST /v1/reservations/{id}/identity-documents': 'front', 'POST /v1/identity/read': 'image' };
 
-/** A multipart form with one file part. */
-export function multipartForm(part: string, data: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = 'hardening-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part}"; filename="probe.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+/** A multipart form with one file part: the probe photo. */
+export const multipartForm = (part: string, data: Buffer) => multipartBody([{ name: part, filename: 'probe.jpg', type: 'image/jpeg', data }]);
 
 const PDF = Buffer.from(`%PDF-1.4\n% hardening probe\n${'0'.repeat(200)}\n%%EOF\n`);
 

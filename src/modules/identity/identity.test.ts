@@ -5,28 +5,17 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { faker } from '@faker-js/faker';
 import sharp from 'sharp';
-import { call, createTestAppWithWorker, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, eventually, multipartBody, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { generateDocuments, type GeneratedPhoto } from '../../../bench/documents/generate.js';
 import { purgeDocumentPhotos } from './service.js';
-
-/** A multipart/form-data body of file parts. */
-function form(parts: { name: string; filename: string; type: string; data: Buffer }[]) {
-  const boundary = `----gs${Math.random().toString(36).slice(2)}`;
-  const chunks = parts.flatMap((p) => [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`),
-    p.data,
-    Buffer.from('\r\n'),
-  ]);
-  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe(`identity documents read from their photos (${dbKind})`, () => {
   let t: TestApp;
   let me: Tenant;
   let dir: string;
   let photos: GeneratedPhoto[];
-  const send = async (url: string, parts: Parameters<typeof form>[0], key = me.key) => {
-    const { payload, headers } = form(parts);
+  const send = async (url: string, parts: Parameters<typeof multipartBody>[0], key = me.key) => {
+    const { payload, headers } = multipartBody(parts);
     const res = await t.app.inject({ method: 'POST', url, payload, headers: { ...headers, 'x-api-key': key } });
     return { status: res.statusCode, json: res.json<any>(), body: res.body }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
