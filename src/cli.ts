@@ -72,10 +72,7 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   out(`API reference: ${deps.config.publicUrl}/docs`);
   out(`Host console: ${deps.config.publicUrl}/console`);
   if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
-  rootKeyLines.forEach(out);
-  const { dataSources } = await import('./modules/system/sources.js');
-  for (const source of await dataSources(deps))
-    if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
+  // A stop signal is handled from here on, before the warnings below read the data sources.
   closeWithGrace({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await beginShutdown(deps);
@@ -84,6 +81,10 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
     await worker?.stop(10_000);
     await deps.database.close();
   });
+  rootKeyLines.forEach(out);
+  const { dataSources } = await import('./modules/system/sources.js');
+  for (const source of await dataSources(deps))
+    if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
 }
 
 /** The first line of standard input: where a password comes from, so it stays out of the shell's history and the process list. */

@@ -20,6 +20,7 @@ import { bootstrapRoot } from './modules/accounts/service.js';
 import { enqueue } from './jobs/repo.js';
 import { purgeExpiredChecks } from './modules/background-checks/service.js';
 import { purgeDocumentPhotos } from './modules/identity/service.js';
+import { warmSanctionsIndex } from './providers/sanctions/index.js';
 import { enableMetrics, metricsAllowed, metricsText } from './modules/system/metrics.js';
 
 export function createDeps(config: Config): Deps {
@@ -133,6 +134,9 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
   });
   deps.wakeWorker = () => worker.wake();
   worker.start();
+  // Screening searches the sanctions lists: their index is built now rather than by the first
+  // screening (the API, started first, answers meanwhile; `serve` alone never builds it).
+  warmSanctionsIndex(deps).catch((err: unknown) => deps.log?.error({ err }, 'building the sanctions index failed'));
   return worker;
 }
 

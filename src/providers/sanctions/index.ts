@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { ListChange } from '../../jobs/kinds.js';
 import { consonants, matchName, NAME_THRESHOLD, nameScorer, personReadings, scriptOf, type Script, type TokenPair } from '../../lib/names/match.js';
 import { nameTokens, phoneticKeys } from '../../lib/names/names.js';
+import { timeSlicer } from '../../lib/time-slice.js';
 import { identifiers } from './formats.js';
 import * as store from './store.js';
 
@@ -118,7 +119,9 @@ async function build(deps: Deps, version: string): Promise<Index> {
     dataDate: r.data_date,
   }));
   const byKey = new Map<string, number[]>();
-  names.forEach((n, i) => {
+  // Most of a build's time, on the thread that may be answering requests too.
+  const breathe = timeSlicer();
+  for (const [i, n] of names.entries()) {
     for (const t of nameTokens(n.name)) {
       for (const k of indexKeys(t)) {
         const list = byKey.get(k);
@@ -126,7 +129,8 @@ async function build(deps: Deps, version: string): Promise<Index> {
         else byKey.set(k, [i]);
       }
     }
-  });
+    await breathe();
+  }
   const contents = new Map<string, string>();
   const bySource = new Map<string, typeof rows>();
   for (const r of rows) {
@@ -168,7 +172,12 @@ export const changedEntries = ({ source, entry_ids }: ListChange): NonNullable<S
 
 /** The imported lists: each source with its data date and how many names (aliases included) it holds. */
 export async function sanctionsLists(deps: Deps): Promise<{ source: string; dataDate: string; names: number }[]> {
-  return (await currentIndex(deps)).lists;
+  // From the index where this process has built it for the current lists; else counted in the
+  // database, so a process that only reports them (the API's data sources, metrics) builds none.
+  const version = await currentVersion(deps);
+  const index = indexes.get(deps.db);
+  if (index?.version === version) return (await index.built).lists;
+  return store.listCounts(deps.db);
 }
 
 /** Listed people (individuals' primary names, "FAMILY, Given", with a listed full date of birth when there is one), up to `n`, in list order: for the demo's guests. */
@@ -239,9 +248,21 @@ export async function listedEntries(deps: Deps, wanted: readonly { source: strin
   return wanted.flatMap((h) => found.get(`${h.source}\u0000${h.entryId}`) ?? []);
 }
 
-/** Whether any sanctions list has been imported. */
+/**
+ * Whether any sanctions list has been imported: the lists' version, without the index, so a
+ * process that never searches (`guestscreen serve`, a start-up's check) does not build it.
+ */
 export async function sanctionsImported(deps: Deps): Promise<boolean> {
-  return (await currentIndex(deps)).names.length > 0;
+  return (await currentVersion(deps)) !== '';
+}
+
+/**
+ * Builds the index ahead of the first search, in a process that will search (a worker): the
+ * build gives the event loop a turn every few milliseconds, so requests answered meanwhile wait
+ * no longer than that.
+ */
+export async function warmSanctionsIndex(deps: Deps): Promise<void> {
+  await currentIndex(deps);
 }
 
 /**

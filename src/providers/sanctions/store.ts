@@ -12,6 +12,17 @@ export async function lastImported(db: Db): Promise<string> {
   return String(row?.at ?? '');
 }
 
+/** Each imported list: its source, data date and how many names (aliases included) it holds. */
+export async function listCounts(db: Db): Promise<{ source: string; dataDate: string; names: number }[]> {
+  const rows = await db
+    .selectFrom('sanctions_names')
+    .select((eb) => ['source', 'data_date', eb.fn.countAll().as('names')])
+    .groupBy(['source', 'data_date'])
+    .orderBy('source')
+    .execute();
+  return rows.map((r) => ({ source: r.source, dataDate: r.data_date, names: Number(r.names) }));
+}
+
 /** Every listed name, primary and alias, for the in-memory index. */
 export function allNames(db: Db) {
   return db.selectFrom('sanctions_names').select(['source', 'entry_id', 'name', 'primary_name', 'kind', 'programs', 'birth_years', 'countries', 'data_date']).execute();
