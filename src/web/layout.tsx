@@ -17,22 +17,32 @@ interface DocumentProps {
   brandCss?: string | undefined;
   /** htmx, for the console's pages; the guest's pages need no script. */
   script?: boolean;
+  /**
+   * A page that waits for something (a guest's document being read): it reloads itself every so
+   * many seconds without JavaScript; with it, htmx refreshes the part of the page marked hx-get.
+   */
+  refreshEvery?: number | undefined;
   children: ComponentChildren;
 }
 
 /** The HTML document around every page: the title, the stylesheet, and htmx where it helps. */
-export function Document({ title, lang = 'en', brandCss, script, children }: DocumentProps) {
+export function Document({ title, lang = 'en', brandCss, script, refreshEvery, children }: DocumentProps) {
   return (
     <html lang={lang}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* htmx's own indicator styles are inline, which the pages' Content-Security-Policy refuses. */}
-        {script ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}' /> : null}
+        {script || refreshEvery ? <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}' /> : null}
+        {refreshEvery ? (
+          <noscript>
+            <meta http-equiv="refresh" content={String(refreshEvery)} />
+          </noscript>
+        ) : null}
         <title>{`${title} · guestscreen`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
         {brandCss ? <link rel="stylesheet" href={brandCss} /> : null}
-        {script ? <script src={HTMX} defer /> : null}
+        {script || refreshEvery ? <script src={HTMX} defer /> : null}
         {script ? <script src={CONSOLE_SCRIPT} defer /> : null}
       </head>
       {children}
@@ -41,9 +51,9 @@ export function Document({ title, lang = 'en', brandCss, script, children }: Doc
 }
 
 /** A page for one task (the guest portal, signup, sign-in): a card in the middle of the screen. */
-export function CardPage({ title, lang, brandCss, header, footer, children }: Omit<DocumentProps, 'script'> & { header?: ComponentChildren; footer?: ComponentChildren }) {
+export function CardPage({ title, lang, brandCss, refreshEvery, header, footer, children }: Omit<DocumentProps, 'script'> & { header?: ComponentChildren; footer?: ComponentChildren }) {
   return (
-    <Document title={title} lang={lang} brandCss={brandCss}>
+    <Document title={title} lang={lang} brandCss={brandCss} refreshEvery={refreshEvery}>
       <body>
         <main class="card">
           {header}

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { haveChromium, launchBrowser, snap } from '../../test/browser.js';
-import { call, createTestApp, dbKind, tenant, type TestApp } from '../../test/harness.js';
+import { generateDocuments } from '../../bench/documents/generate.js';
+import { call, createTestAppWithWorker, dbKind, tenant, type TestApp } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -14,7 +16,8 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
   let base: string;
 
   before(async () => {
-    t = await createTestApp();
+    // With a worker: the photos the guest sends are read where jobs run.
+    t = await createTestAppWithWorker();
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchBrowser();
   });
@@ -36,9 +39,8 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
       body: { check_in_date: day(14), check_out_date: day(18), listing_nickname: 'Old Town Flat', guest: { first_name: 'Jan', last_name: 'Novak', email: 'jan@example.cz' } },
     });
     const id = booking.json.id as string;
-    const scan = path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'passport.png');
-    // A whole 1×1 PNG.
-    writeFileSync(scan, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
+    const [passport] = await generateDocuments(path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'documents'), 1, 7);
+    const truth = passport!.truth;
 
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -48,14 +50,7 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await page.fill('#f_phone', '+420 601 123 456');
     await page.click('button[value=save]');
 
-    await page.waitForSelector('text=Your identity document');
-    await page.selectOption('#f_document_type', 'id_card');
-    await page.fill('#f_document_number', '123456789');
-    await page.fill('#f_nationality', 'CZE');
-    await page.fill('#f_birth_date', '1985-06-30');
-    await page.fill('#f_expiry_date', day(900));
-    await page.click('button[value=save]');
-
+    // The photo of the document comes before its typed details, which it fills in.
     await page.waitForSelector('text=A copy of your identity document');
     // On a phone, each hint sits on lines of its own, above the buttons, never beside one.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -66,8 +61,22 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     });
     assert.equal(shared, 0, 'no hint shares a line with a button');
     await snap(page, 'portal-upload');
+    await page.setInputFiles('#f_document_front', passport!.file);
+    await page.click('button[value=save]');
+
+    // Without JavaScript the waiting page reloads itself until the photo is read.
+    await page.waitForSelector('h1:has-text("Reading your document")');
+    await page.waitForSelector('[data-reading=read]', { timeout: 30_000 });
+    assert.match((await page.textContent('[data-reading=read]')) ?? '', new RegExp(truth.surname.split('<')[0]!, 'i'));
+    await snap(page, 'portal-document-read');
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.setInputFiles('#f_document_front', scan);
+    await page.click('text=Continue');
+
+    await page.waitForSelector('text=Your identity document');
+    assert.equal(await page.inputValue('#f_document_type'), 'passport', 'what was read fills the form');
+    assert.equal(await page.inputValue('#f_document_number'), truth.documentNumber);
+    assert.equal(await page.inputValue('#f_birth_date'), truth.birthDate);
+    assert.equal(await page.inputValue('#f_expiry_date'), truth.expiryDate);
     await page.click('button[value=save]');
 
     await page.waitForSelector('h1:has-text("House rules")');
@@ -91,9 +100,58 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     const gp = (await call(t, 'GET', `/v1/reservations/${id}/guestportal`, { key: me.key })).json;
     assert.equal(gp.completed, true);
     assert.equal(gp.phone, '+420 601 123 456');
-    assert.equal(gp.screens.IDCollection.answers.document_front.filename, 'passport.png');
+    assert.equal(gp.screens.IDCollection.answers.document_front.filename, path.basename(passport!.file));
     const r = (await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).json;
-    assert.equal(r.identification.document_type, 'id_card');
-    assert.equal(r.identification.document_number, '123456789');
+    assert.equal(r.identification.document_type, 'passport');
+    assert.equal(r.identification.document_number, truth.documentNumber);
+  });
+
+  it('tells a guest at once, in their language, that a photo cannot be read, and lets them go on after three tries', async () => {
+    const me = await tenant(t);
+    const screens = { AboutYou: 'disabled', IDVerification: 'required', IDCollection: 'required' };
+    const set = await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+      key: me.key,
+      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
+    });
+    assert.equal(set.status, 200, set.body);
+    const booking = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: { check_in_date: day(10), check_out_date: day(12), guest: { first_name: 'Lucía', last_name: 'García', email: 'lucia@example.es', language: 'es' } },
+    });
+    assert.equal(booking.status, 200, booking.body);
+    // A photo of a blank wall: an image, but no document in it.
+    const wall = path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'wall.jpg');
+    writeFileSync(
+      wall,
+      await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 200, g: 196, b: 190 } } })
+        .jpeg()
+        .toBuffer(),
+    );
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(base + new URL(booking.json.guest_portal_url).pathname);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await page.waitForSelector('#f_document_front');
+      await page.setInputFiles('#f_document_front', wall);
+      await page.click('button[value=save]');
+      // htmx asks until the reading ends, then shows why the photo could not be read.
+      await page.waitForSelector('[data-reading=unreadable]', { timeout: 30_000 });
+      assert.equal(await page.textContent('h1'), 'Leyendo tu documento');
+      assert.match((await page.textContent('[data-reading=unreadable]')) ?? '', /No hemos podido leer tu documento/);
+      assert.ok((await page.$$('[data-problem]')).length > 0, 'what was wrong with the photo is said');
+      if (attempt < 3) {
+        assert.match((await page.textContent('p.hint')) ?? '', new RegExp(`Puedes intentarlo ${3 - attempt} ve`));
+        assert.equal(await page.$('text=Continuar sin ella'), null, 'no going on before three tries');
+        if (attempt === 1) await snap(page, 'portal-document-unreadable');
+        await page.click('text=Repetir la foto');
+      }
+    }
+    await page.click('text=Continuar sin ella');
+    await page.waitForSelector('#f_document_number');
+    await context.close();
+    const readings = await t.deps.db.selectFrom('identity_verifications').select(['status', 'source']).where('reservation_id', '=', booking.json.id).execute();
+    assert.equal(readings.length, 3);
+    assert.ok(readings.every((x) => x.source === 'portal' && x.status !== 'pending'));
   });
 });

@@ -11,7 +11,21 @@ import { AppError, badRequest, GuestError } from '../lib/errors.js';
 import { dayIn } from '../lib/time.js';
 import { findTextProblem } from '../http/input-rules.js';
 import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
-import { documentWarnings, fieldsOf, missingSteps, nextStep, openPortal, saveStep, submitPortal, type Portal } from '../modules/portal/service.js';
+import {
+  documentPhotoRefusal,
+  documentPhotos,
+  documentReading,
+  documentWarnings,
+  fieldsOf,
+  missingSteps,
+  nextStep,
+  openPortal,
+  readDocumentPhotos,
+  saveStep,
+  submitPortal,
+  type Portal,
+} from '../modules/portal/service.js';
+import { PORTAL_TRIES, type PortalReading } from '../modules/identity/service.js';
 import type { Terms } from '../modules/listings/profile.js';
 import { checkInOutlook } from '../modules/messages/check-in.js';
 import type { DocumentProblem } from '../modules/screening/checks/identification.js';
@@ -23,12 +37,13 @@ import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
 const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
-const StepQuery = Type.Object({ step: Type.Optional(Type.String({ maxLength: 40 })) });
+const StepQuery = Type.Object({ step: Type.Optional(Type.String({ maxLength: 40 })), after: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const isScreen = (s: string | undefined): s is Screen => (SCREENS as readonly string[]).includes(s ?? '');
 
 /** What a step's form shows before the guest has answered it: what the booking already says. */
-function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string, string> {
+function defaults(deps: Deps, screen: Screen, p: Portal): Record<string, string> {
+  const r = p.reservation;
   if (screen === 'AboutYou') {
     return { first_name: r.guest_first_name ?? '', last_name: r.guest_last_name ?? '', email: r.guest_email ?? '', phone: r.guest_phone ?? '' };
   }
@@ -38,6 +53,8 @@ function defaults(deps: Deps, screen: Screen, r: ReservationRow): Record<string,
       ...Object.fromEntries(Object.entries(id).filter(([k]) => k !== 'mrz')),
       first_name: id.first_name ?? r.guest_first_name ?? '',
       last_name: id.last_name ?? r.guest_last_name ?? '',
+      // What was read from the photo of the document comes before what anyone typed.
+      ...p.documentRead,
     };
   }
   return {};
@@ -55,7 +72,7 @@ interface View {
 
 const hostOf = (p: Portal | undefined) => ({ named: p?.profile.display_name ? 'yes' : 'no', host: p?.profile.display_name ?? '' });
 
-function GuestPage({ v, title, children }: { v: View; title: string; children: ComponentChildren }) {
+function GuestPage({ v, title, refreshEvery, children }: { v: View; title: string; refreshEvery?: number; children: ComponentChildren }) {
   const { p, t } = v;
   const token = p?.reservation.gp_token;
   const header = (
@@ -69,6 +86,7 @@ function GuestPage({ v, title, children }: { v: View; title: string; children: C
       title={title}
       lang={t.locale}
       brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined}
+      refreshEvery={refreshEvery}
       header={header}
       footer={
         <>
@@ -221,7 +239,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const r = p.reservation;
   const def = SCREEN_DEFS[screen];
   const saved = p.answers[screen]?.answer;
-  const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, r));
+  const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, p));
   const optional = p.screens[screen] === 'optional';
   const n = p.steps.indexOf(screen) + 1;
   // With no house rules written, the guest is told so and confirms only the number of guests.
@@ -260,6 +278,76 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
           </button>
         ) : null}
       </form>
+    </GuestPage>
+  );
+}
+
+/** Whether the guest is held at the reading of their document photo rather than sent on: while it is read, or unreadable with tries left. */
+const holdsGuest = (reading: PortalReading | null) => reading !== null && (reading.state === 'reading' || (reading.state === 'unreadable' && reading.tries < PORTAL_TRIES));
+
+/** The part of the reading page that changes as the reading goes on (htmx swaps it in place). */
+function ReadingStatus({ t, p, reading }: { t: Translator; p: Portal; reading: PortalReading }) {
+  const token = p.reservation.gp_token;
+  if (reading.state === 'reading') {
+    return (
+      <div id="reading" aria-live="polite" hx-get={`/gp/${token}/reading`} hx-trigger="every 1s" hx-select="#reading" hx-swap="outerHTML">
+        <p>{t.t('reading.wait')}</p>
+        <progress aria-label={t.t('reading.title')} />
+      </div>
+    );
+  }
+  if (reading.state === 'read' || reading.state === 'late') {
+    const d = reading.document;
+    const name = d ? [d.given_names.value, d.surname.value].filter(Boolean).join(' ') : '';
+    return (
+      <div id="reading" aria-live="polite">
+        {reading.state === 'read' ? (
+          <p class="notice" data-reading="read">
+            {t.t('reading.read', { name, expiry: d?.expiry_date.value ? t.date(d.expiry_date.value) : 'none' })}
+          </p>
+        ) : (
+          <p data-reading="late">{t.t('reading.late', hostOf(p))}</p>
+        )}
+        <a class="button" href={`/gp/${token}`}>
+          {t.t('reading.continue')}
+        </a>
+      </div>
+    );
+  }
+  const left = Math.max(0, PORTAL_TRIES - reading.tries);
+  return (
+    <div id="reading" aria-live="polite">
+      <div class="warning" role="alert" data-reading="unreadable">
+        <strong>{t.t('reading.unreadable')}</strong>
+        {reading.problems.map((code) => (
+          <p data-problem={code}>{t.t(`reading.problem.${code}`)}</p>
+        ))}
+      </div>
+      <a class="button" href={`/gp/${token}?step=IDCollection`}>
+        {t.t('reading.retake')}
+      </a>
+      {left > 0 ? (
+        <p class="hint">{t.t('reading.tries_left', { n: left })}</p>
+      ) : (
+        <>
+          <p>{t.t('reading.go_on.why', hostOf(p))}</p>
+          <a class="button secondary" href={`/gp/${token}?after=IDCollection`}>
+            {t.t('reading.go_on')}
+          </a>
+        </>
+      )}
+    </div>
+  );
+}
+
+function readingPage(v: View & { p: Portal }, reading: PortalReading) {
+  const { p, t } = v;
+  const title = t.t('reading.title');
+  return (
+    <GuestPage v={v} title={title} refreshEvery={reading.state === 'reading' ? 2 : undefined}>
+      <StayLine t={t} r={p.reservation} />
+      <h1>{title}</h1>
+      <ReadingStatus t={t} p={p} reading={reading} />
     </GuestPage>
   );
 }
@@ -411,7 +499,21 @@ export const portalPages =
         return sendPage(reply, stepPage(deps, v, asked, undefined, []));
       }
       const next = nextStep(p);
+      // After the document photo, the guest hears whether it could be read before going on.
+      if (next && p.answers.IDCollection?.answer && p.steps.indexOf(next) > p.steps.indexOf('IDCollection') && request.query.after !== 'IDCollection') {
+        const reading = await documentReading(deps, p);
+        if (reading && holdsGuest(reading)) return sendPage(reply, readingPage(v, reading));
+      }
       return sendPage(reply, next ? stepPage(deps, v, next, undefined, []) : reviewPage(v));
+    });
+
+    // Where the reading of the guest's document photo stands; htmx polls it for its #reading part.
+    app.get('/gp/:token/reading', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const v = await open(request, reply);
+      const { p } = v;
+      const reading = p.row?.completed_at ? null : await documentReading(deps, p);
+      if (!reading) return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
+      return sendPage(reply, readingPage(v, reading));
     });
 
     // The host's logo and accent colour, served from here because the pages' Content-Security-Policy
@@ -441,6 +543,11 @@ export const portalPages =
         return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })]), 413);
       }
       const skip = fields.action === 'skip';
+      // New photos of the document are read; one the reader cannot open is refused before anything is saved.
+      const photos = screen === 'IDCollection' && !skip ? documentPhotos(uploads) : [];
+      if (photos.length && documentPhotoRefusal(photos)) {
+        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('reading.refused')]), 415);
+      }
       const result = await saveStep(deps, p, t, screen, fields, uploads, skip);
       if (!result.ok)
         return sendPage(
@@ -456,6 +563,10 @@ export const portalPages =
         );
       // A document with a problem the guest can act on is shown again at once, saved, with what
       // to do; saving it again unchanged goes on (the host sees the finding either way).
+      if (photos.some((x) => x.side === 'front')) {
+        await readDocumentPhotos(deps, p, photos);
+        return reply.code(303).header('location', `/gp/${p.reservation.gp_token}/reading`).send();
+      }
       const warnings = skip ? [] : documentWarnings(p, screen, result.answer, today(deps));
       const stay = warnings.length > 0 && fields.confirmed !== warningsKey(warnings);
       return reply

@@ -85,6 +85,26 @@ const de: Catalogue = {
   'warn.mrz_unreadable.do':
     'Das sind die zwei oder drei Zeilen aus Großbuchstaben, Ziffern und <-Zeichen unten auf der Seite mit dem Foto. Geben Sie sie wie gedruckt ein, oder lassen Sie das Feld leer.',
 
+  // Reading the photo of the document
+  'reading.title': 'Ihr Dokument wird gelesen',
+  'reading.wait': 'Wir lesen die Zeilen unten auf Ihrem Ausweisdokument. Das dauert einige Sekunden.',
+  'reading.read': 'Ihr Dokument wurde gelesen: {name}{expiry, select, none {} other {, gültig bis {expiry}}}. Der nächste Schritt ist damit ausgefüllt; prüfen Sie ihn vor dem Speichern.',
+  'reading.late': 'Das Lesen Ihres Dokuments dauert länger als sonst. Sie können weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht das Ergebnis.',
+  'reading.continue': 'Weiter',
+  'reading.unreadable': 'Ihr Dokument konnte auf diesem Foto nicht gelesen werden.',
+  'reading.problem.too_dark': 'Das Foto ist zu dunkel: Nehmen Sie es bei Tageslicht oder unter einer Lampe erneut auf.',
+  'reading.problem.blurred': 'Das Foto ist unscharf: Halten Sie das Telefon ruhig, eine Handbreit über dem Dokument, und lassen Sie es scharf stellen.',
+  'reading.problem.glare': 'Licht spiegelt sich auf dem Dokument: Neigen Sie es etwas von der Lampe oder dem Fenster weg.',
+  'reading.problem.zone_cut_off': 'Die Zeilen aus Buchstaben und Pfeilen unten auf dem Dokument sind abgeschnitten: Nehmen Sie das ganze Dokument ins Bild.',
+  'reading.problem.no_document': 'Auf dem Foto wurde kein Reisepass und kein Ausweis gefunden: Fotografieren Sie die Seite mit Ihrem Foto oder die Rückseite Ihres Personalausweises.',
+  'reading.problem.zone_unreadable': 'Die Zeilen unten auf dem Dokument konnten nicht gelesen werden: Nehmen Sie das Foto gerade von vorn und so nah auf, dass das Dokument das Bild füllt.',
+  'reading.retake': 'Foto erneut aufnehmen',
+  'reading.tries_left': '{n, plural, one {Sie können es noch # Mal versuchen.} other {Sie können es noch # Mal versuchen.}}',
+  'reading.go_on.why': 'Sie können ohne lesbares Foto weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht es sich an und fragt Sie vielleicht bei der Ankunft nach Ihrem Dokument.',
+  'reading.go_on': 'Ohne weitermachen',
+  'reading.refused':
+    'Diese Datei ist kein Foto, das wir lesen können. Senden Sie ein Foto als JPEG, PNG oder WebP (auf dem iPhone: Einstellungen, Kamera, Formate, Maximale Kompatibilität, oder ein Bildschirmfoto des Fotos).',
+
   'signup.title': 'Konto anlegen',
   'signup.heading': 'Ihr guestscreen-Konto anlegen',
   'signup.name': 'Ihr Name',

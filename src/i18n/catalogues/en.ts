@@ -89,6 +89,25 @@ const en = {
   'warn.mrz_unreadable': 'The machine-readable lines you typed cannot be read.',
   'warn.mrz_unreadable.do': 'They are the two or three lines of capital letters, digits and < signs at the bottom of the photo page. Type them as printed, or leave the field empty.',
 
+  // Reading the photo of the document
+  'reading.title': 'Reading your document',
+  'reading.wait': 'We are reading the lines at the bottom of your document. This takes a few seconds.',
+  'reading.read': 'Your document was read: {name}{expiry, select, none {} other {, valid until {expiry}}}. The next step is filled in from it; check it before you save.',
+  'reading.late': 'Your document is taking longer to read than usual. You can go on: {named, select, yes {{host}} other {your host}} will see the result.',
+  'reading.continue': 'Continue',
+  'reading.unreadable': 'Your document could not be read from this photo.',
+  'reading.problem.too_dark': 'The photo is too dark: take it again in daylight or under a lamp.',
+  'reading.problem.blurred': 'The photo is blurred: hold the phone still, a hand span above the document, and let it focus.',
+  'reading.problem.glare': 'Light reflects off the document: tilt it a little away from the lamp or window.',
+  'reading.problem.zone_cut_off': 'The lines of letters and arrows at the bottom of the document are cut off: get the whole document in the picture.',
+  'reading.problem.no_document': 'No passport or ID card was found in the photo: photograph the page with your photo, or the back of your ID card.',
+  'reading.problem.zone_unreadable': 'The lines at the bottom of the document could not be read: take the photo again, straight on and close enough to fill the frame.',
+  'reading.retake': 'Take the photo again',
+  'reading.tries_left': '{n, plural, one {You can try # more time.} other {You can try # more times.}}',
+  'reading.go_on.why': 'You can go on without a readable photo: {named, select, yes {{host}} other {your host}} will look at it and may ask you for your document at check-in.',
+  'reading.go_on': 'Go on without it',
+  'reading.refused': 'This file is not a photo we can read. Send a JPEG, PNG or WebP photo (on an iPhone, choose Settings, Camera, Formats, Most Compatible, or take a screenshot of the photo).',
+
   // The signup page
   'signup.title': 'Create your account',
   'signup.heading': 'Create your guestscreen account',

@@ -86,6 +86,26 @@ const es: Catalogue = {
   'warn.mrz_unreadable': 'Las líneas de lectura mecánica que has escrito no se pueden leer.',
   'warn.mrz_unreadable.do': 'Son las dos o tres líneas de mayúsculas, cifras y signos < al pie de la página de la foto. Escríbelas tal como aparecen, o deja el campo vacío.',
 
+  // Reading the photo of the document
+  'reading.title': 'Leyendo tu documento',
+  'reading.wait': 'Estamos leyendo las líneas de la parte inferior de tu documento. Tarda unos segundos.',
+  'reading.read': 'Hemos leído tu documento: {name}{expiry, select, none {} other {, válido hasta el {expiry}}}. El paso siguiente se ha rellenado con él; revísalo antes de guardar.',
+  'reading.late': 'La lectura de tu documento está tardando más de lo habitual. Puedes continuar: {named, select, yes {{host}} other {tu anfitrión}} verá el resultado.',
+  'reading.continue': 'Continuar',
+  'reading.unreadable': 'No hemos podido leer tu documento en esta foto.',
+  'reading.problem.too_dark': 'La foto está demasiado oscura: repítela con luz de día o bajo una lámpara.',
+  'reading.problem.blurred': 'La foto está borrosa: sujeta el teléfono quieto, a un palmo del documento, y deja que enfoque.',
+  'reading.problem.glare': 'La luz se refleja en el documento: inclínalo un poco para apartarlo de la lámpara o la ventana.',
+  'reading.problem.zone_cut_off': 'Las líneas de letras y flechas de la parte inferior del documento están cortadas: haz que el documento entero salga en la foto.',
+  'reading.problem.no_document': 'No encontramos ningún pasaporte ni documento de identidad en la foto: fotografía la página con tu foto, o el reverso de tu documento de identidad.',
+  'reading.problem.zone_unreadable': 'No se han podido leer las líneas de la parte inferior del documento: repite la foto de frente y lo bastante cerca para llenar el encuadre.',
+  'reading.retake': 'Repetir la foto',
+  'reading.tries_left': '{n, plural, one {Puedes intentarlo # vez más.} other {Puedes intentarlo # veces más.}}',
+  'reading.go_on.why': 'Puedes continuar sin una foto legible: {named, select, yes {{host}} other {tu anfitrión}} la revisará y puede pedirte el documento a la llegada.',
+  'reading.go_on': 'Continuar sin ella',
+  'reading.refused':
+    'Este archivo no es una foto que podamos leer. Envía una foto JPEG, PNG o WebP (en un iPhone, elige Ajustes, Cámara, Formatos, Más compatible, o haz una captura de pantalla de la foto).',
+
   'signup.title': 'Crea tu cuenta',
   'signup.heading': 'Crea tu cuenta de guestscreen',
   'signup.name': 'Tu nombre',

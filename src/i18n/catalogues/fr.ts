@@ -86,6 +86,26 @@ const fr: Catalogue = {
   'warn.mrz_unreadable': 'Les lignes de lecture automatique saisies sont illisibles.',
   'warn.mrz_unreadable.do': 'Ce sont les deux ou trois lignes de majuscules, de chiffres et de signes < en bas de la page avec la photo. Recopiez-les telles quelles, ou laissez le champ vide.',
 
+  // Reading the photo of the document
+  'reading.title': 'Lecture de votre document',
+  'reading.wait': 'Nous lisons les lignes en bas de votre document. Cela prend quelques secondes.',
+  'reading.read': 'Votre document a été lu : {name}{expiry, select, none {} other {, valable jusqu’au {expiry}}}. L’étape suivante en est préremplie ; vérifiez-la avant d’enregistrer.',
+  'reading.late': 'La lecture de votre document prend plus de temps que d’habitude. Vous pouvez continuer : {named, select, yes {{host}} other {votre hôte}} verra le résultat.',
+  'reading.continue': 'Continuer',
+  'reading.unreadable': 'Votre document n’a pas pu être lu sur cette photo.',
+  'reading.problem.too_dark': 'La photo est trop sombre : reprenez-la à la lumière du jour ou sous une lampe.',
+  'reading.problem.blurred': 'La photo est floue : tenez le téléphone immobile, à une main au-dessus du document, et laissez-le faire la mise au point.',
+  'reading.problem.glare': 'La lumière se reflète sur le document : inclinez-le un peu pour l’éloigner de la lampe ou de la fenêtre.',
+  'reading.problem.zone_cut_off': 'Les lignes de lettres et de chevrons en bas du document sont coupées : cadrez le document en entier.',
+  'reading.problem.no_document': 'Aucun passeport ni carte d’identité n’a été trouvé sur la photo : photographiez la page avec votre photo, ou le verso de votre carte d’identité.',
+  'reading.problem.zone_unreadable': 'Les lignes en bas du document n’ont pas pu être lues : reprenez la photo bien de face, assez près pour remplir le cadre.',
+  'reading.retake': 'Reprendre la photo',
+  'reading.tries_left': '{n, plural, one {Vous pouvez encore essayer # fois.} other {Vous pouvez encore essayer # fois.}}',
+  'reading.go_on.why': 'Vous pouvez continuer sans photo lisible : {named, select, yes {{host}} other {votre hôte}} la regardera et pourra vous demander votre document à l’arrivée.',
+  'reading.go_on': 'Continuer sans',
+  'reading.refused':
+    'Ce fichier n’est pas une photo que nous savons lire. Envoyez une photo JPEG, PNG ou WebP (sur un iPhone, choisissez Réglages, Appareil photo, Formats, Le plus compatible, ou faites une capture d’écran de la photo).',
+
   'signup.title': 'Créez votre compte',
   'signup.heading': 'Créez votre compte guestscreen',
   'signup.name': 'Votre nom',

@@ -86,6 +86,26 @@ const it: Catalogue = {
   'warn.mrz_unreadable': 'Le righe a lettura ottica che hai scritto non si possono leggere.',
   'warn.mrz_unreadable.do': 'Sono le due o tre righe di lettere maiuscole, cifre e segni < in fondo alla pagina con la foto. Scrivile come sono stampate, o lascia vuoto il campo.',
 
+  // Reading the photo of the document
+  'reading.title': 'Lettura del documento',
+  'reading.wait': 'Stiamo leggendo le righe in fondo al tuo documento. Ci vogliono alcuni secondi.',
+  'reading.read': 'Il tuo documento è stato letto: {name}{expiry, select, none {} other {, valido fino al {expiry}}}. Il passo successivo è compilato con questi dati; controllali prima di salvare.',
+  'reading.late': 'La lettura del documento richiede più tempo del solito. Puoi proseguire: {named, select, yes {{host}} other {il tuo host}} vedrà il risultato.',
+  'reading.continue': 'Continua',
+  'reading.unreadable': 'Non è stato possibile leggere il documento da questa foto.',
+  'reading.problem.too_dark': 'La foto è troppo scura: rifalla alla luce del giorno o sotto una lampada.',
+  'reading.problem.blurred': 'La foto è sfocata: tieni fermo il telefono, a un palmo dal documento, e lascialo mettere a fuoco.',
+  'reading.problem.glare': 'La luce si riflette sul documento: inclinalo un poco lontano dalla lampada o dalla finestra.',
+  'reading.problem.zone_cut_off': 'Le righe di lettere e frecce in fondo al documento sono tagliate: inquadra il documento per intero.',
+  'reading.problem.no_document': 'Nella foto non è stato trovato un passaporto né una carta d’identità: fotografa la pagina con la tua foto, o il retro della carta d’identità.',
+  'reading.problem.zone_unreadable': 'Non è stato possibile leggere le righe in fondo al documento: rifai la foto di fronte e abbastanza vicino da riempire l’inquadratura.',
+  'reading.retake': 'Rifai la foto',
+  'reading.tries_left': '{n, plural, one {Puoi riprovare ancora # volta.} other {Puoi riprovare ancora # volte.}}',
+  'reading.go_on.why': 'Puoi proseguire senza una foto leggibile: {named, select, yes {{host}} other {il tuo host}} la esaminerà e potrà chiederti il documento all’arrivo.',
+  'reading.go_on': 'Prosegui senza',
+  'reading.refused':
+    'Questo file non è una foto che possiamo leggere. Invia una foto JPEG, PNG o WebP (su un iPhone scegli Impostazioni, Fotocamera, Formati, Più compatibile, oppure fai uno screenshot della foto).',
+
   'signup.title': 'Crea il tuo account',
   'signup.heading': 'Crea il tuo account guestscreen',
   'signup.name': 'Il tuo nome',

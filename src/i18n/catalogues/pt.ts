@@ -84,6 +84,26 @@ const pt: Catalogue = {
   'warn.mrz_unreadable': 'As linhas de leitura ótica que escreveu não se conseguem ler.',
   'warn.mrz_unreadable.do': 'São as duas ou três linhas de maiúsculas, algarismos e sinais < no fundo da página com a fotografia. Escreva-as como estão impressas, ou deixe o campo vazio.',
 
+  // Reading the photo of the document
+  'reading.title': 'A ler o seu documento',
+  'reading.wait': 'Estamos a ler as linhas na parte de baixo do seu documento. Demora alguns segundos.',
+  'reading.read': 'O seu documento foi lido: {name}{expiry, select, none {} other {, válido até {expiry}}}. O passo seguinte foi preenchido com ele; confirme-o antes de guardar.',
+  'reading.late': 'A leitura do seu documento está a demorar mais do que o habitual. Pode continuar: {named, select, yes {{host}} other {o seu anfitrião}} verá o resultado.',
+  'reading.continue': 'Continuar',
+  'reading.unreadable': 'Não foi possível ler o seu documento nesta foto.',
+  'reading.problem.too_dark': 'A foto está demasiado escura: tire-a de novo à luz do dia ou debaixo de um candeeiro.',
+  'reading.problem.blurred': 'A foto está desfocada: segure o telemóvel imóvel, a um palmo do documento, e deixe-o focar.',
+  'reading.problem.glare': 'A luz reflete-se no documento: incline-o um pouco para longe do candeeiro ou da janela.',
+  'reading.problem.zone_cut_off': 'As linhas de letras e setas na parte de baixo do documento estão cortadas: enquadre o documento inteiro.',
+  'reading.problem.no_document': 'Não foi encontrado nenhum passaporte nem cartão de identificação na foto: fotografe a página com a sua foto, ou o verso do seu cartão.',
+  'reading.problem.zone_unreadable': 'Não foi possível ler as linhas na parte de baixo do documento: tire a foto de novo, de frente e perto o suficiente para encher o enquadramento.',
+  'reading.retake': 'Tirar a foto de novo',
+  'reading.tries_left': '{n, plural, one {Pode tentar mais # vez.} other {Pode tentar mais # vezes.}}',
+  'reading.go_on.why': 'Pode continuar sem uma foto legível: {named, select, yes {{host}} other {o seu anfitrião}} vai analisá-la e poderá pedir-lhe o documento à chegada.',
+  'reading.go_on': 'Continuar sem ela',
+  'reading.refused':
+    'Este ficheiro não é uma foto que consigamos ler. Envie uma foto JPEG, PNG ou WebP (num iPhone, escolha Definições, Câmara, Formatos, Mais compatível, ou faça uma captura de ecrã da foto).',
+
   'signup.title': 'Crie a sua conta',
   'signup.heading': 'Crie a sua conta guestscreen',
   'signup.name': 'O seu nome',

@@ -28,6 +28,19 @@ export function latestFinished(db: Db, reservationId: string): Promise<Verificat
     .executeTakeFirst();
 }
 
+/** The readings of the photos the guest sent through the portal, newest first. */
+export function portalReadings(db: Db, reservationId: string, limit: number): Promise<VerificationRow[]> {
+  return db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('reservation_id', '=', reservationId)
+    .where('source', '=', 'portal')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export function imagesOf(db: Db, verificationId: string): Promise<ImageRow[]> {
   return db.selectFrom('identity_images').selectAll().where('verification_id', '=', verificationId).orderBy('side', 'desc').execute();
 }

@@ -55,7 +55,13 @@ function checkPhotos(photos: Photo[]): { side: 'front' | 'back'; data: Buffer; t
 }
 
 /** Stores the photos sealed and queues their reading; the new verification's id. */
-export async function submitDocument(deps: Deps, account: AccountRow, reservationId: string | null, source: 'api' | 'portal' | 'read', photos: Photo[]): Promise<{ id: string; status: 'pending' }> {
+export async function submitDocument(
+  deps: Deps,
+  account: Pick<AccountRow, 'id'>,
+  reservationId: string | null,
+  source: 'api' | 'portal' | 'read',
+  photos: Photo[],
+): Promise<{ id: string; status: 'pending' }> {
   const checked = checkPhotos(photos);
   const id = newId('idv');
   const now = iso(deps.clock());
@@ -81,6 +87,47 @@ export async function submitDocument(deps: Deps, account: AccountRow, reservatio
   });
   deps.wakeWorker();
   return { id, status: 'pending' };
+}
+
+/** Why photos would be refused before any reading (not an image, a type the reader cannot open, too large), or null. */
+export function photoRefusal(photos: Photo[]): string | null {
+  try {
+    checkPhotos(photos);
+    return null;
+  } catch (err) {
+    if (err instanceof AppError) return err.message;
+    throw err;
+  }
+}
+
+/** Tries a guest has at a readable photo before the portal lets them go on without one. */
+export const PORTAL_TRIES = 3;
+/** How long the portal waits for a reading before it lets the guest go on (no worker, or a busy one). */
+export const PORTAL_WAIT_MS = 60_000;
+
+export interface PortalReading {
+  /** The guest's readings so far, this one included. */
+  tries: number;
+  id: string;
+  state: 'reading' | 'read' | 'unreadable' | 'late';
+  document: ReadDocument | null;
+  problems: PhotoProblem[];
+}
+
+/**
+ * Where the guest's latest photo stands: still being read, read (every check digit holds),
+ * unreadable (with what was wrong with the photo), or late (a reading the portal stopped waiting
+ * for); null before any photo.
+ */
+export async function portalReading(deps: Deps, accountId: string, reservationId: string): Promise<PortalReading | null> {
+  const rows = await repo.portalReadings(deps.db, reservationId, PORTAL_TRIES + 1);
+  const row = rows[0];
+  if (!row || row.account_id !== accountId) return null;
+  const view = await verificationView(deps, row);
+  const late = Date.parse(row.created_at) + PORTAL_WAIT_MS <= deps.clock().getTime();
+  const state = view.status === 'pending' ? (late ? 'late' : 'reading') : view.document?.valid ? 'read' : 'unreadable';
+  const problems = view.problems.map((p) => p.code);
+  return { tries: rows.length, id: row.id, state, document: view.document, problems: state === 'unreadable' && problems.length === 0 ? ['zone_unreadable'] : problems };
 }
 
 export interface VerificationView {

@@ -12,6 +12,10 @@ import type { ReservationRow } from '../reservations/repo.js';
 import { toReservationView } from '../reservations/views.js';
 import { openIdentification, sealIdentification, type Identification } from '../screening/identity.js';
 import { documentProblems, type DocumentProblem } from '../screening/checks/identification.js';
+import { countryCode } from '../../i18n/index.js';
+import type { ReadDocument } from '../../lib/documents/read.js';
+import { latestReading } from '../identity/reading.js';
+import { photoRefusal, portalReading, submitDocument, type Photo, type PortalReading } from '../identity/service.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
 import { insertNote, systemNote } from '../screening/repo.js';
@@ -49,13 +53,15 @@ export function fieldsOf(screen: Screen, r: Pick<ReservationRow, 'number_of_gues
 export interface Portal {
   reservation: ReservationRow;
   screens: ScreenMap;
-  /** The screens the guest meets (required or optional), in the spec's order. */
+  /** The screens the guest meets (required or optional), in the spec's order but for the document's photo, which comes before its typed details (portalOrder). */
   steps: Screen[];
   answers: Answers;
   row: PortalRow | undefined;
   /** The host as the guest sees them: name, brand, house rules and agreement. */
   profile: HostProfile;
   minimumAge: number;
+  /** What was read from the guest's document photo, as the identity screens' answers (their prefill). */
+  documentRead: Record<string, string> | null;
 }
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
@@ -70,8 +76,66 @@ export async function openPortal(deps: Deps, token: string): Promise<Portal> {
   const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
   const row = await findPortal(deps.db, r.id);
   const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
-  return { reservation: r, screens, steps: SCREENS.filter((s) => screens[s] !== 'disabled'), answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
+  const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
+  const asksIdentity = steps.includes('IDVerification') || steps.includes('AuthorityReporting');
+  const read = asksIdentity ? await latestReading(deps.db, deps, r.account_id, r.id) : null;
+  const documentRead = read?.reading.document?.valid ? answersFromDocument(read.reading.document) : null;
+  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge, documentRead };
 }
+
+/**
+ * The steps in the order the guest meets them: the spec's, but for the photo of the document,
+ * which comes before the typed details of the document, so that what is read from it fills them in.
+ */
+function portalOrder(steps: Screen[]): Screen[] {
+  const photo = steps.indexOf('IDCollection');
+  const typed = steps.indexOf('IDVerification');
+  if (photo < 0 || typed < 0 || photo < typed) return steps;
+  return [...steps.slice(0, typed), 'IDCollection', ...steps.slice(typed).filter((s) => s !== 'IDCollection')];
+}
+
+/** "MUELLER" as "Mueller": the zone's capitals as a name is written. */
+const asName = (v: string | null) => (v ?? '').toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (m) => m.toUpperCase());
+
+/** A document's fields read from its zone as the identity screens ask them. */
+function answersFromDocument(d: ReadDocument): Record<string, string> {
+  const type = d.document_type.value ?? '';
+  const nationality = d.nationality.value?.replace(/<+$/, '') ?? '';
+  const out: Record<string, string> = {
+    document_type: type.startsWith('P') ? 'passport' : /^[ACI]/.test(type) ? 'id_card' : '',
+    document_number: d.document_number.value ?? '',
+    first_name: asName(d.given_names.value),
+    last_name: asName(d.surname.value),
+    // Germany's code in the zone is D, not DEU.
+    nationality: nationality === 'D' ? 'DE' : (countryCode(nationality) ?? ''),
+    birth_date: d.birth_date.value ?? '',
+    expiry_date: d.expiry_date.value ?? '',
+    mrz: d.zone.join('\n'),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== ''));
+}
+
+/** The IDCollection screen's new photos, as the reader takes them: the front, and the back where given. */
+export function documentPhotos(uploads: readonly Upload[]): Photo[] {
+  const photos: Photo[] = [];
+  for (const u of uploads) {
+    if (u.data.length === 0) continue;
+    if (u.field === 'document_front') photos.push({ side: 'front', data: u.data, part: u.field });
+    if (u.field === 'document_back') photos.push({ side: 'back', data: u.data, part: u.field });
+  }
+  return photos;
+}
+
+/** Why the photos cannot be read at all (checked before the screen is saved), or null. */
+export const documentPhotoRefusal = (photos: Photo[]) => (photos.some((p) => p.side === 'front') ? photoRefusal(photos) : null);
+
+/** Queues the reading of the guest's document photos, as the API's upload does. */
+export async function readDocumentPhotos(deps: Deps, p: Portal, photos: Photo[]): Promise<void> {
+  await submitDocument(deps, { id: p.reservation.account_id }, p.reservation.id, 'portal', photos);
+}
+
+/** Where the reading of the guest's latest photo stands (null before any). */
+export const documentReading = (deps: Deps, p: Portal): Promise<PortalReading | null> => portalReading(deps, p.reservation.account_id, p.reservation.id);
 
 /** The first step the guest has neither answered nor skipped; undefined when all are done. */
 export const nextStep = (p: Portal): Screen | undefined => p.steps.find((s) => !p.answers[s]);
