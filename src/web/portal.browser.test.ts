@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { haveChromium, launchBrowser, snap } from '../../test/browser.js';
+import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../test/browser.js';
 import { generateDocuments } from '../../bench/documents/generate.js';
 import { call, createTestAppWithWorker, dbKind, tenant, type TestApp } from '../../test/harness.js';
 
@@ -104,6 +104,18 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     const r = (await call(t, 'GET', `/v1/reservations/${id}`, { key: me.key })).json;
     assert.equal(r.identification.document_type, 'passport');
     assert.equal(r.identification.document_number, truth.documentNumber);
+
+    // The host sees what was read beside what the booking and the guest gave.
+    await withPassword(t, me);
+    const host = await browser.newContext();
+    const console = await host.newPage();
+    await signIn(console, base, me.account.email);
+    await console.goto(`${base}/console/reservations/${id}`);
+    assert.equal(await console.textContent('#document-valid'), 'every check digit holds');
+    assert.match((await console.textContent('#document-read tr[data-field=number]')) ?? '', new RegExp(`${truth.documentNumber}.*check digit holds.*agrees`));
+    assert.equal((await console.textContent('#document-zone'))?.split('\n')[0], truth.lines[0]);
+    await snap(console, 'console-document-read');
+    await host.close();
   });
 
   it('tells a guest at once, in their language, that a photo cannot be read, and lets them go on after three tries', async () => {

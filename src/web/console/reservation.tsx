@@ -7,7 +7,7 @@ import { addEntry } from '../../modules/blocklist/service.js';
 import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
-import { translator } from '../../i18n/index.js';
+import { countryCode, translator } from '../../i18n/index.js';
 import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
 import { paymentsView } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
@@ -15,6 +15,8 @@ import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
 import { sendUpload } from '../../modules/reservations/routes.js';
 import { openIdentification, type Identification } from '../../modules/screening/identity.js';
+import { latestReading } from '../../modules/identity/reading.js';
+import type { DocumentField, DocumentReading } from '../../lib/documents/read.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { guestListedEntries } from '../../modules/screening/match.js';
 import type { ListedEntry } from '../../modules/screening/match.js';
@@ -299,6 +301,72 @@ function backgroundCheckLink(r: ReservationRow, id: Identification) {
 
 const countryNames = (codes: readonly string[]) => codes.map((c) => ENGLISH.countryName(c) ?? c).join(', ');
 
+const CHECK_DIGIT_WORDS: Record<DocumentField['check'], string> = { valid: 'check digit holds', invalid: 'check digit fails', none: '' };
+/** A country as the zone writes it (alpha-3, or D for Germany) in English words. */
+const zoneCountry = (v: string | null) => (v ? countryNames([v.replace(/<+$/, '') === 'D' ? 'DE' : (countryCode(v.replace(/<+$/, '')) ?? v)]) : '');
+const DOCUMENT_TYPE_WORDS: Record<string, string> = { P: 'passport', I: 'ID card', A: 'ID card', C: 'ID card', V: 'visa' };
+
+/**
+ * What was read from the photo of the guest's document, field by field beside what the booking
+ * and the guest gave, each disagreement marked as the identification check found it.
+ */
+function DocumentRead({ r, read, id }: { r: ReservationRow; read: { verification_id: string; reading: DocumentReading }; id: Identification }) {
+  const d = read.reading.document;
+  if (!d) {
+    return (
+      <p id="document-unread">
+        The photo could not be read{read.reading.problems.length ? `: ${read.reading.problems.map((p) => p.replace(/_/g, ' ')).join(', ')}` : ''}. Open it from the guest portal below to look at it
+        yourself.
+      </p>
+    );
+  }
+  const found = new Set((storedVerdict(r)?.details.identification_document.findings ?? []).map((f) => f.code));
+  const bookingName = [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || r.guest_full_name || '';
+  const typedName = [id.first_name, id.last_name].filter(Boolean).join(' ');
+  const rows: { label: string; field?: DocumentField; value?: string; given: string; differs?: boolean }[] = [
+    {
+      label: 'Name',
+      value: [d.given_names.value, d.surname.value].filter(Boolean).join(' '),
+      given: [bookingName, typedName && typedName !== bookingName ? `typed: ${typedName}` : ''].filter(Boolean).join('; '),
+      differs: found.has('id.read_name_mismatch'),
+    },
+    { label: 'Document', value: DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? d.document_type.value ?? '', given: id.document_type?.replace(/_/g, ' ') ?? '' },
+    { label: 'Number', field: d.document_number, given: id.document_number ?? '', differs: found.has('id.read_number_mismatch') },
+    { label: 'Nationality', value: zoneCountry(d.nationality.value), given: id.nationality ? zoneCountry(id.nationality) : '' },
+    { label: 'Born', field: d.birth_date, given: id.birth_date ?? '', differs: found.has('id.read_birth_mismatch') },
+    { label: 'Expires', field: d.expiry_date, given: id.expiry_date ?? '' },
+    { label: 'Issued by', value: zoneCountry(d.issuing_state.value), given: '' },
+  ];
+  return (
+    <>
+      <p>
+        Read from the photo of the {DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? 'document'}:{' '}
+        <strong id="document-valid">{d.valid ? 'every check digit holds' : 'a check digit fails (a misread or an altered document)'}</strong>.
+      </p>
+      <table class="cards" id="document-read">
+        <Head columns={['Field', 'On the document', 'In the booking or typed by the guest']} />
+        <tbody>
+          {rows.map((row) => (
+            <tr data-field={row.label.toLowerCase()} class={row.differs ? 'differs' : undefined}>
+              <td data-label="Field">{row.label}</td>
+              <td data-label="On the document">
+                {row.field ? (row.field.value ?? 'not read') : row.value || 'not read'}
+                {row.field && row.field.check !== 'none' ? <small> ({CHECK_DIGIT_WORDS[row.field.check]})</small> : null}
+              </td>
+              <td data-label="Given">
+                {row.given || <span class="muted">not given</span>}
+                {row.differs ? <strong> · differs</strong> : row.given && (row.field || row.label === 'Name') ? <span class="muted"> · agrees</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="muted">The machine-readable zone as read:</p>
+      <pre id="document-zone">{d.zone.join('\n')}</pre>
+    </>
+  );
+}
+
 /** Each listed entry whole, beside what the guest's document says. */
 function ListedEntries({ entries, guest }: { entries: ListedEntry[]; guest: Identification }) {
   const guestName = [guest.first_name, guest.middle_name, guest.last_name].filter(Boolean).join(' ');
@@ -393,7 +461,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, payments, messages, portal, entries] = await Promise.all([
+  const [progress, runs, notes, payments, messages, portal, entries, read] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
@@ -401,6 +469,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     stargateView(deps, r),
     guestPortalView(deps, deps.db, r),
     flagged ? guestListedEntries(deps, r) : [],
+    latestReading(deps.db, deps, r.account_id, r.id),
   ]);
   const identification = openIdentification(deps, r);
   const status = compositeStatus(r);
@@ -461,6 +530,12 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
           <span class="muted">(sanctions lists, registers and news, with a PDF report)</span>
         </p>
       </section>
+      {read ? (
+        <section class="panel" aria-labelledby="document-h">
+          <h2 id="document-h">The identity document</h2>
+          <DocumentRead r={r} read={read} id={identification} />
+        </section>
+      ) : null}
       {entries.length ? (
         <section class="panel" aria-labelledby="entries-h">
           <h2 id="entries-h">Listed entries to compare with the guest</h2>
