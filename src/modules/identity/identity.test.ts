@@ -195,6 +195,35 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     const notes = (await call(t, 'GET', `/v1/reservations/${old.reservation}/notes`, { key: me.key })).json;
     assert.ok(JSON.stringify(notes).includes("The identity document's photos were deleted, 10 days after check-out"), JSON.stringify(notes));
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${recent.reading}`, { key: me.key })).json.images_deleted_at, null, 'a stay that ended 3 days ago keeps them');
+
+    // A photo the guest sent through the portal is kept twice (the portal's answer and the reading's): both go.
+    const screens = { IDCollection: 'required' };
+    await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+      key: me.key,
+      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
+    });
+    const portalStay = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+      key: me.key,
+      body: { confirmation_code: `RP-${faker.string.alphanumeric(8)}`, check_in_date: day(-14), check_out_date: day(-11), guest: { first_name: 'Ann', last_name: 'Example' } },
+    });
+    const form = multipartBody([{ name: 'document_front', filename: 'passport.jpg', type: 'image/jpeg', data: readFileSync(photos[0]!.file) }]);
+    const posted = await t.app.inject({ method: 'POST', url: `${new URL(portalStay.json.guest_portal_url).pathname}/step/IDCollection`, payload: form.payload, headers: form.headers });
+    assert.equal(posted.statusCode, 303, posted.body);
+    assert.match(String(posted.headers.location), /\/reading$/, 'the guest is sent to the reading of the photo');
+    const reading = await eventually(
+      () => t.deps.db.selectFrom('identity_verifications').select(['id', 'status']).where('reservation_id', '=', portalStay.json.id).where('status', '!=', 'pending').executeTakeFirst(),
+      'the portal photo was read',
+      30_000,
+    );
+    const portalFiles = () => t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', portalStay.json.id).where('screen', '=', 'IDCollection').execute();
+    assert.equal((await portalFiles()).length, 1);
+    assert.ok((await purgeDocumentPhotos(t.deps)) >= 1);
+    assert.equal((await portalFiles()).length, 0, "the portal's copy is deleted with the reading's");
+    assert.ok((await call(t, 'GET', `/v1/identity-verifications/${reading.id}`, { key: me.key })).json.images_deleted_at);
+    await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+      key: me.key,
+      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: {} }] },
+    });
     await call(t, 'PUT', '/v1/accounts/screening-settings', { key: me.key, body: { document_photo_days: 30 } });
   });
 

@@ -64,7 +64,7 @@ export function photosKeptAfterCheckout(db: Db, day: string, limit: number, afte
   let q = db
     .selectFrom('identity_verifications as v')
     .innerJoin('reservations as r', 'r.id', 'v.reservation_id')
-    .select(['v.id', 'v.account_id', 'v.reservation_id', 'r.check_out_date'])
+    .select(['v.id', 'v.account_id', 'v.reservation_id', 'v.source', 'r.check_out_date'])
     .where('v.images_deleted_at', 'is', null)
     .where('v.status', '!=', 'pending')
     .where('r.check_out_date', '<', day)

@@ -15,6 +15,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import { deleteFiles } from '../portal/repo.js';
 import { findById } from '../reservations/repo.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { insertNote, systemNote } from '../screening/repo.js';
@@ -258,6 +259,8 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
       const at = iso(now);
       await withTx(deps.db, async (tx) => {
         await repo.deleteImages(tx, v.id, at);
+        // The portal keeps the guest's upload as an answer too: the same photo, deleted with it.
+        if (v.source === 'portal') await deleteFiles(tx, v.reservation_id!, 'IDCollection');
         await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
       });
       purged++;
