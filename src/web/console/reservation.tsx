@@ -315,8 +315,8 @@ function DocumentRead({ r, read, id }: { r: ReservationRow; read: { verification
   if (!d) {
     return (
       <p id="document-unread">
-        The photo could not be read{read.reading.problems.length ? `: ${read.reading.problems.map((p) => p.replace(/_/g, ' ')).join(', ')}` : ''}. Open it from the guest portal below to look at it
-        yourself.
+        The photo of the document could not be read{read.reading.problems.length ? `: ${read.reading.problems.map((p) => p.replace(/_/g, ' ')).join(', ')}` : ''}. Compare the document with the booking
+        yourself, or ask the guest for a better photo.
       </p>
     );
   }
