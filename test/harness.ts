@@ -188,6 +188,14 @@ export function multipartBody(parts: { name: string; filename: string; type: str
   return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** Sets the account's default guest-portal screens (each required, optional or disabled; the rest as the settings default them). */
+export function setPortalScreens(t: TestApp, key: string, screens: Record<string, string>) {
+  return call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+    key,
+    body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
+  });
+}
+
 export interface Received {
   url: string;
   headers: Record<string, string | string[] | undefined>;

@@ -14,7 +14,7 @@ import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
 import sharp from 'sharp';
 import { submitDocument } from '../src/modules/identity/service.js';
-import { call, createTestApp, dbKind, multipartBody, tenant, type Tenant, type TestApp } from './harness.js';
+import { call, createTestApp, dbKind, multipartBody, tenant, type Tenant, type TestApp, setPortalScreens } from './harness.js';
 import { timeSlicer } from '../src/lib/time-slice.js';
 import { translator } from '../src/i18n/index.js';
 
@@ -145,10 +145,7 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   assert.equal(r.status, 200, r.body);
   c.reservations.set(who.account.id, r.json.id);
   // A file the guest uploaded in the portal, for the routes that name one.
-  await call(c.t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-    key: who.key,
-    body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
-  });
+  await setPortalScreens(c.t, who.key, { FileUpload: 'required' });
   const portal = await openPortal(c.t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
   const pdf = { field: 'document', filename: 'probe.pdf', contentType: 'application/pdf', data: Buffer.from(`%PDF-1.4\n% a probe document\n${'0'.repeat(200)}\n%%EOF\n`) };
   assert.equal((await saveStep(c.t.deps, portal, translator('en'), 'FileUpload', {}, [pdf], false)).ok, true);

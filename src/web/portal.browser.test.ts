@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../test/browser.js';
 import { generateDocuments } from '../../bench/documents/generate.js';
-import { call, createTestAppWithWorker, dbKind, tenant, type TestApp } from '../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, tenant, type TestApp, setPortalScreens } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -29,10 +29,7 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
   it('lets a guest with JavaScript turned off fill in every step, upload a document and submit', async () => {
     const me = await tenant(t);
     const screens = { AboutYou: 'required', IDVerification: 'required', IDCollection: 'required', HouseRules: 'required', PurposeOfStay: 'optional' };
-    const set = await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-      key: me.key,
-      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
-    });
+    const set = await setPortalScreens(t, me.key, screens);
     assert.equal(set.status, 200, set.body);
     const booking = await call(t, 'POST', '/v1/reservations', {
       key: me.key,
@@ -121,10 +118,7 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
   it('tells a guest at once, in their language, that a photo cannot be read, and lets them go on after three tries', async () => {
     const me = await tenant(t);
     const screens = { AboutYou: 'disabled', IDVerification: 'required', IDCollection: 'required' };
-    const set = await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-      key: me.key,
-      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
-    });
+    const set = await setPortalScreens(t, me.key, screens);
     assert.equal(set.status, 200, set.body);
     const booking = await call(t, 'POST', '/v1/reservations', {
       key: me.key,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../test/browser.js';
-import { call, createTestAppWithWorker, dbKind, decodeQuotedPrintable, eventually, startSmtp, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, decodeQuotedPrintable, eventually, startSmtp, tenant, type Tenant, type TestApp, setPortalScreens } from '../../test/harness.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 /** A 1×1 teal PNG, for the host's logo. */
@@ -25,10 +25,7 @@ describe(`the guest portal in the guest's language, on a phone (${dbKind})`, { s
     browser = await launchBrowser();
     me = await tenant(t);
     const screens = { AboutYou: 'required', IDVerification: 'required', HouseRules: 'required' };
-    const set = await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-      key: me.key,
-      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
-    });
+    const set = await setPortalScreens(t, me.key, screens);
     assert.equal(set.status, 200, set.body);
     const profile = await call(t, 'PUT', '/v1/accounts/host-profile', { key: me.key, body: { display_name: 'Casa Azul Sevilla', accent_color: '#0f766e', logo: LOGO, house_rules: RULES } });
     assert.equal(profile.status, 200, profile.body);

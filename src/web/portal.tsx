@@ -14,6 +14,7 @@ import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } fro
 import {
   documentPhotoRefusal,
   documentPhotos,
+  documentPrefill,
   documentReading,
   documentWarnings,
   fieldsOf,
@@ -42,7 +43,7 @@ const StepQuery = Type.Object({ step: Type.Optional(Type.String({ maxLength: 40 
 const isScreen = (s: string | undefined): s is Screen => (SCREENS as readonly string[]).includes(s ?? '');
 
 /** What a step's form shows before the guest has answered it: what the booking already says. */
-function defaults(deps: Deps, screen: Screen, p: Portal): Record<string, string> {
+function defaults(deps: Deps, screen: Screen, p: Portal, read: Record<string, string> | null): Record<string, string> {
   const r = p.reservation;
   if (screen === 'AboutYou') {
     return { first_name: r.guest_first_name ?? '', last_name: r.guest_last_name ?? '', email: r.guest_email ?? '', phone: r.guest_phone ?? '' };
@@ -54,7 +55,7 @@ function defaults(deps: Deps, screen: Screen, p: Portal): Record<string, string>
       first_name: id.first_name ?? r.guest_first_name ?? '',
       last_name: id.last_name ?? r.guest_last_name ?? '',
       // What was read from the photo of the document comes before what anyone typed.
-      ...p.documentRead,
+      ...read,
     };
   }
   return {};
@@ -234,12 +235,16 @@ function Warnings({ t, p, list }: { t: Translator; p: Portal; list: readonly Doc
 /** The warnings a form was shown with, as the form sends them back: saving again unchanged goes on. */
 const warningsKey = (list: readonly DocumentProblem[]) => list.map((w) => w.code).join(' ');
 
-function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: Record<string, string> | undefined, problems: string[]) {
+/**
+ * A step's form. `read`: what was read from the document's photo, shown on an identity screen the
+ * guest has not answered (documentPrefill); a form sent back with problems shows what was sent.
+ */
+function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: Record<string, string> | undefined, problems: string[], read: Record<string, string> | null = null) {
   const { p, t } = v;
   const r = p.reservation;
   const def = SCREEN_DEFS[screen];
   const saved = p.answers[screen]?.answer;
-  const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, p));
+  const shown = values ?? (saved ? asForm(saved) : defaults(deps, screen, p, read));
   const optional = p.screens[screen] === 'optional';
   const n = p.steps.indexOf(screen) + 1;
   // With no house rules written, the guest is told so and confirms only the number of guests.
@@ -496,7 +501,7 @@ export const portalPages =
       const asked = request.query.step;
       if (asked !== undefined) {
         if (!isScreen(asked) || !p.steps.includes(asked)) return sendPage(reply, noSuchStep(v, asked), 404);
-        return sendPage(reply, stepPage(deps, v, asked, undefined, []));
+        return sendPage(reply, stepPage(deps, v, asked, undefined, [], await documentPrefill(deps, p, asked)));
       }
       const next = nextStep(p);
       // After the document photo, the guest hears whether it could be read before going on.
@@ -504,7 +509,7 @@ export const portalPages =
         const reading = await documentReading(deps, p);
         if (reading && holdsGuest(reading)) return sendPage(reply, readingPage(v, reading));
       }
-      return sendPage(reply, next ? stepPage(deps, v, next, undefined, []) : reviewPage(v));
+      return sendPage(reply, next ? stepPage(deps, v, next, undefined, [], await documentPrefill(deps, p, next)) : reviewPage(v));
     });
 
     // Where the reading of the guest's document photo stands; htmx polls it for its #reading part.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { faker } from '@faker-js/faker';
 import sharp from 'sharp';
-import { call, createTestAppWithWorker, dbKind, eventually, multipartBody, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestAppWithWorker, dbKind, eventually, multipartBody, tenant, type Tenant, type TestApp, setPortalScreens } from '../../../test/harness.js';
 import { generateDocuments, type GeneratedPhoto } from '../../../bench/documents/generate.js';
 import { purgeDocumentPhotos } from './service.js';
 
@@ -199,10 +199,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
 
     // A photo the guest sent through the portal is kept twice (the portal's answer and the reading's): both go.
     const screens = { IDCollection: 'required' };
-    await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-      key: me.key,
-      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: screens }] },
-    });
+    await setPortalScreens(t, me.key, screens);
     const portalStay = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
       key: me.key,
       body: { confirmation_code: `RP-${faker.string.alphanumeric(8)}`, check_in_date: day(-14), check_out_date: day(-11), guest: { first_name: 'Ann', last_name: 'Example' } },
@@ -221,10 +218,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     await purgeDocumentPhotos(t.deps);
     assert.equal((await portalFiles()).length, 0, "the portal's copy is deleted with the reading's");
     assert.ok((await call(t, 'GET', `/v1/identity-verifications/${reading.id}`, { key: me.key })).json.images_deleted_at);
-    await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
-      key: me.key,
-      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: {} }] },
-    });
+    await setPortalScreens(t, me.key, {});
     await call(t, 'PUT', '/v1/accounts/screening-settings', { key: me.key, body: { document_photo_days: 30 } });
   });
 

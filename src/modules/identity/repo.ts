@@ -15,30 +15,18 @@ export function findVerification(db: Db, id: string): Promise<VerificationRow | 
   return db.selectFrom('identity_verifications').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A reservation's readings, newest first. */
+const readingsOf = (db: Db, reservationId: string) =>
+  db.selectFrom('identity_verifications').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at', 'desc').orderBy('id', 'desc');
+
 /** The reservation's latest finished reading, if any. */
 export function latestFinished(db: Db, reservationId: string): Promise<VerificationRow | undefined> {
-  return db
-    .selectFrom('identity_verifications')
-    .selectAll()
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'finished')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return readingsOf(db, reservationId).where('status', '=', 'finished').limit(1).executeTakeFirst();
 }
 
 /** The readings of the photos the guest sent through the portal, newest first. */
 export function portalReadings(db: Db, reservationId: string, limit: number): Promise<VerificationRow[]> {
-  return db
-    .selectFrom('identity_verifications')
-    .selectAll()
-    .where('reservation_id', '=', reservationId)
-    .where('source', '=', 'portal')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return readingsOf(db, reservationId).where('source', '=', 'portal').limit(limit).execute();
 }
 
 export function imagesOf(db: Db, verificationId: string): Promise<ImageRow[]> {

@@ -60,8 +60,6 @@ export interface Portal {
   /** The host as the guest sees them: name, brand, house rules and agreement. */
   profile: HostProfile;
   minimumAge: number;
-  /** What was read from the guest's document photo, as the identity screens' answers (their prefill). */
-  documentRead: Record<string, string> | null;
 }
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
@@ -77,10 +75,17 @@ export async function openPortal(deps: Deps, token: string): Promise<Portal> {
   const row = await findPortal(deps.db, r.id);
   const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
   const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
-  const asksIdentity = steps.includes('IDVerification') || steps.includes('AuthorityReporting');
-  const read = asksIdentity ? await latestReading(deps.db, deps, r.account_id, r.id) : null;
-  const documentRead = read?.reading.document?.valid ? answersFromDocument(read.reading.document) : null;
-  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge, documentRead };
+  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
+}
+
+/**
+ * What was read from the guest's document photo (every check digit holding), as an identity
+ * screen's answers: its form's prefill. Null for other screens, or with no such reading.
+ */
+export async function documentPrefill(deps: Deps, p: Portal, screen: Screen): Promise<Record<string, string> | null> {
+  if (screen !== 'IDVerification' && screen !== 'AuthorityReporting') return null;
+  const read = await latestReading(deps.db, deps, p.reservation.account_id, p.reservation.id);
+  return read?.reading.document?.valid ? answersFromDocument(read.reading.document) : null;
 }
 
 /**
