@@ -1,4 +1,4 @@
-// The build's output: the command (dist/cli.js) and the SQLite reader thread (dist/read-worker.js),
+// The build's output: the command (dist/cli.js) and its threads (dist/read-worker.js and the others),
 // each one ES module with the packages that ship as hundreds of small modules compiled in. A start
 // then loads about 60 files instead of about 750, which took a third off the time to the first
 // answer (docs/performance.md). Modules imported only when needed (the demo seeder, the importers)
@@ -25,7 +25,7 @@ rmSync(`${root}dist`, { recursive: true, force: true });
 await build({
   // The reader thread's file sits beside the chunk that starts it (src/db/sqlite/readers.ts finds it
   // as ./read-worker.js), so chunks are written in dist/ too.
-  entryPoints: { cli: 'src/cli.ts', 'read-worker': 'src/db/sqlite/read-worker.ts', 'job-thread': 'src/job-thread.ts', 'read-thread': 'src/lib/documents/read-thread.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'read-worker': 'src/db/sqlite/read-worker.ts', 'job-thread': 'src/job-thread.ts', 'read-thread': 'src/lib/documents/read-thread.ts', 'checkpoint-thread': 'src/db/sqlite/checkpoint-thread.ts' },
   absWorkingDir: root,
   outdir: 'dist',
   chunkNames: '[name]-[hash]',

@@ -9,14 +9,16 @@ import type { DatabaseHandle, Db, Tx } from '../types.js';
 import { bindable, rowsOf } from './bind.js';
 import { attachReaders, SqliteReaders } from './readers.js';
 import { sqliteSearchKey, sqliteSearchText } from './search-index.js';
+import { WalFlush } from './wal.js';
 
 /** The embedded database: one file, WAL, a statement cache, and reader threads for the heavy reads. */
 export function openSqlite(file: string, readerThreads: number): DatabaseHandle {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = openSqliteFile(file);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: an acknowledged write survives a power cut, not just a process crash.
-  sqlite.pragma('synchronous = FULL');
+  // NORMAL, with the log flushed after every commit by wal.ts rather than inside it: an
+  // acknowledged write survives a power cut, as with FULL, and the flush leaves the thread.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   // Savepoints (one per write in a group commit, and one for every statement that may need
   // undoing) journal the pages they change; in memory rather than in a temporary file, so a
@@ -25,7 +27,10 @@ export function openSqlite(file: string, readerThreads: number): DatabaseHandle 
   sqlite.pragma('foreign_keys = ON');
   // Erased personal data is overwritten on disk, not just unlinked.
   sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // A process with reader threads has cores to spare for the checkpoints too.
+  const wal = new WalFlush(file, sqlite, readerThreads > 0);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, wal) }) });
+  batchers.set(db, new WriteBatcher(db, wal));
   const readers = readerThreads > 0 ? new SqliteReaders(file, readerThreads) : undefined;
   if (readers) attachReaders(db, readers);
   return {
@@ -35,6 +40,7 @@ export function openSqlite(file: string, readerThreads: number): DatabaseHandle 
     close: async () => {
       await readers?.close();
       await db.destroy();
+      await wal.close();
     },
   };
 }
@@ -53,23 +59,40 @@ interface SqliteStatement {
  * most recent ones by their SQL text. Booleans are mapped here, at binding; a Kysely plugin
  * that rewrote every query's tree for them cost a visible share of a create's CPU.
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, max = 500) {
+function withStatementCache(sqlite: BetterSqlite3.Database, wal: WalFlush, max = 500) {
   const cache = new Map<string, SqliteStatement>();
   const searchIndex = deferredSearchIndex(sqlite);
   // A process that died between a lone write's commit and its flush left stale rows behind.
   searchIndex.flushAlone();
   const wrap = (stmt: BetterSqlite3.Statement): SqliteStatement => {
     // Kysely commits a transaction with a plain `commit`: the reservations' terms go first.
-    if (stmt.source === 'commit') return { reader: false, all: () => [], iterate: () => [][Symbol.iterator](), run: () => (searchIndex.flush(), stmt.run()) };
+    if (stmt.source === 'commit') {
+      const run = () => {
+        searchIndex.flush();
+        const result = stmt.run();
+        wal.committed();
+        return result;
+      };
+      return { reader: false, all: () => [], iterate: () => [][Symbol.iterator](), run };
+    }
+    if (stmt.source === 'rollback') return { reader: false, all: () => [], iterate: () => [][Symbol.iterator](), run: () => (wal.rolledBack(), stmt.run()) };
     // A statement that returns rows is only read; one that does not is only run.
     const rows = stmt.reader ? rowsOf(stmt) : undefined;
     return {
       reader: stmt.reader,
-      all: (params) => (rows ? rows.all(params) : stmt.all(bindable(params))),
+      all: (params) => {
+        const result = rows ? rows.all(params) : stmt.all(bindable(params));
+        // A write that returns rows (`returning`), outside a transaction, committed on its own.
+        if (!stmt.readonly && !sqlite.inTransaction) wal.committed();
+        return result;
+      },
       run: (params) => {
         const result = stmt.run(bindable(params));
-        // A write outside a transaction committed on its own: its terms go in a transaction of theirs.
-        if (!sqlite.inTransaction) searchIndex.flushAlone();
+        if (!sqlite.inTransaction) {
+          // A write outside a transaction committed on its own: its terms go in a transaction of theirs.
+          searchIndex.flushAlone();
+          if (!stmt.readonly) wal.committed();
+        }
         return result;
       },
       iterate: (params) => (rows ? rows.iterate(params) : stmt.iterate(bindable(params))),
@@ -151,13 +174,20 @@ interface PendingWrite {
   reject: (err: unknown) => void;
 }
 
+/** How a group commit makes its batch durable: it claims the commit, then flushes the log itself (wal.ts). */
+interface Durability {
+  claimNextCommit(): void;
+  flush(): Promise<void>;
+}
+
 /**
  * Group commit, on SQLite. Writes that arrive while a batch is being written wait and go together in the
  * next one: one transaction, each write in its own savepoint, so one write's failure rolls back
  * only that write. A commit costs a disk flush (and on SQLite only one transaction writes at a
  * time), so under load many writes share each flush instead of queueing
- * for one each. Nobody hears back before the commit that makes their write durable; if the
- * commit fails, every write of the batch fails with it.
+ * for one each. Nobody hears back before the flush that makes their write durable; if the
+ * commit or the flush fails, every write of the batch fails with it. The flush runs off the
+ * thread (wal.ts), and the next batch starts when it is done: what arrives meanwhile joins it.
  */
 export class WriteBatcher {
   readonly #queue: PendingWrite[] = [];
@@ -165,6 +195,7 @@ export class WriteBatcher {
 
   constructor(
     private readonly db: Db,
+    private readonly durability?: Durability,
     private readonly maxBatch = 128,
   ) {}
 
@@ -182,31 +213,30 @@ export class WriteBatcher {
       await new Promise((resolve) => setImmediate(resolve));
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.maxBatch);
-        if (batch.length === 1) {
-          // Nothing to share the commit with: a plain transaction, no savepoint.
-          const only = batch[0]!;
-          await this.db
-            .transaction()
-            .execute((tx) => only.fn(tx as Tx))
-            .then(only.resolve, only.reject);
-          continue;
-        }
         const outcomes: { ok: boolean; value: unknown }[] = [];
         try {
           await this.db.transaction().execute(async (tx) => {
-            for (const write of batch) {
-              await sql`savepoint gc`.execute(tx);
-              try {
-                const value = await write.fn(tx as Tx);
-                await sql`release savepoint gc`.execute(tx);
-                outcomes.push({ ok: true, value });
-              } catch (err) {
-                await sql`rollback to savepoint gc`.execute(tx);
-                await sql`release savepoint gc`.execute(tx);
-                outcomes.push({ ok: false, value: err });
+            if (batch.length === 1) {
+              // Nothing to share the commit with: no savepoint. Its failure rolls the transaction back.
+              outcomes.push({ ok: true, value: await batch[0]!.fn(tx as Tx) });
+            } else {
+              for (const write of batch) {
+                await sql`savepoint gc`.execute(tx);
+                try {
+                  const value = await write.fn(tx as Tx);
+                  await sql`release savepoint gc`.execute(tx);
+                  outcomes.push({ ok: true, value });
+                } catch (err) {
+                  await sql`rollback to savepoint gc`.execute(tx);
+                  await sql`release savepoint gc`.execute(tx);
+                  outcomes.push({ ok: false, value: err });
+                }
               }
             }
+            // The commit that follows is this batch's: it flushes the log itself, below.
+            this.durability?.claimNextCommit();
           });
+          await this.durability?.flush();
         } catch (err) {
           for (const write of batch) write.reject(err);
           continue;
