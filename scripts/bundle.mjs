@@ -25,7 +25,13 @@ rmSync(`${root}dist`, { recursive: true, force: true });
 await build({
   // The reader thread's file sits beside the chunk that starts it (src/db/sqlite/readers.ts finds it
   // as ./read-worker.js), so chunks are written in dist/ too.
-  entryPoints: { cli: 'src/cli.ts', 'read-worker': 'src/db/sqlite/read-worker.ts', 'job-thread': 'src/job-thread.ts', 'read-thread': 'src/lib/documents/read-thread.ts', 'checkpoint-thread': 'src/db/sqlite/checkpoint-thread.ts' },
+  entryPoints: {
+    cli: 'src/cli.ts',
+    'read-worker': 'src/db/sqlite/read-worker.ts',
+    'job-thread': 'src/job-thread.ts',
+    'read-thread': 'src/lib/documents/read-thread.ts',
+    'checkpoint-thread': 'src/db/sqlite/checkpoint-thread.ts',
+  },
   absWorkingDir: root,
   outdir: 'dist',
   chunkNames: '[name]-[hash]',

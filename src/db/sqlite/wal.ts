@@ -27,6 +27,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+/** How long after the first write the checkpoint thread starts. */
+const CHECKPOINTER_AFTER_MS = 3000;
 /** How often the checkpoint thread copies the log into the database file. */
 const CHECKPOINT_EVERY_MS = 250;
 /** SQLite's own default, restored when the checkpoint thread stops. */
@@ -46,6 +48,7 @@ export class WalFlush {
   #fd: number | undefined;
   #claimed = false;
   #checkpointer: Worker | undefined;
+  #checkpointerDue: NodeJS.Timeout | undefined;
   /** Closing, or the checkpoint thread stopped on its own: no new one is started. */
   #noThread = false;
 
@@ -82,6 +85,7 @@ export class WalFlush {
 
   async close(): Promise<void> {
     this.#noThread = true;
+    clearTimeout(this.#checkpointerDue);
     await this.#checkpointer?.terminate();
     this.#checkpointer = undefined;
     if (this.#fd !== undefined) closeSync(this.#fd);
@@ -96,9 +100,18 @@ export class WalFlush {
     return this.#fd;
   }
 
-  /** At the first write, so that commands that only read start no thread. */
+  /**
+   * A few seconds after the first write: a process that only reads, or writes once and ends (a
+   * command), starts no thread, and a start-up does not share its cores with one.
+   */
   #startCheckpointer(): void {
-    if (!this.checkpointThread || this.#checkpointer || this.#noThread) return;
+    if (!this.checkpointThread || this.#checkpointerDue || this.#noThread) return;
+    this.#checkpointerDue = setTimeout(() => this.#spawnCheckpointer(), CHECKPOINTER_AFTER_MS);
+    this.#checkpointerDue.unref();
+  }
+
+  #spawnCheckpointer(): void {
+    if (this.#noThread || !this.sqlite.open) return;
     const workerData = { file: this.file, everyMs: CHECKPOINT_EVERY_MS };
     const thread = fromSources
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(THREAD.href)}); });`, { eval: true, workerData })
