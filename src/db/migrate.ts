@@ -23,6 +23,7 @@ import * as m0019 from './migrations/0019-run-colors.js';
 import * as m0020 from './migrations/0020-guest-side.js';
 import * as m0021 from './migrations/0021-review.js';
 import * as m0022 from './migrations/0022-identity-documents.js';
+import * as m0023 from './migrations/0023-run-documents.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -51,6 +52,7 @@ const STEPS: Record<string, Step> = {
   '0020-guest-side': m0020,
   '0021-review': m0021,
   '0022-identity-documents': m0022,
+  '0023-run-documents': m0023,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -256,6 +256,8 @@ export interface ScreeningRunsTable {
   risk_color: string | null;
   trigger: string;
   created_at: string;
+  /** What the run read of the identity document (its reading's id, the fields, the photo's problems), sealed; null when none was read. */
+  document_enc: string | null;
 }
 
 export interface MatchDismissalsTable {
@@ -345,7 +347,8 @@ export interface IdentityImagesTable {
   id: string;
   verification_id: string;
   account_id: string;
-  side: 'front' | 'back';
+  /** front and back as sent; document: the document cut out of the photo that was read (the reading job adds it). */
+  side: 'front' | 'back' | 'document';
   content_type: string;
   size: number;
   /** The photo's bytes, sealed with AES-256-GCM bound to the image and its verification. */

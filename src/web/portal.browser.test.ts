@@ -111,6 +111,16 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     assert.equal(await console.textContent('#document-valid'), 'every check digit holds');
     assert.match((await console.textContent('#document-read tr[data-field=number]')) ?? '', new RegExp(`${truth.documentNumber}.*check digit holds.*agrees`));
     assert.equal((await console.textContent('#document-zone'))?.split('\n')[0], truth.lines[0]);
+    // The passport page cut out of the photo, upright and shaped as a passport page (125 × 88 mm).
+    const shown = await console.$eval('#document-photo', async (img) => {
+      const i = img as HTMLImageElement;
+      await i.decode();
+      return { width: i.naturalWidth, height: i.naturalHeight };
+    });
+    assert.ok(shown.width >= 400, `the crop is ${shown.width} px wide`);
+    assert.ok(Math.abs(shown.width / shown.height - 125 / 88) < 0.15, `the crop is ${shown.width} × ${shown.height}`);
+    const photo = await console.request.get(base + ((await console.getAttribute('#document-photo', 'src')) ?? ''));
+    assert.equal(photo.headers()['cache-control'], 'private, no-store');
     await snap(console, 'console-document-read');
     await host.close();
   });
@@ -145,7 +155,8 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
       await page.waitForSelector('[data-reading=unreadable]', { timeout: 30_000 });
       assert.equal(await page.textContent('h1'), 'Leyendo tu documento');
       assert.match((await page.textContent('[data-reading=unreadable]')) ?? '', /No hemos podido leer tu documento/);
-      assert.ok((await page.$$('[data-problem]')).length > 0, 'what was wrong with the photo is said');
+      // A wall is no document: not a blurred one.
+      assert.deepEqual(await page.$$eval('[data-problem]', (ps) => ps.map((p) => p.getAttribute('data-problem'))), ['no_document']);
       if (attempt < 3) {
         assert.match((await page.textContent('p.hint')) ?? '', new RegExp(`Puedes intentarlo ${3 - attempt} ve`));
         assert.equal(await page.$('text=Continuar sin ella'), null, 'no going on before three tries');

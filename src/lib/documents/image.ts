@@ -115,3 +115,66 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
     throw new ImageRefused('the image could not be read: it is damaged or cut short');
   }
 }
+
+/**
+ * A document's size as ICAO 9303 gives it, against its zone: how many zone widths wide it is (the
+ * zone is its characters times 2.54 mm, centred) and its height against its width.
+ */
+const DOCUMENT_SHAPE: Record<'TD1' | 'TD2' | 'TD3', { widthPerZone: number; heightPerWidth: number }> = {
+  TD1: { widthPerZone: 85.6 / 76.2, heightPerWidth: 54 / 85.6 },
+  TD2: { widthPerZone: 105 / 91.44, heightPerWidth: 74 / 105 },
+  TD3: { widthPerZone: 125 / 111.76, heightPerWidth: 88 / 125 },
+};
+/** The crop's width: enough for a host to compare the portrait and the printed page. */
+const CROP_WIDTH = 1200;
+
+/**
+ * The document cut out of its photo and turned upright, as a JPEG, from where its zone was found
+ * (`corners`: the zone's, in the picture decodePhoto made, clockwise from its top left as the
+ * document reads). The document is taken to stand on its zone, as wide as its format makes it
+ * against the zone, with a small margin; perspective is not undone.
+ */
+export async function cropDocument(data: Buffer, corners: [number, number][], format: 'TD1' | 'TD2' | 'TD3'): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const [tl, tr, , bl] = corners as [[number, number], [number, number], [number, number], [number, number]];
+  const zoneWidth = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
+  const u = [(tr[0] - tl[0]) / zoneWidth, (tr[1] - tl[1]) / zoneWidth] as const;
+  // Down the page, square to the zone's lines (in a picture, y grows downwards).
+  const down = [-u[1], u[0]] as const;
+  const shape = DOCUMENT_SHAPE[format];
+  const width = zoneWidth * shape.widthPerZone * 1.04;
+  const height = zoneWidth * shape.widthPerZone * shape.heightPerWidth * 1.06;
+  const zoneHeight = (bl[0] - tl[0]) * down[0] + (bl[1] - tl[1]) * down[1];
+  // The zone's bottom edge, at its middle, and the document's bottom a little below it.
+  const bottom = [(tl[0] + tr[0]) / 2 + down[0] * (zoneHeight + height * 0.03), (tl[1] + tr[1]) / 2 + down[1] * (zoneHeight + height * 0.03)];
+  const quad = [
+    [bottom[0]! - (u[0] * width) / 2 - down[0] * height, bottom[1]! - (u[1] * width) / 2 - down[1] * height],
+    [bottom[0]! + (u[0] * width) / 2 - down[0] * height, bottom[1]! + (u[1] * width) / 2 - down[1] * height],
+    [bottom[0]! + (u[0] * width) / 2, bottom[1]! + (u[1] * width) / 2],
+    [bottom[0]! - (u[0] * width) / 2, bottom[1]! - (u[1] * width) / 2],
+  ];
+  // The picture as the reader saw it, then turned so that the zone's lines run left to right.
+  const upright = await sharp(data, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 })
+    .rotate()
+    .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width: W, height: H, channels } = upright.info;
+  const angle = (Math.atan2(u[1], u[0]) * 180) / Math.PI;
+  const turned = await sharp(upright.data, { raw: { width: W, height: H, channels } })
+    .rotate(-angle, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // sharp turns about the picture's centre onto a canvas that holds the whole turned picture.
+  const [c, s] = [Math.cos((-angle * Math.PI) / 180), Math.sin((-angle * Math.PI) / 180)];
+  const moved = quad.map(([x, y]) => [c * (x! - W / 2) - s * (y! - H / 2) + turned.info.width / 2, s * (x! - W / 2) + c * (y! - H / 2) + turned.info.height / 2] as const);
+  const left = Math.max(0, Math.floor(Math.min(...moved.map((p) => p[0]))));
+  const top = Math.max(0, Math.floor(Math.min(...moved.map((p) => p[1]))));
+  const right = Math.min(turned.info.width, Math.ceil(Math.max(...moved.map((p) => p[0]))));
+  const lower = Math.min(turned.info.height, Math.ceil(Math.max(...moved.map((p) => p[1]))));
+  return sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: turned.info.channels } })
+    .extract({ left, top, width: Math.max(1, right - left), height: Math.max(1, lower - top) })
+    .resize({ width: CROP_WIDTH, withoutEnlargement: true })
+    .jpeg({ quality: 82 })
+    .toBuffer();
+}

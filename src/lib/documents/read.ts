@@ -159,10 +159,14 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
   return doc;
 }
 
+/** The spread of grey levels (standard deviation) under which a photo shows nothing but one surface. */
+const PLAIN_SPREAD = 12;
+
 /** What a photo in which no readable zone was found shows: dark, blurred, glare, the zone cut off, no document. */
 function photoProblems(img: Grey, zone: ZoneReading | undefined): PhotoProblem[] {
   const { data, width: W, height: H } = img;
   let sum = 0;
+  let squares = 0;
   let bright = 0;
   let lap = 0;
   let n = 0;
@@ -171,14 +175,19 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined): PhotoProblem[]
       const i = y * W + x;
       const v = data[i]!;
       sum += v;
+      squares += v * v;
       if (v >= 250) bright++;
       const l = 4 * v - data[i - 1]! - data[i + 1]! - data[i - W]! - data[i + W]!;
       lap += l * l;
       n++;
     }
   const problems: PhotoProblem[] = [];
-  if (sum / n < 55) problems.push('too_dark');
-  if (lap / n < 40) problems.push('blurred');
+  const mean = sum / n;
+  // Next to nothing but one shade (a wall, a table, a covered lens): no edges to be sharp or
+  // blurred, so no document rather than a blurred one.
+  const plain = !zone && Math.sqrt(Math.max(0, squares / n - mean * mean)) < PLAIN_SPREAD;
+  if (mean < 55) problems.push('too_dark');
+  if (lap / n < 40 && !plain) problems.push('blurred');
   if (bright / n > 0.04) problems.push('glare');
   if (zone) {
     const margin = zone.pitch;

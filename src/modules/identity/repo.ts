@@ -11,6 +11,10 @@ export async function insertVerification(tx: Tx, row: Insertable<IdentityVerific
   await insertRows(tx, 'identity_images', images);
 }
 
+export async function insertImages(tx: Tx, images: Insertable<IdentityImagesTable>[]): Promise<void> {
+  await insertRows(tx, 'identity_images', images);
+}
+
 export function findVerification(db: Db, id: string): Promise<VerificationRow | undefined> {
   return db.selectFrom('identity_verifications').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -29,8 +33,15 @@ export function portalReadings(db: Db, reservationId: string, limit: number): Pr
   return readingsOf(db, reservationId).where('source', '=', 'portal').limit(limit).execute();
 }
 
+/** A reading's photos: the front first, the document cropped from it (once read) next, the back last. */
 export function imagesOf(db: Db, verificationId: string): Promise<ImageRow[]> {
   return db.selectFrom('identity_images').selectAll().where('verification_id', '=', verificationId).orderBy('side', 'desc').execute();
+}
+
+/** Which photos a reading keeps: front, back, document. */
+export async function imageSides(db: Db, verificationId: string): Promise<string[]> {
+  const rows = await db.selectFrom('identity_images').select('side').where('verification_id', '=', verificationId).execute();
+  return rows.map((r) => r.side);
 }
 
 export async function finish(tx: Tx, id: string, change: { status: 'finished' | 'failed'; result_enc: string | null; error: string | null; ms: number; finished_at: string }): Promise<void> {

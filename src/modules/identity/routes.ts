@@ -7,38 +7,10 @@ import { authErrors, ErrorResponse } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
 import { MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
 import { AppError, badRequest } from '../../lib/errors.js';
+import { ReadDocument as Document, PhotoProblemView as Problem } from './schemas.js';
 import * as identity from './service.js';
 
 const tags = ['Identity documents'];
-const Check = StringEnum(['valid', 'invalid', 'none'], { description: "valid or invalid by the field's check digit; none where the zone gives it none (names, codes)" });
-const Field = Type.Object({
-  value: Nullable(Type.String()),
-  check: Check,
-  corrected: Type.Optional(Type.Boolean({ description: 'a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold' })),
-});
-const Document = Type.Object(
-  {
-    format: StringEnum(['TD1', 'TD2', 'TD3'], { description: 'TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)' }),
-    document_type: Field,
-    issuing_state: Field,
-    document_number: Field,
-    surname: Field,
-    given_names: Field,
-    nationality: Field,
-    birth_date: Type.Object({ ...Field.properties, value: Nullable(Type.String({ description: 'YYYY-MM-DD' })) }),
-    sex: Field,
-    expiry_date: Type.Object({ ...Field.properties, value: Nullable(Type.String({ description: 'YYYY-MM-DD' })) }),
-    optional_data: Field,
-    composite: Check,
-    valid: Type.Boolean({ description: 'every check digit the document has holds' }),
-    zone: Type.Array(Type.String(), { description: "the machine-readable zone's lines as read" }),
-  },
-  { title: 'ReadDocument' },
-);
-const Problem = Type.Object({
-  code: StringEnum(['too_dark', 'blurred', 'glare', 'zone_cut_off', 'no_document', 'zone_unreadable']),
-  message: Type.String({ description: 'what is wrong with the photo and how to take it again, in words for the guest' }),
-});
 const Verification = Type.Object(
   {
     id: Type.String(),

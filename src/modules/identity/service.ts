@@ -55,6 +55,24 @@ function checkPhotos(photos: Photo[]): { side: 'front' | 'back'; data: Buffer; t
   });
 }
 
+/** The side of a reading's document cut out of its photo (the reading job adds it). */
+const CROP_SIDE = 'document' as const;
+
+/** A photo's row, its bytes sealed to the account, the reading and the image. */
+function sealedImage(deps: Deps, accountId: string, verificationId: string, side: 'front' | 'back' | 'document', type: string, data: Buffer, now: string) {
+  const id = newId('img');
+  return {
+    id,
+    verification_id: verificationId,
+    account_id: accountId,
+    side,
+    content_type: type,
+    size: data.length,
+    data_enc: deps.secrets.sealBytes(data, imageAad(accountId, verificationId, id)),
+    created_at: now,
+  };
+}
+
 /** Stores the photos sealed and queues their reading; the new verification's id. */
 export async function submitDocument(
   deps: Deps,
@@ -70,19 +88,7 @@ export async function submitDocument(
     await repo.insertVerification(
       tx,
       { id, account_id: account.id, reservation_id: reservationId, source, status: 'pending', result_enc: null, error: null, ms: null, created_at: now, finished_at: null, images_deleted_at: null },
-      checked.map((p) => {
-        const imageId = newId('img');
-        return {
-          id: imageId,
-          verification_id: id,
-          account_id: account.id,
-          side: p.side,
-          content_type: p.type,
-          size: p.data.length,
-          data_enc: deps.secrets.sealBytes(p.data, imageAad(account.id, id, imageId)),
-          created_at: now,
-        };
-      }),
+      checked.map((p) => sealedImage(deps, account.id, id, p.side, p.type, p.data, now)),
     );
     await enqueue(tx, deps, 'identity.read', { verification_id: id });
   });
@@ -176,12 +182,13 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   if (!row || row.status !== 'pending') return;
   const started = performance.now();
   let reading: DocumentReading | undefined;
+  let crop: Buffer | null = null;
   let error: string | null = null;
   try {
     for (const image of await repo.imagesOf(deps.db, row.id)) {
       const data = deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id));
       const r = await readInThread(data, deps.clock());
-      if (!reading || (r.document && (!reading.document || (r.document.valid && !reading.document.valid)))) reading = r;
+      if (!reading || (r.reading.document && (!reading.document || (r.reading.document.valid && !reading.document.valid)))) ({ reading, crop } = r);
       if (reading.document?.valid) break;
     }
   } catch (err) {
@@ -201,7 +208,11 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
     });
     // A one-off read keeps no photo once read.
     if (!row.reservation_id) await repo.deleteImages(tx, row.id, now);
-    else await requestScreening(tx, deps, row.reservation_id, 'document_read');
+    else {
+      // The document cut out of its photo, for the host: a photo like the others, sealed and deleted with them.
+      if (crop) await repo.insertImages(tx, [sealedImage(deps, row.account_id, row.id, CROP_SIDE, 'image/jpeg', crop, now)]);
+      await requestScreening(tx, deps, row.reservation_id, 'document_read');
+    }
   });
   if (row.reservation_id) deps.wakeWorker();
 }
@@ -267,4 +278,20 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
     }
   }
   return purged;
+}
+
+/**
+ * The document cut out of the photo of the reservation's reading, as a JPEG, for the host; null
+ * when the reading found no zone to crop by, or its photos were deleted.
+ */
+export async function documentCrop(deps: Deps, accountId: string, reservationId: string, verificationId: string): Promise<Buffer | null> {
+  const row = await repo.findVerification(deps.db, verificationId);
+  if (!row || row.account_id !== accountId || row.reservation_id !== reservationId) return null;
+  const image = (await repo.imagesOf(deps.db, row.id)).find((i) => i.side === CROP_SIDE);
+  return image ? deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)) : null;
+}
+
+/** Whether the reading keeps the document cut out of its photo (documentCrop). */
+export async function hasDocumentCrop(deps: Deps, verificationId: string): Promise<boolean> {
+  return (await repo.imageSides(deps.db, verificationId)).includes(CROP_SIDE);
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import type { ReservationRow } from '../../db/schema.js';
+import { ReadDocument } from '../identity/schemas.js';
 import { listRuns } from './repo.js';
 
 export const DecisionList = Type.Array(
@@ -41,9 +42,22 @@ export const DecisionList = Type.Array(
       }),
     ),
     rules_fired: Type.Array(Type.String()),
+    document: Type.Optional(
+      Type.Object(
+        {
+          verification_id: Type.String({ description: 'the reading the run used (GET /v1/identity-verifications/{id})' }),
+          read: Type.Union([ReadDocument, Type.Null()], { description: 'the fields read from the zone as the run saw them; null when the photo could not be read' }),
+          problems: Type.Array(Type.String(), { description: "what kept the photo from being read whole (the reading's problem codes)" }),
+        },
+        { description: 'what the run read of the identity document: kept with the decision, never the photo. Absent when no document had been read' },
+      ),
+    ),
     created_at: Type.String(),
   }),
 );
+
+/** What a run's sealed record of the document is bound to: its account and the run. */
+export const runDocumentAad = (accountId: string, runId: string) => `screening_run_document:${accountId}:${runId}`;
 
 /** Every screening run of the reservation, newest first. */
 export async function decisionsView(deps: Deps, r: ReservationRow) {
@@ -56,6 +70,7 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
     verdict: JSON.parse(row.verdict) as never,
     checks: JSON.parse(row.checks) as never,
     rules_fired: JSON.parse(row.rules_fired) as string[],
+    ...(row.document_enc ? { document: JSON.parse(deps.secrets.open(row.document_enc, runDocumentAad(row.account_id, row.id))) as never } : {}),
     created_at: row.created_at,
   }));
 }

@@ -22,6 +22,7 @@ import type { PaymentEvent } from './schemas.js';
 import * as repo from './repo.js';
 import { openIdentification } from './identity.js';
 import { latestReading } from '../identity/reading.js';
+import { runDocumentAad } from './decisions.js';
 import { compositeStatus, emitScreeningEvent, screeningEventBody } from './verdict.js';
 import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
@@ -240,9 +241,10 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
   const now = iso(deps.clock());
   // What the screening webhook and the callback say of the document, from the reading this run read.
   const document = snapshot.document ? { verification_id: snapshot.document.verification_id, valid: snapshot.document.read?.valid ?? false } : null;
+  const runId = newId('job').replace('job_', 'run_');
   await withTx(deps.db, async (tx) => {
     await repo.insertRun(tx, {
-      id: newId('job').replace('job_', 'run_'),
+      id: runId,
       reservation_id: r.id,
       account_id: r.account_id,
       inputs_digest: inputsDigest(snapshot),
@@ -253,6 +255,8 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
       risk_color: verdict.risk_color,
       trigger,
       created_at: now,
+      // The decision record keeps what was read of the document, not the photo.
+      document_enc: snapshot.document ? deps.secrets.seal(JSON.stringify(snapshot.document), runDocumentAad(r.account_id, runId)) : null,
     });
     // Two runs of one reservation can overlap (one running, a newer one queued meanwhile):
     // the verdict of the run that began reading last stands, whichever finishes last.

@@ -16,11 +16,13 @@ import { getReservation, screenAgain } from '../../modules/reservations/service.
 import { sendUpload } from '../../modules/reservations/routes.js';
 import { openIdentification, type Identification } from '../../modules/screening/identity.js';
 import { latestReading } from '../../modules/identity/reading.js';
+import { documentCrop, hasDocumentCrop } from '../../modules/identity/service.js';
 import type { DocumentField, DocumentReading } from '../../lib/documents/read.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { guestListedEntries } from '../../modules/screening/match.js';
 import type { ListedEntry } from '../../modules/screening/match.js';
 import { dateInWords } from '../../lib/host-messages.js';
+import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
@@ -310,7 +312,7 @@ const DOCUMENT_TYPE_WORDS: Record<string, string> = { P: 'passport', I: 'ID card
  * What was read from the photo of the guest's document, field by field beside what the booking
  * and the guest gave, each disagreement marked as the identification check found it.
  */
-function DocumentRead({ r, read, id }: { r: ReservationRow; read: { verification_id: string; reading: DocumentReading }; id: Identification }) {
+function DocumentRead({ r, read, id, photo }: { r: ReservationRow; read: { verification_id: string; reading: DocumentReading }; id: Identification; photo?: string }) {
   const d = read.reading.document;
   if (!d) {
     return (
@@ -343,6 +345,14 @@ function DocumentRead({ r, read, id }: { r: ReservationRow; read: { verification
         Read from the photo of the {DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? 'document'}:{' '}
         <strong id="document-valid">{d.valid ? 'every check digit holds' : 'a check digit fails (a misread or an altered document)'}</strong>.
       </p>
+      {photo ? (
+        <figure class="document-photo">
+          <a href={photo}>
+            <img id="document-photo" src={photo} alt="The document, cut out of the guest's photo" />
+          </a>
+          <figcaption class="muted">Cut out of the guest's photo where the machine-readable zone was found: compare the portrait with the guest.</figcaption>
+        </figure>
+      ) : null}
       <table class="cards" id="document-read">
         <Head columns={['Field', 'On the document', 'In the booking or typed by the guest']} />
         <tbody>
@@ -472,6 +482,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     latestReading(deps.db, deps, r.account_id, r.id),
   ]);
   const identification = openIdentification(deps, r);
+  const cropped = read ? await hasDocumentCrop(deps, read.verification_id) : false;
   const status = compositeStatus(r);
   const o = outlook(r);
   const s = statusView(r);
@@ -533,7 +544,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       {read ? (
         <section class="panel" aria-labelledby="document-h">
           <h2 id="document-h">The identity document</h2>
-          <DocumentRead r={r} read={read} id={identification} />
+          <DocumentRead r={r} read={read} id={identification} photo={cropped ? `${base}/documents/${read.verification_id}/photo` : undefined} />
         </section>
       ) : null}
       {entries.length ? (
@@ -704,6 +715,18 @@ export const reservationPages =
           reason: request.body.reason,
         });
         return seeOther(reply, back(r.id, 'blocklist'));
+      },
+    );
+
+    app.get(
+      '/console/reservations/:id/documents/:verification_id/photo',
+      { schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }), verification_id: Type.String({ maxLength: 100 }) }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const photo = await documentCrop(deps, r.account_id, r.id, request.params.verification_id);
+        if (!photo) throw notFound('no photo of the document is kept for this reading (none was cut out, or it was deleted after check-out)');
+        // A document photo: never kept by a browser's or a proxy's cache.
+        return reply.type('image/jpeg').header('cache-control', 'private, no-store').send(photo);
       },
     );
 
