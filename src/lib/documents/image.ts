@@ -15,8 +15,8 @@ const WORK_SIDE = 2400;
 
 export class ImageRefused extends Error {}
 
-/** The photo's type from its first bytes. */
-function kindOf(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' | undefined {
+/** A file's type from its first bytes: the photos the reader opens, and those it refuses by name. */
+export function fileKind(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' | undefined {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
   if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
@@ -33,7 +33,7 @@ function kindOf(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' 
 export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' | 'image/webp'; width: number; height: number } {
   if (data.length === 0) throw new ImageRefused('the file is empty');
   if (data.length > MAX_IMAGE_BYTES) throw new ImageRefused(`the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
-  const kind = kindOf(data);
+  const kind = fileKind(data);
   if (kind === 'heic') throw new ImageRefused(HEIC);
   if (kind === 'pdf') throw new ImageRefused('the file is a PDF, not a photo: send a JPEG, PNG or WebP image');
   if (kind === 'gif') throw new ImageRefused('GIF images are not read: send a JPEG, PNG or WebP photo');

@@ -1,4 +1,5 @@
 import { countryCode, type GuestPhrase, type Translator, type Values } from '../../i18n/index.js';
+import { fileKind } from '../../lib/documents/image.js';
 import type { Screen } from '../settings/screens.js';
 
 /**
@@ -265,13 +266,11 @@ export interface Upload {
 
 /** The file's type from its first bytes, for the types the portal takes. */
 export function sniffType(data: Buffer): (typeof FILE_TYPES)[number] | undefined {
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  if (data.subarray(4, 8).toString('latin1') === 'ftyp' && /^(heic|heix|mif1|msf1)$/.test(data.subarray(8, 12).toString('latin1'))) return 'image/heic';
-  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  return undefined;
+  const kind = fileKind(data);
+  return kind && kind !== 'gif' ? KIND_TYPES[kind] : undefined;
 }
+
+const KIND_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heic: 'image/heic', pdf: 'application/pdf' } as const;
 
 /** A stored upload as an answer refers to it. */
 export interface FileRef {
