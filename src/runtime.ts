@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps } from './deps.js';
+import { closePrintedPageReader } from './lib/documents/printed.js';
 import { resolveSecret, SecretBox } from './lib/secret-box.js';
 import { Metrics } from './lib/metrics.js';
 import { systemClock } from './lib/time.js';
@@ -131,6 +132,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
               : []),
           ],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { busy: () => deps.api.inFlight >= BUSY_API, oneJobEveryMs: 1000 } } : {}),
+    // The printed page's recogniser, made by the first document read.
+    onStop: closePrintedPageReader,
   });
   deps.wakeWorker = () => worker.wake();
   worker.start();

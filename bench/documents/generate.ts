@@ -310,11 +310,15 @@ export async function photograph(f: Faker, t: DocumentTruth, out: string): Promi
   return distortions;
 }
 
+const REF_DATE = '2026-11-26T00:00:00Z';
+
 /** `count` photos in `dir`, the same ones for the same seed; writes labels.json beside them. */
 export async function generateDocuments(dir: string, count: number, seed = 1): Promise<GeneratedPhoto[]> {
   mkdirSync(dir, { recursive: true });
   faker.seed(seed);
   COUNTRIES.forEach((c, i) => c.faker.seed(seed * 100 + i));
+  // Ages are drawn back from a fixed day, not from today: a seed gives the same documents on any day.
+  for (const f of [faker, ...COUNTRIES.map((c) => c.faker)]) f.setDefaultRefDate(REF_DATE);
   const photos: GeneratedPhoto[] = [];
   for (let i = 0; i < count; i++) {
     const format = (['TD3', 'TD1', 'TD3', 'TD2'] as const)[i % 4]!;

@@ -1817,6 +1817,154 @@ export interface components {
             /** @description why: a different date of birth on the document, another nationality, … */
             reason?: string;
         };
+        ReadDocument: {
+            /**
+             * @description TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)
+             * @enum {string}
+             */
+            format: "TD1" | "TD2" | "TD3";
+            document_type: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            issuing_state: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            document_number: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            surname: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            given_names: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            nationality: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            birth_date: {
+                /** @description YYYY-MM-DD */
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            sex: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            expiry_date: {
+                /** @description YYYY-MM-DD */
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            optional_data: {
+                value: string | null;
+                /**
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @enum {string}
+                 */
+                check: "valid" | "invalid" | "none";
+                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
+                corrected?: boolean;
+            };
+            /**
+             * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+             * @enum {string}
+             */
+            composite: "valid" | "invalid" | "none";
+            /** @description every check digit the document has holds */
+            valid: boolean;
+            /** @description the machine-readable zone's lines as read */
+            zone: string[];
+            printed?: {
+                surname: {
+                    /** @description the name as printed on the page, where found */
+                    printed: string | null;
+                    /**
+                     * @description same: printed as the zone says; differs: printed a letter or two apart (a misread or an altered document); unread: not found on the page
+                     * @enum {string}
+                     */
+                    agrees: "same" | "differs" | "unread";
+                };
+                given_names: {
+                    /** @description the name as printed on the page, where found */
+                    printed: string | null;
+                    /**
+                     * @description same: printed as the zone says; differs: printed a letter or two apart (a misread or an altered document); unread: not found on the page
+                     * @enum {string}
+                     */
+                    agrees: "same" | "differs" | "unread";
+                };
+                /**
+                 * @description same: the zone's birth date is among the dates printed on the page
+                 * @enum {string}
+                 */
+                birth_date: "same" | "unread";
+                /**
+                 * @description same: the zone's expiry date is among the dates printed on the page
+                 * @enum {string}
+                 */
+                expiry_date: "same" | "unread";
+            } | null;
+        };
         ReservationGuestPortalResponse: {
             full_name: string;
             phone: string;
@@ -1979,124 +2127,6 @@ export interface components {
                 /** @description the blocklist entry's reason, or the sanctions programs */
                 reason: string | null;
             }[];
-        };
-        ReadDocument: {
-            /**
-             * @description TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)
-             * @enum {string}
-             */
-            format: "TD1" | "TD2" | "TD3";
-            document_type: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            issuing_state: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            document_number: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            surname: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            given_names: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            nationality: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            birth_date: {
-                /** @description YYYY-MM-DD */
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            sex: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            expiry_date: {
-                /** @description YYYY-MM-DD */
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            optional_data: {
-                value: string | null;
-                /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-                 * @enum {string}
-                 */
-                check: "valid" | "invalid" | "none";
-                /** @description a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold */
-                corrected?: boolean;
-            };
-            /**
-             * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
-             * @enum {string}
-             */
-            composite: "valid" | "invalid" | "none";
-            /** @description every check digit the document has holds */
-            valid: boolean;
-            /** @description the machine-readable zone's lines as read */
-            zone: string[];
         };
         IdentityVerification: {
             id: string;
@@ -6849,6 +6879,15 @@ export interface operations {
                             };
                         };
                         rules_fired: string[];
+                        /** @description what the run read of the identity document: kept with the decision, never the photo. Absent when no document had been read */
+                        document?: {
+                            /** @description the reading the run used (GET /v1/identity-verifications/{id}) */
+                            verification_id: string;
+                            /** @description the fields read from the zone as the run saw them; null when the photo could not be read */
+                            read: components["schemas"]["ReadDocument"] | null;
+                            /** @description what kept the photo from being read whole (the reading's problem codes) */
+                            problems: string[];
+                        };
                         created_at: string;
                     }[];
                 };

@@ -32,6 +32,8 @@ export interface WorkerOptions {
   whileBusy?: { busy: () => boolean; oneJobEveryMs: number };
   /** Upkeep the worker's process does on a timer (retention): run at start, then every everyMs. */
   chores?: Chore[];
+  /** Lets go of what the jobs keep between jobs (a model loaded once), after the last job has ended. */
+  onStop?: () => Promise<void>;
 }
 
 export interface Chore {
@@ -55,6 +57,7 @@ export class Worker {
   readonly #chores: Chore[];
   readonly #choreTimers: NodeJS.Timeout[] = [];
   readonly #choreRuns = new Set<Promise<void>>();
+  readonly #onStop: (() => Promise<void>) | undefined;
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -71,6 +74,7 @@ export class Worker {
     this.#pollMs = opts.pollMs ?? 250;
     this.#whileBusy = opts.whileBusy;
     this.#chores = opts.chores ?? [];
+    this.#onStop = opts.onStop;
   }
 
   start(): void {
@@ -205,5 +209,6 @@ export class Worker {
     for (const timer of this.#choreTimers) clearInterval(timer);
     // A round under way finishes before the caller closes the database under it.
     await Promise.allSettled([...this.#choreRuns]);
+    await this.#onStop?.();
   }
 }

@@ -74,6 +74,8 @@ export const HOST_MESSAGES = {
   'id.read_check_digits.do': 'Ask the guest for a sharper photo first; if it still fails, see the document in person.',
   'id.read_name_mismatch': 'The document read from the photo is in the name of {document}, not the guest {guest}',
   'id.read_name_mismatch.do': 'Confirm who is staying: the document belongs to someone else, or the booking is in another name.',
+  'id.printed_name_mismatch': 'The name printed on the document, {page}, is not the name in its machine-readable lines, {zone}: a misread or an altered document',
+  'id.printed_name_mismatch.do': 'Ask the guest for a sharper photo of the document; if the two names still differ, see the document itself before check-in.',
   'id.read_number_mismatch': 'The guest typed document number {typed}; the photo reads {read}',
   'id.read_number_mismatch.do': 'Confirm the document number with the guest.',
   'id.read_birth_mismatch': 'The guest typed {typed} as date of birth; the document reads {read}',

@@ -111,6 +111,7 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     assert.equal(await console.textContent('#document-valid'), 'every check digit holds');
     assert.match((await console.textContent('#document-read tr[data-field=number]')) ?? '', new RegExp(`${truth.documentNumber}.*check digit holds.*agrees`));
     assert.equal((await console.textContent('#document-zone'))?.split('\n')[0], truth.lines[0]);
+    assert.match((await console.textContent('#document-printed')) ?? '', /^The name (and dates )?printed on the page agree with the machine-readable lines\.$/);
     // The passport page cut out of the photo, upright and shaped as a passport page (125 × 88 mm).
     const shown = await console.$eval('#document-photo', async (img) => {
       const i = img as HTMLImageElement;

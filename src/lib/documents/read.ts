@@ -3,6 +3,7 @@
  * with the `mrz` package, answers every field with whether its check digit holds, and when it
  * cannot, says what is wrong with the photo in words a guest can act on.
  */
+import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto } from './image.js';
 import { checkDigit, type MrzFormat } from './layout.js';
@@ -35,6 +36,8 @@ export interface ReadDocument {
   valid: boolean;
   /** The zone's lines as read. */
   zone: string[];
+  /** The printed page's name and dates against the zone (printed.ts); null where no page was read (an ID card's back). */
+  printed?: PrintedPage | null;
 }
 
 export type PhotoProblem = 'too_dark' | 'blurred' | 'glare' | 'zone_cut_off' | 'no_document' | 'zone_unreadable';
@@ -44,8 +47,18 @@ export interface DocumentReading {
   problems: PhotoProblem[];
   /** Where the zone lies in the photo as decoded (after EXIF turning and scaling), for cropping. */
   zone_corners: [number, number][] | null;
+  /**
+   * The zone's name characters as read, for each whether the reader was sure of it ('1') or not
+   * ('0': its runner-up glyph came close), and that runner-up: the printed page is believed over
+   * the zone only where the zone was unsure and the page prints the runner-up (printed.ts). Not
+   * part of the API's answer.
+   */
+  name_region?: { text: string; sure: string; second: string } | null;
   ms: number;
 }
+
+/** A character whose best glyph beat its runner-up by no more than this is one the reader was unsure of. */
+const UNSURE_MARGIN = 0.25;
 
 const LOOK_ALIKE: Record<string, string> = { O: '0', '0': 'O', I: '1', '1': 'I', B: '8', '8': 'B', S: '5', '5': 'S', Z: '2', '2': 'Z', G: '6', '6': 'G', D: '0' };
 
@@ -96,7 +109,7 @@ function correctByCheckDigits(zone: ZoneReading): Set<string> {
     for (let i = f.start; i < f.end; i++) {
       const alt = LOOK_ALIKE[line[i]!];
       const c = zone.confidence[f.line]![i]!;
-      if (!alt || c.best - c.second > 0.25) continue;
+      if (!alt || c.best - c.second > UNSURE_MARGIN) continue;
       const fixed = line.slice(0, i) + alt + line.slice(i + 1);
       if (checkDigit(fixed.slice(f.start, f.end)) === digit) fixes.push(fixed);
     }
@@ -159,6 +172,19 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
   return doc;
 }
 
+/** Where each format's zone writes the names: line, first and last column (ICAO 9303). */
+const NAME_CELLS: Record<MrzFormat, [number, number, number]> = { TD3: [0, 5, 44], TD2: [0, 5, 36], TD1: [2, 0, 30] };
+
+function nameRegion(zone: ZoneReading): { text: string; sure: string; second: string } {
+  const [line, start, end] = NAME_CELLS[zone.format];
+  const confidence = zone.confidence[line]!.slice(start, end);
+  return {
+    text: zone.lines[line]!.slice(start, end),
+    sure: confidence.map((c) => (c.best - c.second > UNSURE_MARGIN ? '1' : '0')).join(''),
+    second: confidence.map((c) => c.secondChar || ' ').join(''),
+  };
+}
+
 /** The spread of grey levels (standard deviation) under which a photo shows nothing but one surface. */
 const PLAIN_SPREAD = 12;
 
@@ -209,5 +235,5 @@ export async function readDocumentPhoto(data: Buffer, today = new Date()): Promi
   }
   // A zone that reads but fails its checks is reported with its fields (each marked), and the photo's problems said too.
   const problems = document?.valid ? [] : photoProblems(img, zone);
-  return { document, problems, zone_corners: zone?.corners ?? null, ms: Math.round(performance.now() - started) };
+  return { document, problems, zone_corners: zone?.corners ?? null, name_region: zone && document ? nameRegion(zone) : null, ms: Math.round(performance.now() - started) };
 }

@@ -79,6 +79,13 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(v.document.composite, 'valid');
     assert.equal(v.document.valid, true);
     assert.deepEqual(v.problems, []);
+    // The printed page, read apart from the zone, says the same name and dates.
+    assert.deepEqual(v.document.printed, {
+      surname: { printed: truth.surname.replace(/</g, ' ').trim(), agrees: 'same' },
+      given_names: { printed: truth.givenNames.replace(/</g, ' ').trim(), agrees: 'same' },
+      birth_date: 'same',
+      expiry_date: 'same',
+    });
     const summary = await eventually(async () => {
       const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
       return /read from its photo/.test(s.details?.identification_document?.value ?? '') && s;
@@ -127,6 +134,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.deepEqual(r.json.document.zone, card.truth.lines);
     assert.equal(r.json.document.format, 'TD1');
     assert.equal(r.json.document.valid, true);
+    assert.equal(r.json.document.printed, null, "an ID card's back prints no name beside its zone");
     assert.equal(await count(), before, 'neither the photo, its crop nor what was read is kept');
     assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', r.json.id).executeTakeFirst(), undefined);
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${r.json.id}`, { key: me.key })).status, 404);

@@ -8,6 +8,13 @@ const Field = Type.Object({
   check: Check,
   corrected: Type.Optional(Type.Boolean({ description: 'a look-alike character (O/0, I/1, B/8, S/5, Z/2, G/6) was swapped because only then did the check digit hold' })),
 });
+const PrintedName = Type.Object({
+  printed: Nullable(Type.String({ description: 'the name as printed on the page, where found' })),
+  agrees: StringEnum(['same', 'differs', 'unread'], {
+    description: 'same: printed as the zone says; differs: printed a letter or two apart (a misread or an altered document); unread: not found on the page',
+  }),
+});
+
 /** What was read from a document's zone: the API's `document`, and the decision record's. */
 export const ReadDocument = Type.Object(
   {
@@ -25,6 +32,19 @@ export const ReadDocument = Type.Object(
     composite: Check,
     valid: Type.Boolean({ description: 'every check digit the document has holds' }),
     zone: Type.Array(Type.String(), { description: "the machine-readable zone's lines as read" }),
+    printed: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            surname: PrintedName,
+            given_names: PrintedName,
+            birth_date: StringEnum(['same', 'unread'], { description: "same: the zone's birth date is among the dates printed on the page" }),
+            expiry_date: StringEnum(['same', 'unread'], { description: "same: the zone's expiry date is among the dates printed on the page" }),
+          },
+          { description: "the printed page's name and dates against the zone's; null where no page was read (an ID card's back, a page too poor to read)" },
+        ),
+      ),
+    ),
   },
   { title: 'ReadDocument' },
 );

@@ -9,6 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
+import { readPrintedPage } from '../../lib/documents/printed.js';
 import { readInThread } from '../../lib/documents/thread.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
@@ -191,6 +192,11 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
       if (!reading || (r.reading.document && (!reading.document || (r.reading.document.valid && !reading.document.valid)))) ({ reading, crop } = r);
       if (reading.document?.valid) break;
     }
+    // The printed page, where the zone was read and the document cut out: its name and dates against the zone's.
+    if (reading?.document && crop)
+      reading.document.printed = await readPrintedPage(crop, reading.document, reading.name_region).catch(
+        (err: unknown) => (deps.log?.warn({ err, verification_id: row.id }, 'the printed page could not be read'), null),
+      );
   } catch (err) {
     // A photo that decodes but cannot be read (a refusal, a crash of the decoder, the time limit)
     // fails the reading with its reason; it would fail again the same way.

@@ -1,4 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
+import type { PrintedPage } from '../../lib/documents/printed.js';
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
 import { threeDSecureFailed } from '../screening/checks/payment.js';
@@ -38,6 +39,7 @@ const SCHEMA = {
     expiry_date: 'string',
     age: 'int',
     problems: 'list<string>',
+    printed_name: 'string',
   },
   checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: 'string', value: 'string' }])),
   payments: {
@@ -93,7 +95,15 @@ function documentContext(s: Snapshot, day: string): Record<string, unknown> {
     expiry_date: held(d?.expiry_date),
     age: BigInt(ageOn(held(d?.birth_date) || undefined, day)),
     problems: [...(s.document?.problems ?? [])],
+    printed_name: printedName(d?.printed),
   };
+}
+
+/** The printed page's name against the zone's: same, differs, unread, or '' where no page was read. */
+function printedName(p: PrintedPage | null | undefined): string {
+  if (!p) return '';
+  const names = [p.surname.agrees, p.given_names.agrees];
+  return names.includes('differs') ? 'differs' : names.every((a) => a === 'same') ? 'same' : 'unread';
 }
 
 /** Builds the rule context from a screening snapshot and the check results of that run. */

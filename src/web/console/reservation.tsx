@@ -18,6 +18,7 @@ import { openIdentification, type Identification } from '../../modules/screening
 import { latestReading } from '../../modules/identity/reading.js';
 import { documentCrop, hasDocumentCrop } from '../../modules/identity/service.js';
 import type { DocumentField, DocumentReading } from '../../lib/documents/read.js';
+import type { PrintedPage } from '../../lib/documents/printed.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { guestListedEntries } from '../../modules/screening/match.js';
 import type { ListedEntry } from '../../modules/screening/match.js';
@@ -371,9 +372,38 @@ function DocumentRead({ r, read, id, photo }: { r: ReservationRow; read: { verif
           ))}
         </tbody>
       </table>
+      {d.printed ? <PrintedPageLine printed={d.printed} /> : null}
       <p class="muted">The machine-readable zone as read:</p>
       <pre id="document-zone">{d.zone.join('\n')}</pre>
     </>
+  );
+}
+
+/** The printed page's name and dates against the zone's, in a sentence. */
+function PrintedPageLine({ printed }: { printed: PrintedPage }) {
+  const names = [printed.given_names, printed.surname];
+  if (names.some((n) => n.agrees === 'differs')) {
+    return (
+      <p id="document-printed" class="differs">
+        <strong>
+          The name printed on the page,{' '}
+          {names
+            .map((n) => n.printed)
+            .filter(Boolean)
+            .join(' ')}
+          , is not the one in the machine-readable lines: a misread or an altered document.
+        </strong>
+      </p>
+    );
+  }
+  if (names.every((n) => n.agrees === 'same')) {
+    const dates = printed.birth_date === 'same' && printed.expiry_date === 'same';
+    return <p id="document-printed">The name{dates ? ' and dates' : ''} printed on the page agree with the machine-readable lines.</p>;
+  }
+  return (
+    <p id="document-printed" class="muted">
+      The printed page could not be read well enough to compare its name with the machine-readable lines.
+    </p>
   );
 }
 

@@ -90,6 +90,19 @@ describe('checks', () => {
     assert.equal(minor.status, 'FAIL', 'the age comes from the date read, not the date typed');
     const visa = identificationDocument(withDoc({ ...read, document_type: f('V') }));
     assert.ok(visa.findings.some((x) => x.code === 'id.type_not_accepted' && /a visa/.test(x.text)));
+    // The printed page says another name than the zone: the zone's name has no check digit to catch it.
+    const page = (agrees: 'same' | 'differs') => ({
+      surname: { printed: agrees === 'same' ? 'COSTA' : 'CASTA', agrees },
+      given_names: { printed: 'INES', agrees: 'same' as const },
+      birth_date: 'same' as const,
+      expiry_date: 'same' as const,
+    });
+    assert.equal(identificationDocument(withDoc({ ...read, printed: page('same') })).status, 'PASS');
+    const misprinted = identificationDocument(withDoc({ ...read, printed: page('differs') }));
+    assert.notEqual(misprinted.status, 'PASS');
+    const printedFinding = misprinted.findings.find((x) => x.code === 'id.printed_name_mismatch');
+    assert.equal(printedFinding?.strength, 'strong');
+    assert.equal(printedFinding?.text, 'The name printed on the document, INES CASTA, is not the name in its machine-readable lines, INES COSTA: a misread or an altered document');
     const unread = identificationDocument(withDoc(null));
     assert.equal(unread.findings[0]?.code, 'id.photo_unreadable');
     assert.match(unread.findings[0].text, /blurred and glare on the document/);

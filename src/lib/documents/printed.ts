@@ -1,0 +1,228 @@
+/**
+ * The printed page of a document (its visual inspection zone): the name and dates printed above
+ * the machine-readable zone, read with Tesseract (tesseract.js, its English LSTM model from the
+ * npm package @tesseract.js-data/eng, loaded from disk) and compared with the zone. A name has
+ * no check digit in the zone, so a misread letter of it passes every check; the page, read by a
+ * different reader from different print, is what catches it. A zone that says another name than
+ * its page is a misread or an altered document.
+ *
+ * The recogniser is made once, where documents are read, and let go after a while with nothing
+ * to read: it holds about 100 MB. It recognises in a thread of its own.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { ReadDocument } from './read.js';
+
+/** Whether a field of the zone is on the printed page: the same, different (a letter or two apart), or not found there. */
+export type PrintedAgreement = 'same' | 'differs' | 'unread';
+
+export interface PrintedPage {
+  surname: { printed: string | null; agrees: PrintedAgreement };
+  given_names: { printed: string | null; agrees: PrintedAgreement };
+  /** Found among the page's dates ('same'), or not found ('unread'): which date is which is the layout's, not read. */
+  birth_date: 'same' | 'unread';
+  expiry_date: 'same' | 'unread';
+}
+
+const require = createRequire(import.meta.url);
+/** The integer LSTM model: a quarter the size of the full one, and read the generated pages as well. */
+const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+const IDLE_MS = 120_000;
+
+type Recogniser = { recognize(image: Buffer): Promise<{ data: { text: string } }>; terminate(): Promise<unknown> };
+let recogniser: Promise<Recogniser> | undefined;
+let idle: NodeJS.Timeout | undefined;
+
+async function theRecogniser(): Promise<Recogniser> {
+  recogniser ??= (async () => {
+    const { createWorker, PSM } = await import('tesseract.js');
+    // OEM 1: the LSTM engine alone; the model comes from disk, and nothing is cached or fetched.
+    const worker = await createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
+    // Sparse text: a page of labels and values, in no one reading order.
+    await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: '300' });
+    return worker;
+  })();
+  const r = recogniser;
+  clearTimeout(idle);
+  idle = setTimeout(() => {
+    if (recogniser === r) recogniser = undefined;
+    void r.then((w) => w.terminate()).catch(() => undefined);
+  }, IDLE_MS);
+  idle.unref();
+  return r;
+}
+
+/** Letters as a zone writes them: capitals without accents, ICAO's transliterations for the rest (ICAO 9303 part 3). */
+function asZoneLetters(text: string, transliterate: boolean): string {
+  const upper = text.toUpperCase();
+  const spelled = transliterate ? upper.replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/Å/g, 'AA').replace(/Æ/g, 'AE').replace(/Ø/g, 'OE').replace(/ß/g, 'SS') : upper;
+  return spelled.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+const words = (text: string) => text.split(/[^A-Z]+/).filter((w) => w.length > 0);
+
+/** Whether the zone's reader may have misread a letter of a word of its names as the page prints it: unsure of it, with the page's letter its runner-up (read.ts's name_region). */
+type Doubt = (word: string, at: number, printed: string) => boolean;
+
+/**
+ * A name of the zone against the page's words: each of its words found as printed (or, for the
+ * zone's last word, as the start of a printed one: the zone cuts long names), or printed with a
+ * letter or two in its place that the zone's reader was unsure of and took for second best
+ * (differs), or not there. The zone is read cell by cell, so its misreads are letters in the
+ * place of others, never letters lost or added; a printed word of another length, or apart where
+ * the zone was sure, or with a letter the zone's reader did not weigh, is the page's misread,
+ * and says nothing.
+ */
+function compareName(zoneValue: string | null, page: string[][], doubt: Doubt): { printed: string | null; agrees: PrintedAgreement } {
+  const wanted = (zoneValue ?? '').split(/\s+/).filter(Boolean);
+  if (!wanted.length) return { printed: null, agrees: 'unread' };
+  const printed: string[] = [];
+  let differs = false;
+  for (const [i, w] of wanted.entries()) {
+    const last = i === wanted.length - 1;
+    const same = page.some((variant) => variant.some((p) => p === w || (last && w.length >= 4 && p.startsWith(w))));
+    if (same) {
+      printed.push(w);
+      continue;
+    }
+    // Short words (and the page's labels) say too little to tell a misread from another word.
+    if (w.length < 4) return { printed: null, agrees: 'unread' };
+    const max = w.length >= 8 ? 2 : 1;
+    const near = page[0]!.find((p) => {
+      if (p.length !== w.length || LABELS.has(p)) return false;
+      const apart = [...w].flatMap((c, k) => (c === p[k] ? [] : [k]));
+      return apart.length > 0 && apart.length <= max && apart.every((k) => doubt(w, k, p[k]!));
+    });
+    if (!near) return { printed: null, agrees: 'unread' };
+    printed.push(near);
+    differs = true;
+  }
+  return { printed: printed.join(' '), agrees: differs ? 'differs' : 'same' };
+}
+
+/** The words printed beside the fields in the layouts ICAO 9303 shows (English and French). */
+const LABELS = new Set([
+  'SURNAME',
+  'GIVEN',
+  'NAMES',
+  'PRENOMS',
+  'NATIONALITY',
+  'NATIONALITE',
+  'DATE',
+  'BIRTH',
+  'NAISSANCE',
+  'EXPIRY',
+  'EXPIRATION',
+  'DOCUMENT',
+  'PASSPORT',
+  'PASSEPORT',
+  'SEXE',
+  'AUTHORITY',
+  'ISSUE',
+]);
+
+const MONTHS: Record<string, string> = {
+  JAN: '01',
+  FEB: '02',
+  FEV: '02',
+  MAR: '03',
+  APR: '04',
+  AVR: '04',
+  MAY: '05',
+  MAI: '05',
+  JUN: '06',
+  JUIN: '06',
+  JUL: '07',
+  JUIL: '07',
+  AUG: '08',
+  AOU: '08',
+  SEP: '09',
+  OCT: '10',
+  NOV: '11',
+  DEC: '12',
+};
+
+/** The dates written on the page, as YYYY-MM-DD: 2004-12-07, 07.12.2004, 07/12/2004, 07 DEC 2004 (or DEC/DEC). */
+export function printedDates(text: string): Set<string> {
+  const found = new Set<string>();
+  const add = (iso: string) => {
+    // A real day only: 31 JUN read off a smudge is no date.
+    if (!Number.isNaN(Date.parse(iso)) && new Date(iso).toISOString().startsWith(iso)) found.add(iso);
+  };
+  const upper = asZoneLetters(text, false);
+  for (const m of upper.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) add(`${m[1]}-${m[2]}-${m[3]}`);
+  for (const m of upper.matchAll(/\b(\d{2})[./](\d{2})[./](\d{4})\b/g)) add(`${m[3]}-${m[2]}-${m[1]}`);
+  for (const m of upper.matchAll(/\b(\d{2})\s+([A-Z]{3,4})(?:\s*\/\s*[A-Z]{3,4})?\s+(\d{4})\b/g)) {
+    const month = MONTHS[m[2]!];
+    if (month) add(`${m[3]}-${month}-${m[1]}`);
+  }
+  return found;
+}
+
+/** The page's text against the zone's name and dates; `names`: the zone's name characters, the reader's sureness of each and its runner-up (read.ts). */
+export function comparePrinted(doc: ReadDocument, text: string, names?: { text: string; sure: string; second: string } | null): PrintedPage {
+  // The page's words twice: transliterated as the zone does (MÜLLER, MUELLER), and with the accents only dropped.
+  const page = [words(asZoneLetters(text, true)), words(asZoneLetters(text, false))];
+  const dates = printedDates(text);
+  const zoneName = (v: string | null) => (v ?? '').replace(/</g, ' ').trim() || null;
+  // Where a word sits in the zone's names, to look up what the reader made of its letters.
+  const doubt: Doubt = (word, at, printed) => {
+    const found = names ? new RegExp(`(^|<)${word}(<|$)`).exec(names.text) : null;
+    if (!names || !found) return false;
+    const i = found.index + found[1]!.length + at;
+    return names.sure[i] === '0' && names.second[i] === printed;
+  };
+  return {
+    surname: compareName(zoneName(doc.surname.value), page, doubt),
+    given_names: compareName(zoneName(doc.given_names.value), page, doubt),
+    birth_date: doc.birth_date.value && dates.has(doc.birth_date.value) ? 'same' : 'unread',
+    expiry_date: doc.expiry_date.value && dates.has(doc.expiry_date.value) ? 'same' : 'unread',
+  };
+}
+
+/**
+ * Reads the printed page of a document cut out of its photo (cropDocument: upright, the zone at
+ * its foot) and compares it with the zone. An ID card's zone is on its back, with no name
+ * printed beside it: only passports and TD2 documents have their page read.
+ */
+export async function readPrintedPage(crop: Buffer, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage | null> {
+  if (doc.format === 'TD1') return null;
+  const { default: sharp } = await import('sharp');
+  const meta = await sharp(crop).metadata();
+  const [width, height] = [meta.width ?? 0, meta.height ?? 0];
+  // The page above the zone, in grey, divided by its own light (the page blurred): glare and a dim
+  // corner left the recogniser's one threshold with half a page black or white.
+  const above = sharp(crop)
+    .extract({ left: 0, top: 0, width, height: Math.max(1, Math.round(height * 0.78)) })
+    .greyscale();
+  const { data: grey, info } = await above.clone().raw().toBuffer({ resolveWithObject: true });
+  const { data: light } = await above.clone().blur(20).raw().toBuffer({ resolveWithObject: true });
+  const flat = Buffer.alloc(grey.length);
+  for (let i = 0; i < grey.length; i++) flat[i] = Math.min(255, Math.round((grey[i]! / Math.max(1, light[i]!)) * 235));
+  const page = await sharp(flat, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .png()
+    .toBuffer();
+  const recogniser = await theRecogniser();
+  const first = comparePrinted(doc, (await recogniser.recognize(page)).data.text, names);
+  if (first.surname.agrees === 'same' && first.given_names.agrees === 'same') return first;
+  // Not both names confirmed: a second look, at the page with its contrast only stretched (which
+  // reads some clean pages better). A name either look finds as the zone says is confirmed; only
+  // one both looks find a letter apart is said to differ (one look's misread is no finding).
+  const second = comparePrinted(doc, (await recogniser.recognize(await above.clone().normalise().png().toBuffer())).data.text, names);
+  const better = (a: PrintedPage['surname'], b: PrintedPage['surname']): PrintedPage['surname'] =>
+    a.agrees === 'same' ? a : b.agrees === 'same' ? b : a.agrees === 'differs' && b.agrees === 'differs' ? a : { printed: null, agrees: 'unread' };
+  return {
+    surname: better(first.surname, second.surname),
+    given_names: better(first.given_names, second.given_names),
+    birth_date: first.birth_date === 'same' ? 'same' : second.birth_date,
+    expiry_date: first.expiry_date === 'same' ? 'same' : second.expiry_date,
+  };
+}
+
+/** Lets the recogniser go (a worker that stops): its thread would keep the process alive. */
+export async function closePrintedPageReader(): Promise<void> {
+  clearTimeout(idle);
+  const r = recogniser;
+  recogniser = undefined;
+  if (r) await r.then((w) => w.terminate()).catch(() => undefined);
+}
