@@ -1,3 +1,4 @@
+import { withTx } from '../../db/connection.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { PermanentJobError } from '../../jobs/worker.js';
@@ -56,15 +57,18 @@ export async function deliverWebhook(payload: JobPayload<'webhook.deliver'>, { d
   const gone = status === 410;
   const state = error === null ? 'succeeded' : gone || last ? 'failed' : 'pending';
   deps.metrics.webhookDeliveries.observe({ target: delivery.target, outcome: state === 'pending' ? 'retrying' : state }, latency / 1000);
-  await repo.recordAttempt(
-    deps.db,
-    delivery.id,
-    { delivery_id: delivery.id, attempt: job.attempt, status_code: status, latency_ms: latency, error, created_at: now() },
-    { state, attempts: job.attempt, last_status: status, last_error: error, updated_at: now() },
-  );
-  if (gone && delivery.target !== 'callback') {
-    await disableWebhook(deps.db, account.id, delivery.target, delivery.url, now(), `the receiver answered 410 Gone to delivery ${delivery.id}`);
-  }
+  // One transaction: nobody sees the delivery failed on a 410 while its webhook is still on.
+  await withTx(deps.db, async (tx) => {
+    await repo.recordAttempt(
+      tx,
+      delivery.id,
+      { delivery_id: delivery.id, attempt: job.attempt, status_code: status, latency_ms: latency, error, created_at: now() },
+      { state, attempts: job.attempt, last_status: status, last_error: error, updated_at: now() },
+    );
+    if (gone && delivery.target !== 'callback') {
+      await disableWebhook(tx, account.id, delivery.target, delivery.url, now(), `the receiver answered 410 Gone to delivery ${delivery.id}`);
+    }
+  });
   if (error === null) return;
   if (gone) throw new PermanentJobError(`${delivery.url} answered 410 Gone; the webhook is disabled`);
   throw new Error(`delivery to ${delivery.url} failed: ${error}`);
