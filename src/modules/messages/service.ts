@@ -32,11 +32,15 @@ export function messageFrame(deps: Deps, t: Translator, r: ReservationRow, profi
 /** The booking's place and first day, as the messages' selects take them ("none" when unknown). */
 export const stayValues = (t: Translator, r: ReservationRow) => ({ place: r.listing_nickname ?? 'none', from: r.check_in_date ? t.date(r.check_in_date) : 'none' });
 
-function compose(deps: Deps, r: ReservationRow, profile: HostProfile, tag: Tag) {
+/** The messages of the tags given, in the guest's language: what they share is worded once. */
+function compose(deps: Deps, r: ReservationRow, profile: HostProfile, tags: Tag[]) {
   const t = translator(messageLocale(r));
   const stay = stayValues(t, r);
-  const parts = { ...messageFrame(deps, t, r, profile), lead: t.t(`message.${tag}.lead`, stay), url: guestPortalUrl(deps, r) };
-  return { subject: t.t(`message.${tag}.subject`, stay), text: messageText(parts), html: messageHtml(parts) };
+  const frame = { ...messageFrame(deps, t, r, profile), url: guestPortalUrl(deps, r) };
+  return tags.map((tag) => {
+    const parts = { ...frame, lead: t.t(`message.${tag}.lead`, stay) };
+    return { subject: t.t(`message.${tag}.subject`, stay), text: messageText(parts), html: messageHtml(parts) };
+  });
 }
 
 /**
@@ -58,7 +62,13 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
   }
   // All messages in one insert and their jobs in another: on PostgreSQL every statement is a
   // round trip, and a create made a dozen of them.
-  const rows = plans.map((p) => ({
+  const contents = compose(
+    deps,
+    r,
+    profile,
+    plans.map((p) => p.tag),
+  );
+  const rows = plans.map((p, i) => ({
     id: newId('not').replace('not_', 'msg_'),
     account_id: r.account_id,
     reservation_id: r.id,
@@ -67,7 +77,7 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     via: null,
     email: r.guest_email,
     phone: r.guest_phone,
-    ...compose(deps, r, profile, p.tag),
+    ...contents[i]!,
     send_after: iso(p.at),
     state: 'queued',
     error: null,

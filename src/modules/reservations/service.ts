@@ -158,7 +158,8 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
   const r = buildReservation(deps, account, input);
   if (opts.callback !== undefined) r.callback_url = opts.callback;
   if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
-  await assertCodeFree(deps, r);
+  // A code already taken is found by the unique index when the row goes in (writeGuarded says
+  // which reservation holds it): a look-up first would cost every create a query.
   await writeGuarded(deps, r, () =>
     withTx(
       deps.db,
