@@ -74,6 +74,9 @@ export interface GeneratedPhoto {
   truth: DocumentTruth;
   /** The distortions this photo got, for scores per distortion. */
   distortions: string[];
+  /** An ID card's front, where asked for: its printed name and dates, no zone. */
+  front?: string;
+  front_distortions?: string[];
 }
 
 /** A name as the zone writes it: Latin capitals, everything else a filler. */
@@ -140,7 +143,7 @@ const SIZES: Record<MrzFormat, { w: number; h: number }> = { TD1: { w: 85.6, h: 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The document as an SVG at `pxPerMm`: background, photo, printed fields and the zone in OCR-B. */
-function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number): { svg: string; width: number; height: number } {
+function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false): { svg: string; width: number; height: number } {
   const { w, h } = SIZES[t.format];
   const [W, H] = [Math.round(w * pxPerMm), Math.round(h * pxPerMm)];
   const mm = (v: number) => (v * pxPerMm).toFixed(1);
@@ -182,8 +185,8 @@ function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number): { svg: string
 <text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
 <rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
 <ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>
-<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>
-${text}${zone}</svg>`;
+${front ? '' : `<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>`}
+${text}${front ? '' : zone}</svg>`;
   return { svg, width: W, height: H };
 }
 
@@ -209,12 +212,38 @@ function homography(from: [number, number][], to: [number, number][]): number[] 
   return [...A.map((row, i) => row[8]! / row[i]!), 1];
 }
 
-/** A phone photo of the document: the scene, then the camera's faults. */
-export async function photograph(f: Faker, t: DocumentTruth, out: string): Promise<string[]> {
-  const distortions: string[] = [];
+/**
+ * The document shown on a phone's or a laptop's screen, as a camera close to it sees the glass:
+ * each of the image's pixels lit as three stripes (red, green, blue) over a dark line between rows,
+ * inside a black bezel. Photographed, the stripes alias against the camera's own pixels (moiré).
+ */
+function onScreen(src: Buffer, width: number, height: number, f: Faker): { data: Buffer; width: number; height: number } {
+  const bezel = Math.round(width * f.number.float({ min: 0.03, max: 0.08 }));
+  const [w, h] = [width + 2 * bezel, height + 2 * bezel];
+  const out = Buffer.alloc(w * 3 * h * 3 * 3, 8);
+  const glow = f.number.float({ min: 0.9, max: 1.15 });
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      for (let sy = 0; sy < 3; sy++)
+        for (let c = 0; c < 3; c++) {
+          // A stripe carries its channel's whole light: the camera's exposure makes up for the dark two thirds.
+          const v = src[(y * width + x) * 3 + c]! * glow * (sy === 2 ? 0.8 : 2.4);
+          const [X, Y] = [(x + bezel) * 3 + c, (y + bezel) * 3 + sy];
+          out[(Y * w * 3 + X) * 3 + c] = Math.min(255, v + 6);
+        }
+  return { data: out, width: w * 3, height: h * 3 };
+}
+
+/**
+ * A phone photo of the document: the scene, then the camera's faults. `screen`: the document shown
+ * on a screen; `front`: an ID card's front, its name and dates printed and no zone.
+ */
+export async function photograph(f: Faker, t: DocumentTruth, out: string, { screen = false, front = false } = {}): Promise<string[]> {
+  const distortions: string[] = screen ? ['screen'] : [];
   const pxPerMm = 10;
-  const doc = documentSvg(f, t, pxPerMm);
-  const { data: src } = await sharp(Buffer.from(doc.svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const page = documentSvg(f, t, pxPerMm, front);
+  const rendered = (await sharp(Buffer.from(page.svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true })).data;
+  const { data: src, ...doc } = screen ? onScreen(rendered, page.width, page.height, f) : { data: rendered, width: page.width, height: page.height };
   const [W, H] = f.helpers.arrayElement([
     [2000, 1500],
     [1600, 1200],
@@ -262,20 +291,48 @@ export async function photograph(f: Faker, t: DocumentTruth, out: string): Promi
   const Hm = homography(placed, corners);
   const xs = placed.map((p) => p[0]);
   const ys = placed.map((p) => p[1]);
+  // A screen's stripes are finer than the camera's pixels. Each camera pixel then sees one colour
+  // through its filter (the Bayer mosaic) over the middle of its square, and the colours are made
+  // up from the neighbours' afterwards: the stripes beat against both, which is the moiré.
+  const bayer = (x: number, y: number) => (y % 2 === 0 ? (x % 2 === 0 ? 0 : 1) : x % 2 === 0 ? 1 : 2);
+  const offsets = screen ? [-0.2, 0.2] : [0];
   for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(H, Math.ceil(Math.max(...ys))); y++)
     for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(W, Math.ceil(Math.max(...xs))); x++) {
-      const w = Hm[6]! * x + Hm[7]! * y + Hm[8]!;
-      const u = (Hm[0]! * x + Hm[1]! * y + Hm[2]!) / w;
-      const v = (Hm[3]! * x + Hm[4]! * y + Hm[5]!) / w;
-      if (u < 0 || v < 0 || u >= doc.width - 1 || v >= doc.height - 1) continue;
-      const [u0, v0] = [Math.floor(u), Math.floor(v)];
-      const [fu, fv] = [u - u0, v - v0];
-      for (let c = 0; c < 3; c++) {
-        const at = (uu: number, vv: number) => src[(vv * doc.width + uu) * 3 + c]!;
-        const value = (at(u0, v0) * (1 - fu) + at(u0 + 1, v0) * fu) * (1 - fv) + (at(u0, v0 + 1) * (1 - fu) + at(u0 + 1, v0 + 1) * fu) * fv;
-        scene[(y * W + x) * 3 + c] = value;
-      }
+      const sum = [0, 0, 0];
+      let hits = 0;
+      for (const oy of offsets)
+        for (const ox of offsets) {
+          const [sx, sy] = [x + ox, y + oy];
+          const w = Hm[6]! * sx + Hm[7]! * sy + Hm[8]!;
+          const u = (Hm[0]! * sx + Hm[1]! * sy + Hm[2]!) / w;
+          const v = (Hm[3]! * sx + Hm[4]! * sy + Hm[5]!) / w;
+          if (u < 0 || v < 0 || u >= doc.width - 1 || v >= doc.height - 1) continue;
+          const [u0, v0] = [Math.floor(u), Math.floor(v)];
+          const [fu, fv] = [u - u0, v - v0];
+          hits++;
+          for (let c = 0; c < 3; c++) {
+            const at = (uu: number, vv: number) => src[(vv * doc.width + uu) * 3 + c]!;
+            sum[c]! += (at(u0, v0) * (1 - fu) + at(u0 + 1, v0) * fu) * (1 - fv) + (at(u0, v0 + 1) * (1 - fu) + at(u0 + 1, v0 + 1) * fu) * fv;
+          }
+        }
+      if (hits === offsets.length ** 2) for (let c = 0; c < 3; c++) scene[(y * W + x) * 3 + c] = Math.min(255, sum[c]! / hits);
     }
+  if (screen) {
+    const mosaic = new Float32Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) mosaic[y * W + x] = scene[(y * W + x) * 3 + bayer(x, y)]!;
+    for (let y = 1; y < H - 1; y++)
+      for (let x = 1; x < W - 1; x++)
+        for (let c = 0; c < 3; c++) {
+          let [total, n] = [0, 0];
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++)
+              if (bayer(x + dx, y + dy) === c) {
+                total += mosaic[(y + dy) * W + x + dx]!;
+                n++;
+              }
+          scene[(y * W + x) * 3 + c] = total / n;
+        }
+  }
   // Light: a gradient across the frame, sometimes dim; and sometimes a glare spot.
   const dim = f.number.int(5) === 0 ? f.number.float({ min: 0.45, max: 0.65 }) : 1;
   if (dim < 1) distortions.push('dim light');
@@ -312,8 +369,13 @@ export async function photograph(f: Faker, t: DocumentTruth, out: string): Promi
 
 const REF_DATE = '2026-11-26T00:00:00Z';
 
-/** `count` photos in `dir`, the same ones for the same seed; writes labels.json beside them. */
-export async function generateDocuments(dir: string, count: number, seed = 1): Promise<GeneratedPhoto[]> {
+/**
+ * `count` photos in `dir`, the same ones for the same seed; then, each from a seed of its own so
+ * that the first `count` do not change: with `fronts`, a photo of each ID card's front (`front`
+ * beside its `file`), and `screens` more photos of documents shown on a screen. Writes
+ * labels.json beside them.
+ */
+export async function generateDocuments(dir: string, count: number, seed = 1, { screens = 0, fronts = false } = {}): Promise<GeneratedPhoto[]> {
   mkdirSync(dir, { recursive: true });
   faker.seed(seed);
   COUNTRIES.forEach((c, i) => c.faker.seed(seed * 100 + i));
@@ -327,13 +389,26 @@ export async function generateDocuments(dir: string, count: number, seed = 1): P
     const file = path.join(dir, `${id}.jpg`);
     photos.push({ id, file, truth, distortions: await photograph(faker, truth, file) });
   }
+  faker.seed(seed + 2_000_003);
+  if (fronts)
+    for (const p of photos.filter((x) => x.truth.format === 'TD1')) {
+      p.front = p.file.replace(/\.jpg$/, '-front.jpg');
+      p.front_distortions = await photograph(faker, p.truth, p.front, { front: true });
+    }
+  faker.seed(seed + 1_000_003);
+  for (let i = 0; i < screens; i++) {
+    const truth = documentData(faker, (['TD3', 'TD1', 'TD2'] as const)[i % 3]!);
+    const id = `screen-${String(i).padStart(4, '0')}`;
+    const file = path.join(dir, `${id}.jpg`);
+    photos.push({ id, file, truth, distortions: await photograph(faker, truth, file, { screen: true }) });
+  }
   writeFileSync(path.join(dir, 'labels.json'), JSON.stringify(photos, null, 1));
   return photos;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [dir, count = '20', seed = '1'] = process.argv.slice(2);
-  if (!dir) throw new Error('usage: generate.ts <dir> [count] [seed]');
-  const photos = await generateDocuments(dir, Number(count), Number(seed));
+  const [dir, count = '20', seed = '1', screens = '0'] = process.argv.slice(2);
+  if (!dir) throw new Error('usage: generate.ts <dir> [count] [seed] [screens]');
+  const photos = await generateDocuments(dir, Number(count), Number(seed), { screens: Number(screens), fronts: true });
   process.stdout.write(`${photos.length} photos in ${dir}\n`);
 }

@@ -2,24 +2,31 @@
  * npm run bench:documents: generates passports and ID cards photographed with the usual faults
  * (bench/documents/generate.ts), reads each with the service's reader, and prints the share of
  * documents with every field right, per field and per distortion, the misreads a check digit
- * missed (the target is none), and the time a document took. The printed page of passports and
+ * missed (the target is none), and the time a document took. It also photographs documents shown
+ * on a screen, and counts how many of those the reader says are screen photos, and how many of
+ * the others it wrongly says are. The printed page of passports and
  * TD2 documents is read too and compared with the zone: how often it agrees, how often it says a
  * right zone's name differs (a false alarm), and which of the zone's misread names it catches.
  * Writes bench/results/documents.json.
  *
  *   npm run bench:documents               (200 documents)
- *   DOCUMENTS=40 npm run bench:documents  (a quick look)
+ *   DOCUMENTS=40 SCREENS=6 npm run bench:documents  (a quick look)
+ *   DOCUMENTS_DIR=dir npm run bench:documents       (the photos kept in dir, and read from there
+ *                                                   the next time: generate.ts dir 200 11 30 makes them)
  */
-import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import path from 'node:path';
 import { cropDocument } from '../../src/lib/documents/image.js';
-import { closePrintedPageReader, readPrintedPage } from '../../src/lib/documents/printed.js';
+import { closePrintedPageReader, readCardFront, readPrintedPage, type PrintedPage } from '../../src/lib/documents/printed.js';
 import { readDocumentPhoto, type ReadDocument } from '../../src/lib/documents/read.js';
-import { generateDocuments, type DocumentTruth } from './generate.js';
+import { SCREEN_PEAK, SCREEN_SHARE } from '../../src/lib/documents/screen.js';
+import { generateDocuments, type DocumentTruth, type GeneratedPhoto } from './generate.js';
 
 const COUNT = Number(process.env.DOCUMENTS ?? 200);
 const SEED = Number(process.env.SEED ?? 7);
+/** Documents photographed on a screen, besides the COUNT: a third of each format. */
+const SCREENS = Number(process.env.SCREENS ?? 30);
 const log = (m: string) => process.stderr.write(`[documents] ${m}\n`);
 
 const FIELDS = ['document_number', 'surname', 'given_names', 'nationality', 'birth_date', 'sex', 'expiry_date'] as const;
@@ -38,8 +45,13 @@ function expected(t: DocumentTruth): Record<Field, string> {
 }
 
 const dir = process.env.DOCUMENTS_DIR ?? mkdtempSync(path.join(tmpdir(), 'documents-'));
-log(`generating ${COUNT} photos in ${dir}`);
-const photos = await generateDocuments(dir, COUNT, SEED);
+const made = path.join(dir, 'labels.json');
+const all: GeneratedPhoto[] = existsSync(made)
+  ? JSON.parse(readFileSync(made, 'utf8'))
+  : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, SEED, { screens: SCREENS, fronts: true }));
+if (all.length !== COUNT + SCREENS) throw new Error(`${made} holds ${all.length} photos, not ${COUNT} and ${SCREENS} screens`);
+const photos = all.slice(0, COUNT);
+const screens = { photos: SCREENS, flagged: 0, read: 0, false_alarms: 0, false_alarm_ids: [] as string[], mostShare: 0, mostPeak: 0 };
 const rssBefore = process.memoryUsage().rss;
 let peakRss = rssBefore;
 const perField = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
@@ -49,6 +61,9 @@ const times: number[] = [];
 const withPage: number[] = [];
 const falseAlarms: { id: string; distortions: string[]; zone: string; printed: string }[] = [];
 const page = { read: 0, nameSame: 0, falseAlarms: 0, birthSame: 0, expirySame: 0, zoneNameMisreads: 0, caught: 0 };
+/** ID cards' fronts, read apart and compared with the zone of their back. */
+const front = { read: 0, nameSame: 0, falseAlarms: 0, birthSame: 0, expirySame: 0, ms: [] as number[] };
+const differs = (p: PrintedPage) => p.surname.agrees === 'differs' || p.given_names.agrees === 'differs';
 let allRight = 0;
 let zoneRight = 0;
 let missedByCheck = 0;
@@ -58,6 +73,12 @@ for (const p of photos) {
   const started = performance.now();
   const r = await readDocumentPhoto(data, new Date('2026-11-26T00:00:00Z'));
   times.push(performance.now() - started);
+  screens.mostShare = Math.max(screens.mostShare, r.screen?.colour_share ?? 0);
+  screens.mostPeak = Math.max(screens.mostPeak, r.screen?.colour_peak ?? 0);
+  if (r.problems.includes('screen_photo')) {
+    screens.false_alarms++;
+    screens.false_alarm_ids.push(p.id);
+  }
   const want = expected(p.truth);
   const doc = r.document;
   // The printed page, as the reading job reads it: from the document cut out of the photo.
@@ -67,18 +88,37 @@ for (const p of photos) {
     if (printed) {
       page.read++;
       const zoneNameRight = doc.surname.value === want.surname && doc.given_names.value === want.given_names;
-      const differs = printed.surname.agrees === 'differs' || printed.given_names.agrees === 'differs';
       if (printed.surname.agrees === 'same' && printed.given_names.agrees === 'same') page.nameSame++;
-      if (zoneNameRight && differs) {
+      if (zoneNameRight && differs(printed)) {
         page.falseAlarms++;
         falseAlarms.push({ id: p.id, distortions: p.distortions, zone: `${want.given_names} ${want.surname}`, printed: `${printed.given_names.printed ?? '?'} ${printed.surname.printed ?? '?'}` });
       }
       if (!zoneNameRight) {
         page.zoneNameMisreads++;
-        if (differs) page.caught++;
+        if (differs(printed)) page.caught++;
       }
       if (printed.birth_date === 'same') page.birthSame++;
       if (printed.expiry_date === 'same') page.expirySame++;
+    }
+  }
+  if (doc?.format === 'TD1' && p.front) {
+    const t0 = performance.now();
+    const printed = await readCardFront(readFileSync(p.front), doc, r.name_region);
+    front.ms.push(performance.now() - t0);
+    if (printed) {
+      front.read++;
+      if (printed.surname.agrees === 'same' && printed.given_names.agrees === 'same') front.nameSame++;
+      if (doc.surname.value === want.surname && doc.given_names.value === want.given_names && differs(printed)) {
+        front.falseAlarms++;
+        falseAlarms.push({
+          id: `${p.id}-front`,
+          distortions: p.front_distortions ?? [],
+          zone: `${want.given_names} ${want.surname}`,
+          printed: `${printed.given_names.printed ?? '?'} ${printed.surname.printed ?? '?'}`,
+        });
+      }
+      if (printed.birth_date === 'same') front.birthSame++;
+      if (printed.expiry_date === 'same') front.expirySame++;
     }
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -104,6 +144,13 @@ for (const p of photos) {
   s.n++;
   if (right) s.right++;
   perFormat.set(p.truth.format, s);
+}
+// The documents shown on a screen: whether the reader says so.
+for (const p of all.slice(COUNT)) {
+  const r = await readDocumentPhoto(readFileSync(p.file), new Date('2026-11-26T00:00:00Z'));
+  if (r.problems.includes('screen_photo')) screens.flagged++;
+  else if (process.env.SHOW_WRONG) process.stdout.write(`${p.id} [${p.distortions.join(', ')}] not said to be a screen: ${JSON.stringify(r.screen)}\n`);
+  if (r.document?.valid) screens.read++;
 }
 await closePrintedPageReader();
 if (!process.env.DOCUMENTS_DIR) rmSync(dir, { recursive: true, force: true });
@@ -131,6 +178,24 @@ const result = {
     zone_name_misreads: page.zoneNameMisreads,
     zone_name_misreads_caught: page.caught,
     ms_per_document_with_page: { median: Math.round(withPage.sort((a, b) => a - b)[withPage.length >> 1] ?? 0), p90: Math.round(withPage[Math.floor(withPage.length * 0.9)] ?? 0) },
+  },
+  card_front: {
+    read: front.read,
+    name_same_pct: pct(front.nameSame, front.read),
+    birth_date_found_pct: pct(front.birthSame, front.read),
+    expiry_date_found_pct: pct(front.expirySame, front.read),
+    false_alarms: front.falseAlarms,
+    ms: { median: Math.round(front.ms.sort((a, b) => a - b)[front.ms.length >> 1] ?? 0), p90: Math.round(front.ms[Math.floor(front.ms.length * 0.9)] ?? 0) },
+  },
+  screen_photos: {
+    photos: screens.photos,
+    said_screen_pct: pct(screens.flagged, screens.photos),
+    zone_read_valid_pct: pct(screens.read, screens.photos),
+    documents_said_screen: screens.false_alarms,
+    documents_said_screen_ids: screens.false_alarm_ids,
+    /** The signs (screen.ts) past which the reader says a screen, and the most the documents in hand reached. */
+    thresholds: { colour_share: SCREEN_SHARE, colour_peak: SCREEN_PEAK },
+    documents_most: { colour_share: Math.round(screens.mostShare * 100) / 100, colour_peak: Math.round(screens.mostPeak) },
   },
   reader_memory_mb: Math.round((peakRss - rssBefore) / 1024 / 1024),
 };

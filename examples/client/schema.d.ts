@@ -2136,8 +2136,11 @@ export interface components {
             document: components["schemas"]["ReadDocument"] | null;
             /** @description what kept the photo from being read whole; empty when every check digit holds */
             problems: {
-                /** @enum {string} */
-                code: "too_dark" | "blurred" | "glare" | "zone_cut_off" | "no_document" | "zone_unreadable";
+                /**
+                 * @description screen_photo: the photo is of a screen showing the document (said even where the zone reads); the others: why no zone could be read
+                 * @enum {string}
+                 */
+                code: "screen_photo" | "too_dark" | "blurred" | "glare" | "zone_cut_off" | "no_document" | "zone_unreadable";
                 /** @description what is wrong with the photo and how to take it again, in words for the guest */
                 message: string;
             }[];

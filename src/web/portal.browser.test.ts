@@ -136,6 +136,8 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
       body: { check_in_date: day(10), check_out_date: day(12), guest: { first_name: 'Lucía', last_name: 'García', email: 'lucia@example.es', language: 'es' } },
     });
     assert.equal(booking.status, 200, booking.body);
+    // A passport shown on a screen, photographed: it reads, but it is no photo of the document in hand.
+    const [onScreen] = await generateDocuments(path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'screens'), 0, 7, { screens: 1 });
     // A photo of a blank wall: an image, but no document in it.
     const wall = path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'wall.jpg');
     writeFileSync(
@@ -150,18 +152,25 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await page.goto(base + new URL(booking.json.guest_portal_url).pathname);
     for (let attempt = 1; attempt <= 3; attempt++) {
       await page.waitForSelector('#f_document_front');
-      await page.setInputFiles('#f_document_front', wall);
+      await page.setInputFiles('#f_document_front', attempt === 1 ? onScreen!.file : wall);
       await page.click('button[value=save]');
       // htmx asks until the reading ends, then shows why the photo could not be read.
       await page.waitForSelector('[data-reading=unreadable]', { timeout: 30_000 });
       assert.equal(await page.textContent('h1'), 'Leyendo tu documento');
-      assert.match((await page.textContent('[data-reading=unreadable]')) ?? '', /No hemos podido leer tu documento/);
-      // A wall is no document: not a blurred one.
-      assert.deepEqual(await page.$$eval('[data-problem]', (ps) => ps.map((p) => p.getAttribute('data-problem'))), ['no_document']);
+      const problems = await page.$$eval('[data-problem]', (ps) => ps.map((p) => p.getAttribute('data-problem')));
+      if (attempt === 1) {
+        assert.deepEqual(problems, ['screen_photo']);
+        assert.match((await page.textContent('[data-reading=unreadable]')) ?? '', /Esta foto no sirve para comprobar tu documento.*fotografía el documento en sí/s);
+      } else {
+        assert.match((await page.textContent('[data-reading=unreadable]')) ?? '', /No hemos podido leer tu documento/);
+        // A wall is no document: not a blurred one.
+        assert.deepEqual(problems, ['no_document']);
+      }
       if (attempt < 3) {
         assert.match((await page.textContent('p.hint')) ?? '', new RegExp(`Puedes intentarlo ${3 - attempt} ve`));
         assert.equal(await page.$('text=Continuar sin ella'), null, 'no going on before three tries');
-        if (attempt === 1) await snap(page, 'portal-document-unreadable');
+        if (attempt === 1) await snap(page, 'portal-document-screen');
+        if (attempt === 2) await snap(page, 'portal-document-unreadable');
         await page.click('text=Repetir la foto');
       }
     }

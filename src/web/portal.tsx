@@ -323,7 +323,8 @@ function ReadingStatus({ t, p, reading }: { t: Translator; p: Portal; reading: P
   return (
     <div id="reading" aria-live="polite">
       <div class="warning" role="alert" data-reading="unreadable">
-        <strong>{t.t('reading.unreadable')}</strong>
+        {/* A screen's photo reads, but is no photo of the document in hand. */}
+        <strong>{t.t(reading.problems.includes('screen_photo') ? 'reading.not_usable' : 'reading.unreadable')}</strong>
         {reading.problems.map((code) => (
           <p data-problem={code}>{t.t(`reading.problem.${code}`)}</p>
         ))}

@@ -92,6 +92,8 @@ const de: Catalogue = {
   'reading.late': 'Das Lesen Ihres Dokuments dauert länger als sonst. Sie können weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht das Ergebnis.',
   'reading.continue': 'Weiter',
   'reading.unreadable': 'Ihr Dokument konnte auf diesem Foto nicht gelesen werden.',
+  'reading.not_usable': 'Dieses Foto kann nicht zur Prüfung Ihres Dokuments verwendet werden.',
+  'reading.problem.screen_photo': 'Das Foto zeigt einen Bildschirm mit dem Dokument: Fotografieren Sie das Dokument selbst, auf einen Tisch gelegt.',
   'reading.problem.too_dark': 'Das Foto ist zu dunkel: Nehmen Sie es bei Tageslicht oder unter einer Lampe erneut auf.',
   'reading.problem.blurred': 'Das Foto ist unscharf: Halten Sie das Telefon ruhig, eine Handbreit über dem Dokument, und lassen Sie es scharf stellen.',
   'reading.problem.glare': 'Licht spiegelt sich auf dem Dokument: Neigen Sie es etwas von der Lampe oder dem Fenster weg.',

@@ -96,6 +96,8 @@ const en = {
   'reading.late': 'Your document is taking longer to read than usual. You can go on: {named, select, yes {{host}} other {your host}} will see the result.',
   'reading.continue': 'Continue',
   'reading.unreadable': 'Your document could not be read from this photo.',
+  'reading.not_usable': 'This photo cannot be used to check your document.',
+  'reading.problem.screen_photo': 'The photo is of a screen showing the document: photograph the document itself, lying on a table.',
   'reading.problem.too_dark': 'The photo is too dark: take it again in daylight or under a lamp.',
   'reading.problem.blurred': 'The photo is blurred: hold the phone still, a hand span above the document, and let it focus.',
   'reading.problem.glare': 'Light reflects off the document: tilt it a little away from the lamp or window.',

@@ -93,6 +93,8 @@ const es: Catalogue = {
   'reading.late': 'La lectura de tu documento está tardando más de lo habitual. Puedes continuar: {named, select, yes {{host}} other {tu anfitrión}} verá el resultado.',
   'reading.continue': 'Continuar',
   'reading.unreadable': 'No hemos podido leer tu documento en esta foto.',
+  'reading.not_usable': 'Esta foto no sirve para comprobar tu documento.',
+  'reading.problem.screen_photo': 'La foto es de una pantalla que muestra el documento: fotografía el documento en sí, apoyado sobre una mesa.',
   'reading.problem.too_dark': 'La foto está demasiado oscura: repítela con luz de día o bajo una lámpara.',
   'reading.problem.blurred': 'La foto está borrosa: sujeta el teléfono quieto, a un palmo del documento, y deja que enfoque.',
   'reading.problem.glare': 'La luz se refleja en el documento: inclínalo un poco para apartarlo de la lámpara o la ventana.',

@@ -93,6 +93,8 @@ const fr: Catalogue = {
   'reading.late': 'La lecture de votre document prend plus de temps que d’habitude. Vous pouvez continuer : {named, select, yes {{host}} other {votre hôte}} verra le résultat.',
   'reading.continue': 'Continuer',
   'reading.unreadable': 'Votre document n’a pas pu être lu sur cette photo.',
+  'reading.not_usable': 'Cette photo ne permet pas de vérifier votre document.',
+  'reading.problem.screen_photo': 'La photo montre un écran affichant le document : photographiez le document lui-même, posé sur une table.',
   'reading.problem.too_dark': 'La photo est trop sombre : reprenez-la à la lumière du jour ou sous une lampe.',
   'reading.problem.blurred': 'La photo est floue : tenez le téléphone immobile, à une main au-dessus du document, et laissez-le faire la mise au point.',
   'reading.problem.glare': 'La lumière se reflète sur le document : inclinez-le un peu pour l’éloigner de la lampe ou de la fenêtre.',

@@ -93,6 +93,8 @@ const it: Catalogue = {
   'reading.late': 'La lettura del documento richiede più tempo del solito. Puoi proseguire: {named, select, yes {{host}} other {il tuo host}} vedrà il risultato.',
   'reading.continue': 'Continua',
   'reading.unreadable': 'Non è stato possibile leggere il documento da questa foto.',
+  'reading.not_usable': 'Questa foto non può essere usata per verificare il documento.',
+  'reading.problem.screen_photo': 'La foto ritrae uno schermo che mostra il documento: fotografa il documento stesso, appoggiato su un tavolo.',
   'reading.problem.too_dark': 'La foto è troppo scura: rifalla alla luce del giorno o sotto una lampada.',
   'reading.problem.blurred': 'La foto è sfocata: tieni fermo il telefono, a un palmo dal documento, e lascialo mettere a fuoco.',
   'reading.problem.glare': 'La luce si riflette sul documento: inclinalo un poco lontano dalla lampada o dalla finestra.',

@@ -91,6 +91,8 @@ const pt: Catalogue = {
   'reading.late': 'A leitura do seu documento está a demorar mais do que o habitual. Pode continuar: {named, select, yes {{host}} other {o seu anfitrião}} verá o resultado.',
   'reading.continue': 'Continuar',
   'reading.unreadable': 'Não foi possível ler o seu documento nesta foto.',
+  'reading.not_usable': 'Esta foto não pode ser usada para verificar o seu documento.',
+  'reading.problem.screen_photo': 'A foto é de um ecrã que mostra o documento: fotografe o próprio documento, pousado numa mesa.',
   'reading.problem.too_dark': 'A foto está demasiado escura: tire-a de novo à luz do dia ou debaixo de um candeeiro.',
   'reading.problem.blurred': 'A foto está desfocada: segure o telemóvel imóvel, a um palmo do documento, e deixe-o focar.',
   'reading.problem.glare': 'A luz reflete-se no documento: incline-o um pouco para longe do candeeiro ou da janela.',

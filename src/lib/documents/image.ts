@@ -90,7 +90,7 @@ function webpSize(d: Buffer) {
 }
 
 /** Decodes the photo for the reader. sharp (libvips) loads here, in the processes that read, never in the API's. */
-export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number } }> {
+export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number }; rgb: Uint8Array }> {
   inspectPhoto(data);
   const { default: sharp } = await import('sharp');
   const options = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
@@ -104,13 +104,25 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
   try {
-    const { data: pixels, info } = await sharp(data, options)
+    // In colour first (the screen check reads the colours), then the same pixels in grey.
+    const { data: rgb, info } = await sharp(data, options)
       .rotate()
       .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true })
-      .greyscale()
+      .removeAlpha()
+      .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original: { width, height } };
+    const pixels = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .greyscale()
+      .raw()
+      .toBuffer();
+    return {
+      data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length),
+      width: info.width,
+      height: info.height,
+      original: { width, height },
+      rgb: new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.length),
+    };
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or cut short');
   }

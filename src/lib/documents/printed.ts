@@ -11,6 +11,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { MAX_IMAGE_PIXELS } from './image.js';
+import { darkMarks, marksOf, textLines, type Grey } from './zone.js';
 import type { ReadDocument } from './read.js';
 
 /** Whether a field of the zone is on the printed page: the same, different (a letter or two apart), or not found there. */
@@ -180,23 +182,23 @@ export function comparePrinted(doc: ReadDocument, text: string, names?: { text: 
   };
 }
 
+/** Both names as the zone says them. */
+const confirmed = (p: PrintedPage) => p.surname.agrees === 'same' && p.given_names.agrees === 'same';
+
+type Picture = import('sharp').Sharp;
+
 /**
- * Reads the printed page of a document cut out of its photo (cropDocument: upright, the zone at
- * its foot) and compares it with the zone. An ID card's zone is on its back, with no name
- * printed beside it: only passports and TD2 documents have their page read.
+ * Reads a picture of printed text (grey) and compares it with the zone. The picture is divided
+ * by its own light (itself blurred) first: glare and a dim corner left the recogniser's one
+ * threshold with half a page black or white. Where that look does not confirm both names, a
+ * second one, with the contrast only stretched (which reads some clean pages better): a name
+ * either look finds as the zone says is confirmed; only one both looks find a letter apart is
+ * said to differ (one look's misread is no finding).
  */
-export async function readPrintedPage(crop: Buffer, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage | null> {
-  if (doc.format === 'TD1') return null;
+async function lookAt(picture: Picture, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage> {
   const { default: sharp } = await import('sharp');
-  const meta = await sharp(crop).metadata();
-  const [width, height] = [meta.width ?? 0, meta.height ?? 0];
-  // The page above the zone, in grey, divided by its own light (the page blurred): glare and a dim
-  // corner left the recogniser's one threshold with half a page black or white.
-  const above = sharp(crop)
-    .extract({ left: 0, top: 0, width, height: Math.max(1, Math.round(height * 0.78)) })
-    .greyscale();
-  const { data: grey, info } = await above.clone().raw().toBuffer({ resolveWithObject: true });
-  const { data: light } = await above.clone().blur(20).raw().toBuffer({ resolveWithObject: true });
+  const { data: grey, info } = await picture.clone().raw().toBuffer({ resolveWithObject: true });
+  const { data: light } = await picture.clone().blur(20).raw().toBuffer({ resolveWithObject: true });
   const flat = Buffer.alloc(grey.length);
   for (let i = 0; i < grey.length; i++) flat[i] = Math.min(255, Math.round((grey[i]! / Math.max(1, light[i]!)) * 235));
   const page = await sharp(flat, { raw: { width: info.width, height: info.height, channels: 1 } })
@@ -204,19 +206,87 @@ export async function readPrintedPage(crop: Buffer, doc: ReadDocument, names?: {
     .toBuffer();
   const recogniser = await theRecogniser();
   const first = comparePrinted(doc, (await recogniser.recognize(page)).data.text, names);
-  if (first.surname.agrees === 'same' && first.given_names.agrees === 'same') return first;
-  // Not both names confirmed: a second look, at the page with its contrast only stretched (which
-  // reads some clean pages better). A name either look finds as the zone says is confirmed; only
-  // one both looks find a letter apart is said to differ (one look's misread is no finding).
-  const second = comparePrinted(doc, (await recogniser.recognize(await above.clone().normalise().png().toBuffer())).data.text, names);
-  const better = (a: PrintedPage['surname'], b: PrintedPage['surname']): PrintedPage['surname'] =>
-    a.agrees === 'same' ? a : b.agrees === 'same' ? b : a.agrees === 'differs' && b.agrees === 'differs' ? a : { printed: null, agrees: 'unread' };
+  if (confirmed(first)) return first;
+  const second = comparePrinted(doc, (await recogniser.recognize(await picture.clone().normalise().png().toBuffer())).data.text, names);
+  return either(first, second);
+}
+
+/** What two looks at one page say together: a name confirmed by either, different only where both say it differs. */
+function either(a: PrintedPage, b: PrintedPage): PrintedPage {
+  const name = (x: PrintedPage['surname'], y: PrintedPage['surname']): PrintedPage['surname'] =>
+    x.agrees === 'same' ? x : y.agrees === 'same' ? y : x.agrees === 'differs' && y.agrees === 'differs' ? x : { printed: null, agrees: 'unread' };
   return {
-    surname: better(first.surname, second.surname),
-    given_names: better(first.given_names, second.given_names),
-    birth_date: first.birth_date === 'same' ? 'same' : second.birth_date,
-    expiry_date: first.expiry_date === 'same' ? 'same' : second.expiry_date,
+    surname: name(a.surname, b.surname),
+    given_names: name(a.given_names, b.given_names),
+    birth_date: a.birth_date === 'same' ? 'same' : b.birth_date,
+    expiry_date: a.expiry_date === 'same' ? 'same' : b.expiry_date,
   };
+}
+
+/**
+ * Reads the printed page of a document cut out of its photo (cropDocument: upright, the zone at
+ * its foot) and compares it with the zone. An ID card's zone is on its back, with no name
+ * printed beside it: its front is read apart (readCardFront).
+ */
+export async function readPrintedPage(crop: Buffer, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage | null> {
+  if (doc.format === 'TD1') return null;
+  const { default: sharp } = await import('sharp');
+  const meta = await sharp(crop).metadata();
+  const [width, height] = [meta.width ?? 0, meta.height ?? 0];
+  // The page above the zone.
+  const above = sharp(crop)
+    .extract({ left: 0, top: 0, width, height: Math.max(1, Math.round(height * 0.78)) })
+    .greyscale();
+  return lookAt(above, doc, names);
+}
+
+/** The side a front is looked at: the name and dates of a card filling half the frame stay about 30 pixels tall. */
+const FRONT_SIDE = 1600;
+
+/**
+ * Where a card's printed text lies in a photo, and at what angle: its words found as the zone's
+ * lines are (marks of character size linked left to right), the angle of the longest runs, and the
+ * box that holds the words, widened a little. Null where no words are found.
+ */
+function textRegion(img: Grey): { angle: number; box: [number, number, number, number] } | null {
+  const words = textLines(marksOf(darkMarks(img, Math.round(Math.min(img.width, img.height) / 25)), img.width, img.height), 4);
+  if (!words.length) return null;
+  const long = words.filter((w) => w.marks.length >= 7);
+  const angles = (long.length ? long : words).map((l) => Math.atan2(l.uy, l.ux)).sort((a, b) => a - b);
+  const marks = words.flatMap((l) => l.marks);
+  const [x0, y0] = [Math.min(...marks.map((m) => m.x0)), Math.min(...marks.map((m) => m.y0))];
+  const [x1, y1] = [Math.max(...marks.map((m) => m.x1)), Math.max(...marks.map((m) => m.y1))];
+  const [mx, my] = [(x1 - x0) * 0.05, (y1 - y0) * 0.05];
+  return { angle: angles[angles.length >> 1]!, box: [Math.max(0, x0 - mx), Math.max(0, y0 - my), Math.min(img.width, x1 + mx), Math.min(img.height, y1 + my)] };
+}
+
+/**
+ * Reads an ID card's front, its own photo (the zone was read from the back's), and compares its
+ * printed name and dates with the zone. The text is found in the photo (as the phone holds it,
+ * EXIF), cut out, turned level (the recogniser reads lines a few degrees off at most), and read;
+ * turned over when that confirms no name (a card photographed upside down). Null for a passport
+ * or TD2 document, whose page is beside its zone.
+ */
+export async function readCardFront(photo: Buffer, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage | null> {
+  if (doc.format !== 'TD1') return null;
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(photo, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 })
+    .rotate()
+    .resize({ width: FRONT_SIDE, height: FRONT_SIDE, fit: 'inside', withoutEnlargement: true })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
+  const region = textRegion({ data, width: info.width, height: info.height });
+  const [left, top, right, bottom] = region?.box ?? [0, 0, info.width, info.height];
+  const cut = await sharp(data, raw)
+    .extract({ left: Math.floor(left), top: Math.floor(top), width: Math.max(1, Math.floor(right - left)), height: Math.max(1, Math.floor(bottom - top)) })
+    .rotate(-((region?.angle ?? 0) * 180) / Math.PI, { background: '#ffffff' })
+    .png()
+    .toBuffer();
+  const page = await lookAt(sharp(cut).greyscale(), doc, names);
+  if (page.surname.agrees === 'same' || page.given_names.agrees === 'same') return page;
+  return either(page, await lookAt(sharp(cut).rotate(180).greyscale(), doc, names));
 }
 
 /** Lets the recogniser go (a worker that stops): its thread would keep the process alive. */

@@ -7,6 +7,7 @@ import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto } from './image.js';
 import { checkDigit, type MrzFormat } from './layout.js';
+import { isScreen, screenSigns, type ScreenSigns } from './screen.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
 
 /** A field's check: valid or invalid by its check digit, or none where the zone gives it none (names). */
@@ -40,7 +41,8 @@ export interface ReadDocument {
   printed?: PrintedPage | null;
 }
 
-export type PhotoProblem = 'too_dark' | 'blurred' | 'glare' | 'zone_cut_off' | 'no_document' | 'zone_unreadable';
+/** What is wrong with a photo; `screen_photo`: it is of a screen showing the document (screen.ts), said even where the zone reads. */
+export type PhotoProblem = 'screen_photo' | 'too_dark' | 'blurred' | 'glare' | 'zone_cut_off' | 'no_document' | 'zone_unreadable';
 
 export interface DocumentReading {
   document: ReadDocument | null;
@@ -54,6 +56,8 @@ export interface DocumentReading {
    * part of the API's answer.
    */
   name_region?: { text: string; sure: string; second: string } | null;
+  /** What says the photo is of a screen, or not (screen.ts). Not part of the API's answer. */
+  screen?: ScreenSigns | null;
   ms: number;
 }
 
@@ -188,8 +192,8 @@ function nameRegion(zone: ZoneReading): { text: string; sure: string; second: st
 /** The spread of grey levels (standard deviation) under which a photo shows nothing but one surface. */
 const PLAIN_SPREAD = 12;
 
-/** What a photo in which no readable zone was found shows: dark, blurred, glare, the zone cut off, no document. */
-function photoProblems(img: Grey, zone: ZoneReading | undefined): PhotoProblem[] {
+/** What a photo in which no readable zone was found shows: dark, blurred, glare, the zone cut off, no document. `found`: what is known already. */
+function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoProblem[]): PhotoProblem[] {
   const { data, width: W, height: H } = img;
   let sum = 0;
   let squares = 0;
@@ -207,7 +211,7 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined): PhotoProblem[]
       lap += l * l;
       n++;
     }
-  const problems: PhotoProblem[] = [];
+  const problems: PhotoProblem[] = [...found];
   const mean = sum / n;
   // Next to nothing but one shade (a wall, a table, a covered lens): no edges to be sharp or
   // blurred, so no document rather than a blurred one.
@@ -233,7 +237,9 @@ export async function readDocumentPhoto(data: Buffer, today = new Date()): Promi
     const corrected = correctByCheckDigits(zone);
     document = toDocument(zone, corrected, today);
   }
+  const signs = screenSigns(img.rgb, img.width, img.height, zone?.corners ?? null);
+  const screen = isScreen(signs) ? (['screen_photo'] as const) : [];
   // A zone that reads but fails its checks is reported with its fields (each marked), and the photo's problems said too.
-  const problems = document?.valid ? [] : photoProblems(img, zone);
-  return { document, problems, zone_corners: zone?.corners ?? null, name_region: zone && document ? nameRegion(zone) : null, ms: Math.round(performance.now() - started) };
+  const problems = document?.valid ? [...screen] : photoProblems(img, zone, [...screen]);
+  return { document, problems, zone_corners: zone?.corners ?? null, name_region: zone && document ? nameRegion(zone) : null, screen: signs, ms: Math.round(performance.now() - started) };
 }

@@ -100,8 +100,8 @@ interface TextLine {
   height: number;
 }
 
-/** Links each mark to the nearest mark of like height to its right, and follows the links into lines. */
-export function textLines(marks: Mark[]): TextLine[] {
+/** Links each mark to the nearest mark of like height to its right, and follows the links into lines of at least `least` marks. */
+export function textLines(marks: Mark[], least = 12): TextLine[] {
   const order = [...marks].sort((a, b) => a.x0 - b.x0);
   const next = new Map<Mark, Mark>();
   const prevGap = new Map<Mark, number>();
@@ -135,7 +135,7 @@ export function textLines(marks: Mark[]): TextLine[] {
     if (hasPrev.has(m)) continue;
     const chain = [m];
     for (let c = next.get(m); c; c = next.get(c)) chain.push(c);
-    if (chain.length < 12) continue;
+    if (chain.length < least) continue;
     const first = chain[0]!;
     const last = chain[chain.length - 1]!;
     const len = Math.hypot(last.cx - first.cx, last.cy - first.cy) || 1;

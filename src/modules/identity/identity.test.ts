@@ -34,8 +34,9 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     t = await createTestAppWithWorker();
     me = await tenant(t);
     dir = mkdtempSync(path.join(tmpdir(), 'documents-test-'));
-    // A passport and an ID card back, photographed turned, in perspective, on a table.
-    photos = await generateDocuments(dir, 2, 5);
+    // A passport and an ID card (its back, and its front apart), photographed turned, in
+    // perspective, on a table; and a passport shown on a screen, photographed.
+    photos = await generateDocuments(dir, 2, 5, { screens: 1, fronts: true });
   });
   after(async () => {
     await t.close();
@@ -138,6 +139,43 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(await count(), before, 'neither the photo, its crop nor what was read is kept');
     assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', r.json.id).executeTakeFirst(), undefined);
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${r.json.id}`, { key: me.key })).status, 404);
+  });
+
+  it("reads an ID card's front beside the zone on its back, and the two agree", async () => {
+    const card = photos[1]!;
+    const given = card.truth.givenNames.split('<')[0]!;
+    const id = await booking(given, card.truth.surname.replace(/</g, ' '));
+    const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(card.front!)), jpeg(readFileSync(card.file), 'back')]);
+    assert.equal(sent.status, 202, sent.body);
+    const v = await finished(sent.json.id);
+    assert.deepEqual(v.document.zone, card.truth.lines);
+    // The names printed on the front are the zone's (the dates are found on most fronts, not all: bench/documents).
+    assert.deepEqual(v.document.printed.surname, { printed: card.truth.surname.replace(/</g, ' ').trim(), agrees: 'same' });
+    assert.deepEqual(v.document.printed.given_names, { printed: card.truth.givenNames.replace(/</g, ' ').trim(), agrees: 'same' });
+  });
+
+  it('tells a photo of a screen showing the document, and the host is told why', async () => {
+    const shown = photos[2]!;
+    assert.deepEqual(shown.distortions.slice(0, 1), ['screen']);
+    const given = shown.truth.givenNames.split('<')[0]!;
+    const id = await booking(given, shown.truth.surname.replace(/</g, ' '));
+    const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(shown.file))]);
+    const v = await finished(sent.json.id);
+    assert.equal(v.problems[0]?.code, 'screen_photo', JSON.stringify(v.problems));
+    assert.match(v.problems[0].message, /photo is of a screen showing the document: photograph the document itself/);
+    const found = await eventually(async () => {
+      const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
+      const check = s.details?.identification_document;
+      return check?.status !== 'INCOMPLETE' && check;
+    }, 'the screening with the photo');
+    assert.equal(found.status, 'REVIEW');
+    assert.match(found.value, /photographed on a screen, not in hand: the photo has the colour bands a screen makes/);
+    assert.match(found.help, /Ask the guest for a photo of the document itself/);
+    // The documents photographed in hand are not said to be screens.
+    for (const p of photos.slice(0, 2)) {
+      const r = await send('/v1/identity/read', [jpeg(readFileSync(p.file), 'image')]);
+      assert.ok(!r.json.problems.some((x: { code: string }) => x.code === 'screen_photo'), p.id);
+    }
   });
 
   it('says what is wrong with a photo that shows no document', async () => {

@@ -41,7 +41,7 @@ export const ReadDocument = Type.Object(
             birth_date: StringEnum(['same', 'unread'], { description: "same: the zone's birth date is among the dates printed on the page" }),
             expiry_date: StringEnum(['same', 'unread'], { description: "same: the zone's expiry date is among the dates printed on the page" }),
           },
-          { description: "the printed page's name and dates against the zone's; null where no page was read (an ID card's back, a page too poor to read)" },
+          { description: "the printed page's (an ID card's front's) name and dates against the zone's; null where no page was read (an ID card's back sent without its front)" },
         ),
       ),
     ),
@@ -49,6 +49,8 @@ export const ReadDocument = Type.Object(
   { title: 'ReadDocument' },
 );
 export const PhotoProblemView = Type.Object({
-  code: StringEnum(['too_dark', 'blurred', 'glare', 'zone_cut_off', 'no_document', 'zone_unreadable']),
+  code: StringEnum(['screen_photo', 'too_dark', 'blurred', 'glare', 'zone_cut_off', 'no_document', 'zone_unreadable'], {
+    description: 'screen_photo: the photo is of a screen showing the document (said even where the zone reads); the others: why no zone could be read',
+  }),
   message: Type.String({ description: 'what is wrong with the photo and how to take it again, in words for the guest' }),
 });

@@ -9,7 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
-import { readPrintedPage } from '../../lib/documents/printed.js';
+import { readCardFront, readPrintedPage } from '../../lib/documents/printed.js';
 import { readInThread } from '../../lib/documents/thread.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
@@ -32,6 +32,7 @@ export interface Photo {
 
 /** What a photo's problem means for the guest, and what to do: the API's words (the portal has them in six languages). */
 export const PROBLEM_WORDS: Record<PhotoProblem, string> = {
+  screen_photo: 'The photo is of a screen showing the document: photograph the document itself.',
   too_dark: 'The photo is too dark: take it again in daylight or under a lamp.',
   blurred: 'The photo is blurred: hold the phone still, a hand span above the document, and let it focus.',
   glare: 'Light reflects off the document: tilt it a little away from the lamp or window.',
@@ -133,8 +134,9 @@ export async function portalReading(deps: Deps, accountId: string, reservationId
   if (!row || row.account_id !== accountId) return null;
   const view = await verificationView(deps, row);
   const late = Date.parse(row.created_at) + PORTAL_WAIT_MS <= deps.clock().getTime();
-  const state = view.status === 'pending' ? (late ? 'late' : 'reading') : view.document?.valid ? 'read' : 'unreadable';
   const problems = view.problems.map((p) => p.code);
+  // A screen photo reads, but the guest is asked for the document itself like for any retake.
+  const state = view.status === 'pending' ? (late ? 'late' : 'reading') : view.document?.valid && !problems.includes('screen_photo') ? 'read' : 'unreadable';
   return { tries: rows.length, id: row.id, state, document: view.document, problems: state === 'unreadable' && problems.length === 0 ? ['zone_unreadable'] : problems };
 }
 
@@ -186,17 +188,28 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   let crop: Buffer | null = null;
   let error: string | null = null;
   try {
-    for (const image of await repo.imagesOf(deps.db, row.id)) {
-      const data = deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id));
+    const photos = (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)));
+    let zoneIn: Buffer | undefined;
+    let screen = false;
+    for (const data of photos) {
       const r = await readInThread(data, deps.clock());
-      if (!reading || (r.reading.document && (!reading.document || (r.reading.document.valid && !reading.document.valid)))) ({ reading, crop } = r);
+      screen ||= r.reading.problems.includes('screen_photo');
+      if (!reading || (r.reading.document && (!reading.document || (r.reading.document.valid && !reading.document.valid)))) {
+        ({ reading, crop } = r);
+        zoneIn = data;
+      }
       if (reading.document?.valid) break;
     }
-    // The printed page, where the zone was read and the document cut out: its name and dates against the zone's.
-    if (reading?.document && crop)
-      reading.document.printed = await readPrintedPage(crop, reading.document, reading.name_region).catch(
-        (err: unknown) => (deps.log?.warn({ err, verification_id: row.id }, 'the printed page could not be read'), null),
-      );
+    // Either side photographed on a screen is said, whichever side the zone was read from.
+    if (screen && reading && !reading.problems.includes('screen_photo')) reading.problems.unshift('screen_photo');
+    // The printed page against the zone: a passport's above its zone, cut out of the same photo;
+    // an ID card's on its front, the other photo.
+    const doc = reading?.document;
+    if (doc) {
+      const front = photos.find((p) => p !== zoneIn);
+      const page = doc.format === 'TD1' ? front && readCardFront(front, doc, reading!.name_region) : crop && readPrintedPage(crop, doc, reading!.name_region);
+      doc.printed = page ? await page.catch((err: unknown) => (deps.log?.warn({ err, verification_id: row.id }, 'the printed page could not be read'), null)) : null;
+    }
   } catch (err) {
     // A photo that decodes but cannot be read (a refusal, a crash of the decoder, the time limit)
     // fails the reading with its reason; it would fail again the same way.

@@ -115,6 +115,8 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
     return { findings: [{ code: 'id.photo_unreadable', text: say('id.photo_unreadable', { problems }), strength: 'moderate', recommendation: say('id.photo_unreadable.do') }], name: null };
   }
   const findings: Finding[] = [];
+  // Read, but from a screen: whose document it is, the photo cannot say.
+  if (doc.problems.includes('screen_photo')) findings.push({ code: 'id.screen_photo', text: say('id.screen_photo'), strength: 'moderate', recommendation: say('id.screen_photo.do') });
   const failing = (
     [
       ['documentNumber', read.document_number.check],
