@@ -253,9 +253,12 @@ function textRegion(img: Grey): { angle: number; box: [number, number, number, n
   if (!words.length) return null;
   const long = words.filter((w) => w.marks.length >= 7);
   const angles = (long.length ? long : words).map((l) => Math.atan2(l.uy, l.ux)).sort((a, b) => a - b);
-  const marks = words.flatMap((l) => l.marks);
-  const [x0, y0] = [Math.min(...marks.map((m) => m.x0)), Math.min(...marks.map((m) => m.y0))];
-  const [x1, y1] = [Math.max(...marks.map((m) => m.x1)), Math.max(...marks.map((m) => m.y1))];
+  let [x0, y0, x1, y1] = [img.width, img.height, 0, 0];
+  for (const w of words)
+    for (const m of w.marks) {
+      [x0, y0] = [Math.min(x0, m.x0), Math.min(y0, m.y0)];
+      [x1, y1] = [Math.max(x1, m.x1), Math.max(y1, m.y1)];
+    }
   const [mx, my] = [(x1 - x0) * 0.05, (y1 - y0) * 0.05];
   return { angle: angles[angles.length >> 1]!, box: [Math.max(0, x0 - mx), Math.max(0, y0 - my), Math.min(img.width, x1 + mx), Math.min(img.height, y1 + my)] };
 }
