@@ -100,7 +100,9 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
         ) : (
           <details>
             <summary>Show the secret</summary>
-            <p class="key">{hooks.signing_secret}</p>
+            <p class="key">
+              <code>{hooks.signing_secret}</code>
+            </p>
           </details>
         )}
         <PostButton ctx={ctx} action="/console/webhooks/rotate" label="Replace the secret" kind="secondary" id="rotate" />
