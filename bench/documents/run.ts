@@ -60,10 +60,28 @@ const perFormat = new Map<string, { n: number; right: number }>();
 const times: number[] = [];
 const withPage: number[] = [];
 const falseAlarms: { id: string; distortions: string[]; zone: string; printed: string }[] = [];
-const page = { read: 0, nameSame: 0, falseAlarms: 0, birthSame: 0, expirySame: 0, zoneNameMisreads: 0, caught: 0 };
+const tally = () => ({ read: 0, nameSame: 0, falseAlarms: 0, birthSame: 0, expirySame: 0, zoneNameMisreads: 0, caught: 0 });
+const page = tally();
 /** ID cards' fronts, read apart and compared with the zone of their back. */
-const front = { read: 0, nameSame: 0, falseAlarms: 0, birthSame: 0, expirySame: 0, ms: [] as number[] };
+const front = { ...tally(), ms: [] as number[] };
 const differs = (p: PrintedPage) => p.surname.agrees === 'differs' || p.given_names.agrees === 'differs';
+
+/** A page (or a card's front) read against its zone: confirmed, a false alarm on a rightly read zone name, or a misread zone name caught. */
+function count(t: ReturnType<typeof tally>, printed: PrintedPage, doc: ReadDocument, want: Record<Field, string>, seen: { id: string; distortions: string[] }) {
+  t.read++;
+  const zoneNameRight = doc.surname.value === want.surname && doc.given_names.value === want.given_names;
+  if (printed.surname.agrees === 'same' && printed.given_names.agrees === 'same') t.nameSame++;
+  if (zoneNameRight && differs(printed)) {
+    t.falseAlarms++;
+    falseAlarms.push({ ...seen, zone: `${want.given_names} ${want.surname}`, printed: `${printed.given_names.printed ?? '?'} ${printed.surname.printed ?? '?'}` });
+  }
+  if (!zoneNameRight) {
+    t.zoneNameMisreads++;
+    if (differs(printed)) t.caught++;
+  }
+  if (printed.birth_date === 'same') t.birthSame++;
+  if (printed.expiry_date === 'same') t.expirySame++;
+}
 let allRight = 0;
 let zoneRight = 0;
 let missedByCheck = 0;
@@ -85,41 +103,13 @@ for (const p of photos) {
   if (doc && r.zone_corners && doc.format !== 'TD1') {
     const printed = await readPrintedPage(await cropDocument(data, r.zone_corners, doc.format), doc, r.name_region);
     withPage.push(performance.now() - started);
-    if (printed) {
-      page.read++;
-      const zoneNameRight = doc.surname.value === want.surname && doc.given_names.value === want.given_names;
-      if (printed.surname.agrees === 'same' && printed.given_names.agrees === 'same') page.nameSame++;
-      if (zoneNameRight && differs(printed)) {
-        page.falseAlarms++;
-        falseAlarms.push({ id: p.id, distortions: p.distortions, zone: `${want.given_names} ${want.surname}`, printed: `${printed.given_names.printed ?? '?'} ${printed.surname.printed ?? '?'}` });
-      }
-      if (!zoneNameRight) {
-        page.zoneNameMisreads++;
-        if (differs(printed)) page.caught++;
-      }
-      if (printed.birth_date === 'same') page.birthSame++;
-      if (printed.expiry_date === 'same') page.expirySame++;
-    }
+    if (printed) count(page, printed, doc, want, { id: p.id, distortions: p.distortions });
   }
   if (doc?.format === 'TD1' && p.front) {
     const t0 = performance.now();
     const printed = await readCardFront(readFileSync(p.front), doc, r.name_region);
     front.ms.push(performance.now() - t0);
-    if (printed) {
-      front.read++;
-      if (printed.surname.agrees === 'same' && printed.given_names.agrees === 'same') front.nameSame++;
-      if (doc.surname.value === want.surname && doc.given_names.value === want.given_names && differs(printed)) {
-        front.falseAlarms++;
-        falseAlarms.push({
-          id: `${p.id}-front`,
-          distortions: p.front_distortions ?? [],
-          zone: `${want.given_names} ${want.surname}`,
-          printed: `${printed.given_names.printed ?? '?'} ${printed.surname.printed ?? '?'}`,
-        });
-      }
-      if (printed.birth_date === 'same') front.birthSame++;
-      if (printed.expiry_date === 'same') front.expirySame++;
-    }
+    if (printed) count(front, printed, doc, want, { id: `${p.id}-front`, distortions: p.front_distortions ?? [] });
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   let right = !!doc;
