@@ -7,7 +7,8 @@
  * the others it wrongly says are. The printed page of passports and
  * TD2 documents is read too and compared with the zone: how often it agrees, how often it says a
  * right zone's name differs (a false alarm), and which of the zone's misread names it catches.
- * Writes bench/results/documents.json.
+ * Writes bench/results/documents.json. What reading adds to a worker's memory is measured apart,
+ * with the processes a user runs (bench/documents/memory.ts).
  *
  *   npm run bench:documents               (200 documents)
  *   DOCUMENTS=40 SCREENS=6 npm run bench:documents  (a quick look)
@@ -52,8 +53,6 @@ const all: GeneratedPhoto[] = existsSync(made)
 if (all.length !== COUNT + SCREENS) throw new Error(`${made} holds ${all.length} photos, not ${COUNT} and ${SCREENS} screens`);
 const photos = all.slice(0, COUNT);
 const screens = { photos: SCREENS, flagged: 0, read: 0, false_alarms: 0, false_alarm_ids: [] as string[], mostShare: 0, mostPeak: 0 };
-const rssBefore = process.memoryUsage().rss;
-let peakRss = rssBefore;
 const perField = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
 const perDistortion = new Map<string, { n: number; right: number }>();
 const perFormat = new Map<string, { n: number; right: number }>();
@@ -111,7 +110,6 @@ for (const p of photos) {
     front.ms.push(performance.now() - t0);
     if (printed) count(front, printed, doc, want, { id: `${p.id}-front`, distortions: p.front_distortions ?? [] });
   }
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
   let right = !!doc;
   for (const f of FIELDS) {
     const got = doc?.[f as keyof ReadDocument] as { value: string | null; check: string } | undefined;
@@ -187,7 +185,6 @@ const result = {
     thresholds: { colour_share: SCREEN_SHARE, colour_peak: SCREEN_PEAK },
     documents_most: { colour_share: Math.round(screens.mostShare * 100) / 100, colour_peak: Math.round(screens.mostPeak) },
   },
-  reader_memory_mb: Math.round((peakRss - rssBefore) / 1024 / 1024),
 };
 writeFileSync(new URL('../results/documents.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -30,8 +30,25 @@ const HANN = Float64Array.from({ length: SIDE }, (_, i) => 0.5 - 0.5 * Math.cos(
 export const SCREEN_SHARE = 2;
 export const SCREEN_PEAK = 150_000;
 
-/** The power of one square's detail at periods of 2 to 16 pixels, and its strongest period's against the median one's. */
-function detail(square: Float32Array): { power: number; peak: number } {
+/** The frequencies of a square at periods of 2 to 16 pixels: 1 where a square's detail is counted. */
+const BAND = (() => {
+  const band = new Uint8Array(SIDE * SIDE);
+  for (let x = 0; x < SIDE; x++)
+    for (let y = 0; y < SIDE; y++) {
+      const [fx, fy] = [x < SIDE / 2 ? x : x - SIDE, y < SIDE / 2 ? y : y - SIDE];
+      const r2 = fx * fx + fy * fy;
+      band[x * SIDE + y] = r2 >= (SIDE / 16) ** 2 && r2 <= (SIDE / 2) ** 2 ? 1 : 0;
+    }
+  return band;
+})();
+const BAND_SIZE = BAND.reduce((n, b) => n + b, 0);
+
+/**
+ * The power of one square's detail at periods of 2 to 16 pixels and, with `peak`, its strongest
+ * period's against the median one's (the median by a typed array's own sort: a square has some
+ * 50,000 such periods).
+ */
+function detail(square: Float32Array, peak: boolean): { power: number; peak: number } {
   let mean = 0;
   for (const v of square) mean += v;
   mean /= SIDE * SIDE;
@@ -46,7 +63,8 @@ function detail(square: Float32Array): { power: number; peak: number } {
     fft.transform(out, input);
     rows.set(out, y * SIDE * 2);
   }
-  const band: number[] = [];
+  const band = peak ? new Float64Array(BAND_SIZE) : undefined;
+  let n = 0;
   let power = 0;
   for (let x = 0; x < SIDE; x++) {
     for (let y = 0; y < SIDE; y++) {
@@ -54,17 +72,15 @@ function detail(square: Float32Array): { power: number; peak: number } {
       input[2 * y + 1] = rows[y * SIDE * 2 + 2 * x + 1]!;
     }
     fft.transform(out, input);
-    const fx = x < SIDE / 2 ? x : x - SIDE;
     for (let y = 0; y < SIDE; y++) {
-      const fy = y < SIDE / 2 ? y : y - SIDE;
-      const r = Math.hypot(fx, fy);
-      if (r < SIDE / 16 || r > SIDE / 2) continue;
+      if (!BAND[x * SIDE + y]) continue;
       const p = out[2 * y]! ** 2 + out[2 * y + 1]! ** 2;
       power += p;
-      band.push(p);
+      if (band) band[n++] = p;
     }
   }
-  band.sort((a, b) => a - b);
+  if (!band) return { power, peak: 0 };
+  band.sort();
   return { power, peak: band[band.length - 1]! / Math.max(1e-9, band[band.length >> 1]!) };
 }
 
@@ -109,8 +125,8 @@ export function screenSigns(rgb: Uint8Array, width: number, height: number, zone
         // Red and blue against green: the differences a Bayer mosaic's beat shows most.
         colour[y * SIDE + x] = 2 * (r - g) + (b - g);
       }
-    const c = detail(colour);
-    return { share: (c.power + 1) / (detail(luma).power + 1), peak: c.peak };
+    const c = detail(colour, true);
+    return { share: (c.power + 1) / (detail(luma, false).power + 1), peak: c.peak };
   });
   return { colour_share: median(looks.map((l) => l.share)), colour_peak: median(looks.map((l) => l.peak)) };
 }

@@ -31,7 +31,8 @@ interface Mark {
 /** Pixels darker than their neighbourhood's mean by a share of it (a mean over an integral image). */
 export function darkMarks(img: Grey, window: number): Uint8Array {
   const { data, width: W, height: H } = img;
-  const integral = new Float64Array((W + 1) * (H + 1));
+  // Sums of at most 255 × WORK_SIDE² fit 32 bits: half the memory of doubles.
+  const integral = new Uint32Array((W + 1) * (H + 1));
   for (let y = 0; y < H; y++) {
     let row = 0;
     for (let x = 0; x < W; x++) {
@@ -322,18 +323,19 @@ function scoreCell(img: Grey, g: LineGeometry, i: number, templates: Template[],
   return { scores, ...at };
 }
 
-/**
- * Reads one line. First where its cells sit, to within a few font units: the fit through the
- * marks' centres and bottoms is off by a constant where a mark is not centred in its cell or
- * the line is turned; a coarse search over a dozen cells finds that offset. Then each cell
- * against every template its position allows, at small shifts; the best per cell.
- */
 /** Font units: how far the line-wide search moves the cells, and the steps of the per-cell search. */
 const OFFSET = 50;
 const STEP = 40;
-function readLine(img: Grey, g: LineGeometry, kinds: CharKind[], templates: Template[]) {
+
+/**
+ * Where a line's cells sit, to within a few font units: the fit through the marks' centres and
+ * bottoms is off by a constant where a mark is not centred in its cell or the line is turned; a
+ * coarse search over a dozen cells finds that offset. Its score (the dozen cells' mean best
+ * match) says cheaply how much the line looks like OCR-B read this way.
+ */
+function lineOffset(img: Grey, g: LineGeometry, n: number, templates: Template[]): { dx: number; dy: number; score: number } {
   let offset = { dx: 0, dy: 0, score: -Infinity };
-  const probe = Array.from({ length: 12 }, (_, k) => Math.round(((k + 0.5) / 12) * kinds.length));
+  const probe = Array.from({ length: 12 }, (_, k) => Math.round(((k + 0.5) / 12) * n));
   for (let dx = -OFFSET; dx <= OFFSET; dx += OFFSET / 2)
     for (let dy = -OFFSET; dy <= OFFSET; dy += OFFSET / 2) {
       let sum = 0;
@@ -345,6 +347,11 @@ function readLine(img: Grey, g: LineGeometry, kinds: CharKind[], templates: Temp
       }
       if (sum > offset.score) offset = { dx, dy, score: sum };
     }
+  return { ...offset, score: offset.score / probe.length };
+}
+
+/** Reads one line from its offset: each cell against every template its position allows, at small shifts; the best per cell. */
+function readLine(img: Grey, g: LineGeometry, kinds: CharKind[], templates: Template[], offset: { dx: number; dy: number }) {
   const text: string[] = [];
   const confidence: ZoneReading['confidence'][number] = [];
   for (let i = 0; i < kinds.length; i++) {
@@ -369,19 +376,27 @@ function formatsFor(lines: TextLine[]): MrzFormat[] {
   return span / l.height > 40 ? ['TD3', 'TD2'] : ['TD2', 'TD3'];
 }
 
-/** Finds the zone and reads it; undefined when no zone is found. */
+/** A read past this score (the cells' mean best match) is the zone: no other way of reading it is tried. */
+const GOOD_READ = 0.75;
+
+/**
+ * Finds the zone and reads it; undefined when no zone is found. Each group of lines may be a zone
+ * of one format or another, read one way or upside down: every such way is first scored by its
+ * first line's offset search alone (a dozen cells), and the ways are read in full best first,
+ * until one reads well. A line read upside down or as the wrong format matches OCR-B far worse
+ * than the right one, so the first is nearly always the right one, and the others are not read.
+ */
 export async function readZone(img: Grey): Promise<(ZoneReading & { score: number }) | undefined> {
   const templates = await glyphTemplates();
   let best: (ZoneReading & { score: number }) | undefined;
   for (const window of [Math.round(Math.min(img.width, img.height) / 25), Math.round(Math.min(img.width, img.height) / 60)]) {
     const marks = marksOf(darkMarks(img, window), img.width, img.height);
-    const candidates = zoneCandidates(textLines(marks)).slice(0, 3);
-    for (const candidate of candidates) {
+    const ways: { format: MrzFormat; lines: LineGeometry[]; first: ReturnType<typeof lineOffset> }[] = [];
+    for (const candidate of zoneCandidates(textLines(marks)).slice(0, 3)) {
       for (const format of formatsFor(candidate.lines)) {
         const shape = MRZ_SHAPES[format];
         const group = candidate.lines.slice(0, shape.lines);
         if (group.length !== shape.lines) continue;
-        const kinds = charKinds(format);
         for (const dir of [1, -1] as const) {
           const u: [number, number] = [group[0]!.ux * dir, group[0]!.uy * dir];
           const ends = group.map((l) => {
@@ -392,30 +407,37 @@ export async function readZone(img: Grey): Promise<(ZoneReading & { score: numbe
           const geos = group.map((l) => geometry(l, shape.length, u, span));
           if (geos.some((g) => !g)) continue;
           // Reading backwards, the last line down the photo is the first of the document.
-          const ordered = dir === 1 ? geos : [...geos].reverse();
-          const read = ordered.map((g, k) => readLine(img, g!, kinds[k]!, templates));
-          const score = read.reduce((s, r) => s + r.confidence.reduce((t, c) => t + c.best, 0), 0) / (shape.lines * shape.length);
-          if (!best || score > best.score) {
-            const first = ordered[0]!;
-            const last = ordered[ordered.length - 1]!;
-            const h = (first.at(0).pitch * (CELL.top - 0)) / CELL.width;
-            const corner = (g: LineGeometry, i: number, up: number): [number, number] => {
-              const p = g.at(i);
-              return [p.x + g.up[0] * up - g.u[0] * p.pitch * (i === 0 ? 0.5 : -0.5), p.y + g.up[1] * up - g.u[1] * p.pitch * (i === 0 ? 0.5 : -0.5)];
-            };
-            best = {
-              format,
-              lines: read.map((r) => r.text),
-              confidence: read.map((r) => r.confidence),
-              corners: [corner(first, 0, h), corner(first, shape.length - 1, h), corner(last, shape.length - 1, 0), corner(last, 0, 0)],
-              pitch: first.at(shape.length >> 1).pitch,
-              score,
-            };
-          }
+          const lines = (dir === 1 ? geos : [...geos].reverse()) as LineGeometry[];
+          ways.push({ format, lines, first: lineOffset(img, lines[0]!, shape.length, templates) });
         }
       }
     }
-    if (best && best.score > 0.75) break;
+    ways.sort((a, b) => b.first.score - a.first.score);
+    for (const { format, lines, first } of ways) {
+      const shape = MRZ_SHAPES[format];
+      const kinds = charKinds(format);
+      const read = lines.map((g, k) => readLine(img, g, kinds[k]!, templates, k === 0 ? first : lineOffset(img, g, shape.length, templates)));
+      const score = read.reduce((s, r) => s + r.confidence.reduce((t, c) => t + c.best, 0), 0) / (shape.lines * shape.length);
+      if (!best || score > best.score) {
+        const top = lines[0]!;
+        const last = lines[lines.length - 1]!;
+        const h = (top.at(0).pitch * (CELL.top - 0)) / CELL.width;
+        const corner = (g: LineGeometry, i: number, up: number): [number, number] => {
+          const p = g.at(i);
+          return [p.x + g.up[0] * up - g.u[0] * p.pitch * (i === 0 ? 0.5 : -0.5), p.y + g.up[1] * up - g.u[1] * p.pitch * (i === 0 ? 0.5 : -0.5)];
+        };
+        best = {
+          format,
+          lines: read.map((r) => r.text),
+          confidence: read.map((r) => r.confidence),
+          corners: [corner(top, 0, h), corner(top, shape.length - 1, h), corner(last, shape.length - 1, 0), corner(last, 0, 0)],
+          pitch: top.at(shape.length >> 1).pitch,
+          score,
+        };
+      }
+      if (best.score > GOOD_READ) break;
+    }
+    if (best && best.score > GOOD_READ) break;
   }
   return best;
 }
