@@ -149,6 +149,22 @@ describe(`job queue (${dbKind})`, () => {
     assert.equal(again!.attempt, 1);
   });
 
+  it('leaves the kinds a worker skips to the others (a job thread leaves identity documents to its main loop)', async () => {
+    await clear();
+    await enqueue(t.deps.db, t.deps, 'identity.read', { verification_id: 'v' });
+    await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'm' });
+    const taken = await claim(t.deps.db, t.deps.dialect.kind, clock, 'thread', 10, 30_000, ['identity.read']);
+    assert.deepEqual(
+      taken.map((j) => j.kind),
+      ['message.send'],
+    );
+    const rest = await claim(t.deps.db, t.deps.dialect.kind, clock, 'main', 10);
+    assert.deepEqual(
+      rest.map((j) => j.kind),
+      ['identity.read'],
+    );
+  });
+
   it('runs its upkeep at start and on its timer, survives a failed round, and stops it with the worker', async () => {
     const handlers = idleHandlers();
     let rounds = 0;

@@ -73,14 +73,16 @@ export async function enqueueAll<K extends JobKind>(db: Db, env: { config: Confi
  * running ones whose lease expired (their worker died). On PostgreSQL the rows are locked
  * with SKIP LOCKED, so two workers never take the same job; SQLite has one writer at a time.
  * A live worker renews its leases (heartbeat), so a lease only expires when its worker is gone.
+ * Jobs of the `skip` kinds are left to other workers.
  */
-export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number, leaseMs = 30_000): Promise<JobRow[]> {
+export async function claim(db: Db, dialect: DialectKind, clock: Clock, workerId: string, limit: number, leaseMs = 30_000, skip: readonly string[] = []): Promise<JobRow[]> {
   const now = iso(clock());
   const lockedUntil = iso(new Date(clock().getTime() + leaseMs));
   // Two look-ups, each in its own index order: an OR of both made SQLite gather and sort every
   // due job on each claim.
-  const due = db.selectFrom('jobs').select('id').where('state', '=', 'available').where('run_at', '<=', now).orderBy('run_at').limit(limit);
-  const expired = db.selectFrom('jobs').select('id').where('state', '=', 'running').where('locked_until', '<', now).orderBy('locked_until').limit(limit);
+  const jobs = skip.length ? db.selectFrom('jobs').select('id').where('kind', 'not in', skip) : db.selectFrom('jobs').select('id');
+  const due = jobs.where('state', '=', 'available').where('run_at', '<=', now).orderBy('run_at').limit(limit);
+  const expired = jobs.where('state', '=', 'running').where('locked_until', '<', now).orderBy('locked_until').limit(limit);
   // Group-committed with the results of the jobs that just finished, rather than a flush of its own.
   const rows = await withTx(db, (tx) =>
     tx

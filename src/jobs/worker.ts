@@ -32,6 +32,8 @@ export interface WorkerOptions {
   whileBusy?: { busy: () => boolean; oneJobEveryMs: number };
   /** Upkeep the worker's process does on a timer (retention): run at start, then every everyMs. */
   chores?: Chore[];
+  /** Kinds of job this worker leaves to the others (another loop of its process runs them). */
+  skip?: JobKind[];
   /** Lets go of what the jobs keep between jobs (a model loaded once), after the last job has ended. */
   onStop?: () => Promise<void>;
 }
@@ -58,6 +60,7 @@ export class Worker {
   readonly #choreTimers: NodeJS.Timeout[] = [];
   readonly #choreRuns = new Set<Promise<void>>();
   readonly #onStop: (() => Promise<void>) | undefined;
+  readonly #skip: JobKind[];
   #stopping = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -75,6 +78,7 @@ export class Worker {
     this.#whileBusy = opts.whileBusy;
     this.#chores = opts.chores ?? [];
     this.#onStop = opts.onStop;
+    this.#skip = opts.skip ?? [];
   }
 
   start(): void {
@@ -122,7 +126,7 @@ export class Worker {
       // Claim in groups (a quarter of the slots at least) rather than one job per finished one.
       if (free > 0 && (this.#running.size === 0 || free >= Math.ceil(concurrency / 4))) {
         try {
-          claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free, this.deps.config.jobLeaseSeconds * 1000);
+          claimed = await claim(this.deps.db, this.deps.dialect.kind, this.deps.clock, this.id, free, this.deps.config.jobLeaseSeconds * 1000, this.#skip);
         } catch (err) {
           this.deps.log?.error({ err }, 'claiming jobs failed');
         }

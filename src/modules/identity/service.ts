@@ -9,8 +9,7 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
-import { readCardFront, readPrintedPage } from '../../lib/documents/printed.js';
-import { readInThread } from '../../lib/documents/thread.js';
+import { readInProcess } from '../../lib/documents/process.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -188,28 +187,10 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   let crop: Buffer | null = null;
   let error: string | null = null;
   try {
-    const photos = (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)));
-    let zoneIn: Buffer | undefined;
-    let screen = false;
-    for (const data of photos) {
-      const r = await readInThread(data, deps.clock());
-      screen ||= r.reading.problems.includes('screen_photo');
-      if (!reading || (r.reading.document && (!reading.document || (r.reading.document.valid && !reading.document.valid)))) {
-        ({ reading, crop } = r);
-        zoneIn = data;
-      }
-      if (reading.document?.valid) break;
-    }
-    // Either side photographed on a screen is said, whichever side the zone was read from.
-    if (screen && reading && !reading.problems.includes('screen_photo')) reading.problems.unshift('screen_photo');
-    // The printed page against the zone: a passport's above its zone, cut out of the same photo;
-    // an ID card's on its front, the other photo.
-    const doc = reading?.document;
-    if (doc) {
-      const front = photos.find((p) => p !== zoneIn);
-      const page = doc.format === 'TD1' ? front && readCardFront(front, doc, reading!.name_region) : crop && readPrintedPage(crop, doc, reading!.name_region);
-      doc.printed = page ? await page.catch((err: unknown) => (deps.log?.warn({ err, verification_id: row.id }, 'the printed page could not be read'), null)) : null;
-    }
+    const photos = async () => (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)));
+    const read = await readInProcess(photos, deps.clock());
+    ({ reading, crop } = read);
+    if (read.pageError) deps.log?.warn({ err: read.pageError, verification_id: row.id }, 'the printed page could not be read');
   } catch (err) {
     // A photo that decodes but cannot be read (a refusal, a crash of the decoder, the time limit)
     // fails the reading with its reason; it would fail again the same way.

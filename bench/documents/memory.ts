@@ -1,0 +1,160 @@
+/**
+ * npm run bench:documents:memory: what reading identity documents adds to the peak memory of the
+ * processes a user runs, `guestscreen serve` and `guestscreen worker` apart (the issue's target:
+ * at most 200 MB to the worker, nothing to serve). Seeds an account, lets the worker screen it,
+ * then sends every guest's document photos at once through the API, as a busy check-in morning
+ * would, and waits until each is read. Each process's peak RSS (VmHWM) before the photos is
+ * compared with its peak after. Writes bench/results/documents-memory.json.
+ *
+ *   npm run bench:documents:memory                 (24 documents, generated)
+ *   DOCUMENTS_DIR=dir npm run bench:documents:memory   (the first DOCUMENTS photos of a set generate.ts made)
+ *   TRACE=1 …                                      (the worker's log, its reading processes, and its RSS every 250 ms)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateApiKey } from '../../src/lib/api-keys.js';
+import { createIsolatedEnv, freePort, multipartBody } from '../../test/harness.js';
+import { generateDocuments, type GeneratedPhoto } from './generate.js';
+
+const COUNT = Number(process.env.DOCUMENTS ?? 24);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = `${ROOT}dist/cli.js`;
+const log = (m: string) => process.stderr.write(`[documents memory] ${m}\n`);
+
+/** A process's children: the worker's reading processes. */
+const childrenOf = (pid: number) => readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+const peakMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// The processes measured are the built ones, as a user runs them.
+if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+
+const dir = process.env.DOCUMENTS_DIR ?? mkdtempSync(path.join(tmpdir(), 'documents-memory-'));
+const labels = path.join(dir, 'labels.json');
+const all: GeneratedPhoto[] = existsSync(labels) ? JSON.parse(readFileSync(labels, 'utf8')) : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, 5, { fronts: true }));
+const photos = all.slice(0, COUNT);
+
+const { env, cleanup } = await createIsolatedEnv({ LOG_LEVEL: 'warn', GUESTSCREEN_ROOT_KEY: generateApiKey(), GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0' });
+delete env.DATABASE_URL;
+const childEnv = { PATH: process.env.PATH ?? '', ...env };
+const cli = (args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: childEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`guestscreen ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+};
+const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
+const flags = /^#!\/usr\/bin\/env -S node\b/.test(shebang) ? shebang.split(/\s+/).slice(3) : [];
+const children: ChildProcess[] = [];
+const launch = (args: string[], extra: Record<string, string> = {}) => {
+  const child = spawn(process.execPath, [...flags, CLI, ...args], { env: { ...childEnv, ...extra }, stdio: process.env.TRACE && args[0] === 'worker' ? ['ignore', 'ignore', 'inherit'] : 'ignore' });
+  children.push(child);
+  return child;
+};
+process.once('exit', () => children.forEach((c) => c.kill('SIGTERM')));
+
+try {
+  const seeded = JSON.parse(cli(['demo', '--accounts', '1', '--reservations', String(Math.max(COUNT, 50)), '--per-account', '0', '--json'])) as { accounts: { api_key: string }[] };
+  const headers = { 'x-api-key': seeded.accounts[0]!.api_key };
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const serve = launch(['serve'], { PORT: String(port), HOST: '127.0.0.1' });
+  const worker = launch(['worker']);
+  for (;;) {
+    const up = await fetch(`${base}/v1/accounts/me`, { headers })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (up) break;
+    await sleep(20);
+  }
+  // The seed's screenings run, and serve answers some reads, before the peaks are taken.
+  const idle = async () => {
+    for (;;) {
+      await sleep(1000);
+      const jobs = JSON.parse(cli(['jobs', 'list', '--json'])) as { state: string }[];
+      if (!jobs.some((j) => j.state === 'available' || j.state === 'running')) return;
+    }
+  };
+  await idle();
+  const page = (await (await fetch(`${base}/v1/reservations?size=100`, { headers })).json()) as { items: { id: string }[] };
+  for (let i = 0; i < 200; i++) await fetch(`${base}/v1/reservations/${page.items[i % page.items.length]!.id}`, { headers });
+  const before = { serve: peakMb(serve.pid!), worker: peakMb(worker.pid!), worker_rss: rssMb(worker.pid!) };
+  log(`before the photos: serve's peak ${before.serve} MB, the worker's ${before.worker} MB`);
+
+  const started = performance.now();
+  const trace: string[] = [];
+  /** The reading processes' peaks, as last seen (a process leaves a while after its last read). */
+  const readers = new Map<number, number>();
+  let together = 0;
+  const sampler = setInterval(() => {
+    let rss = rssMb(worker.pid!);
+    for (const pid of childrenOf(worker.pid!)) {
+      try {
+        if (!readers.has(pid) && process.env.TRACE) log(`child ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+        readers.set(pid, peakMb(pid));
+        rss += rssMb(pid);
+      } catch {
+        // gone between the listing and the reading
+      }
+    }
+    together = Math.max(together, rss);
+    trace.push(`${Math.round(performance.now() - started)}:${rss}`);
+  }, 250);
+  // Every guest sends at once: an ID card its front and its back (the zone), the others their page.
+  const sent = await Promise.all(
+    photos.map(async (p, i) => {
+      const jpeg = (file: string, name: string) => ({ name, filename: `${name}.jpg`, type: 'image/jpeg', data: readFileSync(file) });
+      const parts = p.truth.format === 'TD1' && p.front ? [jpeg(p.front, 'front'), jpeg(p.file, 'back')] : [jpeg(p.file, 'front')];
+      const { payload, headers: h } = multipartBody(parts);
+      const r = await fetch(`${base}/v1/reservations/${page.items[i]!.id}/identity-documents`, { method: 'POST', headers: { ...headers, ...h }, body: new Uint8Array(payload) });
+      if (r.status !== 202) throw new Error(`upload ${p.id}: ${r.status} ${await r.text()}`);
+      return ((await r.json()) as { id: string }).id;
+    }),
+  );
+  const ms: number[] = [];
+  let valid = 0;
+  for (const id of sent) {
+    for (;;) {
+      const v = (await (await fetch(`${base}/v1/identity-verifications/${id}`, { headers })).json()) as { status: string; ms?: number; document?: { valid?: boolean } | null };
+      if (v.status !== 'pending') {
+        ms.push(v.ms ?? 0);
+        if (v.document?.valid) valid++;
+        break;
+      }
+      await sleep(250);
+    }
+  }
+  const wall = Math.round(performance.now() - started);
+  clearInterval(sampler);
+  if (process.env.TRACE) log(`the worker's RSS with its reading processes' (ms:MB): ${trace.join(' ')}`);
+  await idle();
+  const after = { serve: peakMb(serve.pid!), worker: peakMb(worker.pid!) };
+  log(`after: serve's peak ${after.serve} MB, the worker's ${after.worker} MB; ${valid} of ${sent.length} zones valid in ${wall} ms`);
+  const result = {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, Node ${process.version}`,
+    documents: sent.length,
+    photos: photos.reduce((n, p) => n + (p.truth.format === 'TD1' && p.front ? 2 : 1), 0),
+    zones_valid: valid,
+    seconds_to_read_all: Math.round(wall / 100) / 10,
+    worker_peak_mb: { before: before.worker, after: after.worker, added: after.worker - before.worker },
+    /** The peak of each reading process the worker started, and what they add to the worker at most: its own growth plus their peaks. */
+    reading_processes_peak_mb: [...readers.values()],
+    worker_with_reading_processes_added_mb: after.worker - before.worker + [...readers.values()].reduce((a, b) => a + b, 0),
+    /** The most the worker and its reading processes held together at any sample (every 250 ms), against the worker's peak before. */
+    worker_with_reading_processes_sampled_peak_mb: together,
+    serve_peak_mb: { before: before.serve, after: after.serve, added: after.serve - before.serve },
+    worker_rss_after_mb: rssMb(worker.pid!),
+    target: { worker_with_reading_processes_added_mb: 200, serve_added_mb: 0 },
+  };
+  writeFileSync(new URL('../results/documents-memory.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  children.forEach((c) => c.kill('SIGTERM'));
+  await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once('exit', r))));
+  await cleanup();
+  if (!process.env.DOCUMENTS_DIR) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,145 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ImageRefused } from './image.js';
+import type { DocumentReading } from './read.js';
+import type { SetReading } from './set.js';
+
+// In the sources (tsx) the process's file is TypeScript and tsx must load it; built, it sits in dist/ beside this chunk.
+const fromSources = path.extname(fileURLToPath(import.meta.url)) === '.ts';
+const ENTRY = fileURLToPath(new URL(`./reading-process${fromSources ? '.ts' : '.js'}`, import.meta.url));
+
+/**
+ * How many documents a process has read at once. A worker runs many jobs at a time, and a
+ * morning of check-ins sends many photos together: each read holds its decoded photo in colour
+ * and grey, so reads beyond the cores would only wait for them while holding their memory. One
+ * core is left to the rest (the API under `guestscreen start`, the other jobs).
+ */
+const READS_AT_ONCE = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** A reading process with nothing to read leaves after this long, and gives its memory back. */
+const IDLE_MS = 60_000;
+
+type Answer = { reading?: DocumentReading; crop?: Uint8Array | null; pageError?: string; refused?: string; failed?: string };
+
+/**
+ * A process that reads documents one after another. A process rather than a thread: the decoders'
+ * memory is native, and glibc's allocator keeps much of what threads free in arenas of its own,
+ * so a process that read photos in threads grew by hundreds of megabytes and kept them. In a
+ * process of its own, with the allocator held to two arenas and blocks of 128 kB or more mapped
+ * apart (handed back as they are freed, however many were freed before), it is bounded, and all
+ * of it goes back to the system when the process leaves. --expose-gc: it collects after each
+ * document (reading-process.ts).
+ */
+class ReadingProcess {
+  readonly #child: ChildProcess = fork(ENTRY, [], {
+    execArgv: [...(fromSources ? ['--import', 'tsx'] : []), '--expose-gc'],
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  #pending: { resolve(a: Answer): void; reject(err: Error): void } | undefined;
+  #idle: NodeJS.Timeout | undefined;
+  gone = false;
+
+  constructor(private readonly onGone: (p: ReadingProcess) => void) {
+    this.#child.on('message', (m: Answer) => {
+      const p = this.#pending;
+      this.#pending = undefined;
+      p?.resolve(m);
+    });
+    this.#child.on('error', (err) => this.end(err));
+    this.#child.on('exit', (code, signal) => this.end(new Error(`the reading process stopped (${signal ?? `code ${code}`})`)));
+    // It keeps nobody alive: a read in flight is held by its time limit.
+    this.#child.unref();
+    this.#child.channel?.unref();
+  }
+
+  read(photos: Buffer[], today: Date, timeoutMs: number): Promise<Answer> {
+    clearTimeout(this.#idle);
+    return new Promise<Answer>((resolve, reject) => {
+      // A read past its time is stopped with its process: it is busy in a loop and cannot be asked.
+      const timer = setTimeout(() => this.end(new Error(`the reading took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+      this.#pending = {
+        resolve: (a) => {
+          clearTimeout(timer);
+          this.#idle = setTimeout(() => this.end(), IDLE_MS);
+          this.#idle.unref();
+          resolve(a);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.#child.send({ photos: photos.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)), today: today.toISOString() });
+    });
+  }
+
+  end(err?: Error) {
+    if (this.gone) return;
+    this.gone = true;
+    clearTimeout(this.#idle);
+    this.onGone(this);
+    this.#pending?.reject(err ?? new Error('the reading process stopped'));
+    this.#pending = undefined;
+    this.#child.kill('SIGKILL');
+  }
+}
+
+const free: ReadingProcess[] = [];
+const all = new Set<ReadingProcess>();
+const line: ((p: ReadingProcess | undefined) => void)[] = [];
+
+const forget = (p: ReadingProcess) => {
+  all.delete(p);
+  const i = free.indexOf(p);
+  if (i >= 0) free.splice(i, 1);
+};
+
+/** A process to read in: a free one, a new one while there are fewer than READS_AT_ONCE, else the next one given back. */
+async function take(): Promise<ReadingProcess> {
+  const idle = free.pop();
+  if (idle) return idle;
+  if (all.size < READS_AT_ONCE) {
+    const p = new ReadingProcess(forget);
+    all.add(p);
+    return p;
+  }
+  // Handed over as it is given back, so that no read starting meanwhile takes it; undefined when it ended instead.
+  return (await new Promise<ReadingProcess | undefined>((go) => line.push(go))) ?? take();
+}
+
+function giveBack(p: ReadingProcess) {
+  const next = line.shift();
+  if (p.gone) next?.(undefined);
+  else if (next) next(p);
+  else free.push(p);
+}
+
+/**
+ * Reads one document's photos (set.ts) in a reading process, so the process that asked keeps
+ * answering and never holds the decoders' memory. `photos` opens them (they are kept sealed) once
+ * a reading process is free: documents sent while every one reads wait in line without their
+ * photos open. Throws ImageRefused for what is no photo, Error for the rest; a read that takes
+ * longer than `timeoutMs` is stopped.
+ */
+export async function readInProcess(photos: () => Buffer[] | Promise<Buffer[]>, today: Date, timeoutMs = 60_000): Promise<SetReading> {
+  const p = await take();
+  try {
+    const m = await p.read(await photos(), today, timeoutMs);
+    if (m.reading) {
+      const crop = m.crop ? Buffer.from(m.crop.buffer, m.crop.byteOffset, m.crop.byteLength) : null;
+      return { reading: m.reading, crop, ...(m.pageError ? { pageError: m.pageError } : {}) };
+    }
+    if (m.refused) throw new ImageRefused(m.refused);
+    throw new Error(m.failed ?? 'the reading failed');
+  } finally {
+    giveBack(p);
+  }
+}
+
+/** Stops the reading processes: a worker stopping, after its last job. */
+export async function stopReadingProcesses(): Promise<void> {
+  for (const p of [...all]) p.end(new Error('the worker stopped'));
+}
