@@ -14,7 +14,7 @@ import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
 import sharp from 'sharp';
 import { runIdentityRead, submitDocument } from '../src/modules/identity/service.js';
-import { closePrintedPageReader } from '../src/lib/documents/printed.js';
+import { stopReadingProcesses } from '../src/lib/documents/process.js';
 import { generateDocuments } from '../bench/documents/generate.js';
 import { call, createTestApp, dbKind, multipartBody, tenant, type Tenant, type TestApp, setPortalScreens } from './harness.js';
 import { timeSlicer } from '../src/lib/time-slice.js';
@@ -296,8 +296,8 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
     pages = t.app.routeCatalog.filter((r) => r.url.startsWith('/console') && !r.public);
   });
   after(async () => {
-    // The readings above ran without a worker, whose stop would let the printed page's recogniser go.
-    await closePrintedPageReader();
+    // The readings above ran without a worker, whose stop would end their reading process.
+    await stopReadingProcesses();
     await t.close();
   });
 

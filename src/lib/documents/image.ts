@@ -93,7 +93,6 @@ function webpSize(d: Buffer) {
 export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number }; rgb: Uint8Array }> {
   inspectPhoto(data);
   const { default: sharp } = await import('sharp');
-  sharp.cache(false);
   const options = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
   let meta: sharpModule.Metadata;
   try {

@@ -4,8 +4,12 @@
  * Tesseract's WebAssembly): in a process of its own, that memory goes back to the system when the
  * process ends, and the process that runs jobs or answers requests never holds it.
  */
+import sharp from 'sharp';
 import { ImageRefused } from './image.js';
 import { readDocumentSet } from './set.js';
+
+// No photo is decoded twice: libvips' cache of operations would only hold their pixels.
+sharp.cache(false);
 
 process.on('message', async ({ photos, today }: { photos: Uint8Array[]; today: string }) => {
   try {
