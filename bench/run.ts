@@ -14,6 +14,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../src/lib/api-keys.js';
 import { measureBounds, measureGetBound, type GetBound } from './bounds.js';
+import { peakRssMb, shebangFlags } from './processes.js';
 import { createIsolatedEnv, freePort } from '../test/harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -92,12 +93,6 @@ async function load(url: string, opts: Partial<autocannon.Options> = {}, warm = 
   };
 }
 
-/** The node flags in the command's `#!/usr/bin/env -S node …` line, which `guestscreen start` runs with. */
-function shebangFlags(file: string): string[] {
-  const first = readFileSync(file, 'utf8').split('\n', 1)[0]!;
-  return /^#!\/usr\/bin\/env -S node\b/.test(first) ? first.split(/\s+/).slice(3) : [];
-}
-
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -112,12 +107,6 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
     child.stdout?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`process exited (${code}) before printing ${pattern}`)));
   });
-}
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
 }
 
 /**

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../src/lib/api-keys.js';
 import { createIsolatedEnv, freePort, multipartBody } from '../../test/harness.js';
+import { peakRssMb, rssMb, shebangFlags } from '../processes.js';
 import { generateDocuments, type GeneratedPhoto } from './generate.js';
 
 const COUNT = Number(process.env.DOCUMENTS ?? 24);
@@ -26,8 +27,6 @@ const log = (m: string) => process.stderr.write(`[documents memory] ${m}\n`);
 
 /** A process's children: the worker's reading processes. */
 const childrenOf = (pid: number) => readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-const peakMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // The processes measured are the built ones, as a user runs them.
@@ -46,8 +45,7 @@ const cli = (args: string[]) => {
   if (r.status !== 0) throw new Error(`guestscreen ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 };
-const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
-const flags = /^#!\/usr\/bin\/env -S node\b/.test(shebang) ? shebang.split(/\s+/).slice(3) : [];
+const flags = shebangFlags(CLI);
 const children: ChildProcess[] = [];
 const launch = (args: string[], extra: Record<string, string> = {}) => {
   const child = spawn(process.execPath, [...flags, CLI, ...args], { env: { ...childEnv, ...extra }, stdio: process.env.TRACE && args[0] === 'worker' ? ['ignore', 'ignore', 'inherit'] : 'ignore' });
@@ -81,7 +79,7 @@ try {
   await idle();
   const page = (await (await fetch(`${base}/v1/reservations?size=100`, { headers })).json()) as { items: { id: string }[] };
   for (let i = 0; i < 200; i++) await fetch(`${base}/v1/reservations/${page.items[i % page.items.length]!.id}`, { headers });
-  const before = { serve: peakMb(serve.pid!), worker: peakMb(worker.pid!), worker_rss: rssMb(worker.pid!) };
+  const before = { serve: peakRssMb(serve.pid!), worker: peakRssMb(worker.pid!), worker_rss: rssMb(worker.pid!) };
   log(`before the photos: serve's peak ${before.serve} MB, the worker's ${before.worker} MB`);
 
   const started = performance.now();
@@ -94,7 +92,7 @@ try {
     for (const pid of childrenOf(worker.pid!)) {
       try {
         if (!readers.has(pid) && process.env.TRACE) log(`child ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
-        readers.set(pid, peakMb(pid));
+        readers.set(pid, peakRssMb(pid));
         rss += rssMb(pid);
       } catch {
         // gone between the listing and the reading
@@ -131,7 +129,7 @@ try {
   clearInterval(sampler);
   if (process.env.TRACE) log(`the worker's RSS with its reading processes' (ms:MB): ${trace.join(' ')}`);
   await idle();
-  const after = { serve: peakMb(serve.pid!), worker: peakMb(worker.pid!) };
+  const after = { serve: peakRssMb(serve.pid!), worker: peakRssMb(worker.pid!) };
   log(`after: serve's peak ${after.serve} MB, the worker's ${after.worker} MB; ${valid} of ${sent.length} zones valid in ${wall} ms`);
   const result = {
     date: new Date().toISOString(),
