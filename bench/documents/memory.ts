@@ -9,12 +9,17 @@
  *   npm run bench:documents:memory                 (24 documents, generated)
  *   DOCUMENTS_DIR=dir npm run bench:documents:memory   (the first DOCUMENTS photos of a set generate.ts made)
  *   TRACE=1 …                                      (the worker's log, its reading processes, and its RSS every 250 ms)
+ *
+ * The photos are sent as a phone takes them, 12 megapixels (4,000 pixels on the long side, JPEG
+ * quality 88), scaled up from the generated ones (1,600 pixels): a reading's memory grows with the
+ * photo, up to the reader's working size (2,400 pixels).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { generateApiKey } from '../../src/lib/api-keys.js';
 import { createIsolatedEnv, freePort, multipartBody } from '../../test/harness.js';
 import { peakRssMb, rssMb, shebangFlags } from '../processes.js';
@@ -36,6 +41,19 @@ const dir = process.env.DOCUMENTS_DIR ?? mkdtempSync(path.join(tmpdir(), 'docume
 const labels = path.join(dir, 'labels.json');
 const all: GeneratedPhoto[] = existsSync(labels) ? JSON.parse(readFileSync(labels, 'utf8')) : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, 5, { fronts: true }));
 const photos = all.slice(0, COUNT);
+const PHONE_SIDE = 4000;
+/** A generated photo as a phone's camera would have taken it. */
+async function asPhoneTakes(file: string): Promise<Buffer> {
+  const image = sharp(readFileSync(file));
+  const { width = 0, height = 0 } = await image.metadata();
+  const scale = PHONE_SIDE / Math.max(width, height);
+  return image
+    .resize(Math.round(width * scale), Math.round(height * scale))
+    .jpeg({ quality: 88 })
+    .toBuffer();
+}
+const phone = new Map<string, Buffer>();
+for (const p of photos) for (const file of [p.file, ...(p.front ? [p.front] : [])]) phone.set(file, await asPhoneTakes(file));
 
 const { env, cleanup } = await createIsolatedEnv({ LOG_LEVEL: 'warn', GUESTSCREEN_ROOT_KEY: generateApiKey(), GUESTSCREEN_RATE_LIMIT_PER_MINUTE: '0' });
 delete env.DATABASE_URL;
@@ -88,7 +106,8 @@ try {
   const readers = new Map<number, number>();
   let together = 0;
   const sampler = setInterval(() => {
-    let rss = rssMb(worker.pid!);
+    const own = rssMb(worker.pid!);
+    let rss = own;
     for (const pid of childrenOf(worker.pid!)) {
       try {
         if (!readers.has(pid) && process.env.TRACE) log(`child ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
@@ -99,12 +118,12 @@ try {
       }
     }
     together = Math.max(together, rss);
-    trace.push(`${Math.round(performance.now() - started)}:${rss}`);
+    trace.push(`${Math.round(performance.now() - started)}:${own}+${rss - own}`);
   }, 250);
   // Every guest sends at once: an ID card its front and its back (the zone), the others their page.
   const sent = await Promise.all(
     photos.map(async (p, i) => {
-      const jpeg = (file: string, name: string) => ({ name, filename: `${name}.jpg`, type: 'image/jpeg', data: readFileSync(file) });
+      const jpeg = (file: string, name: string) => ({ name, filename: `${name}.jpg`, type: 'image/jpeg', data: phone.get(file)! });
       const parts = p.truth.format === 'TD1' && p.front ? [jpeg(p.front, 'front'), jpeg(p.file, 'back')] : [jpeg(p.file, 'front')];
       const { payload, headers: h } = multipartBody(parts);
       const r = await fetch(`${base}/v1/reservations/${page.items[i]!.id}/identity-documents`, { method: 'POST', headers: { ...headers, ...h }, body: new Uint8Array(payload) });
@@ -127,7 +146,7 @@ try {
   }
   const wall = Math.round(performance.now() - started);
   clearInterval(sampler);
-  if (process.env.TRACE) log(`the worker's RSS with its reading processes' (ms:MB): ${trace.join(' ')}`);
+  if (process.env.TRACE) log(`the worker's RSS and its reading processes' (ms:MB+MB): ${trace.join(' ')}`);
   await idle();
   const after = { serve: peakRssMb(serve.pid!), worker: peakRssMb(worker.pid!) };
   log(`after: serve's peak ${after.serve} MB, the worker's ${after.worker} MB; ${valid} of ${sent.length} zones valid in ${wall} ms`);
@@ -136,6 +155,8 @@ try {
     machine: `${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 3).join(' ')}, Node ${process.version}`,
     documents: sent.length,
     photos: photos.reduce((n, p) => n + (p.truth.format === 'TD1' && p.front ? 2 : 1), 0),
+    photo_pixels: `${PHONE_SIDE} on the long side`,
+    photos_mb: Math.round(([...phone.values()].reduce((n, b) => n + b.length, 0) / 2 ** 20) * 10) / 10,
     zones_valid: valid,
     seconds_to_read_all: Math.round(wall / 100) / 10,
     worker_peak_mb: { before: before.worker, after: after.worker, added: after.worker - before.worker },

@@ -99,8 +99,8 @@ for (const p of photos) {
   const want = expected(p.truth);
   const doc = r.document;
   // The printed page, as the reading job reads it: from the document cut out of the photo.
-  if (doc && r.zone_corners && doc.format !== 'TD1') {
-    const printed = await readPrintedPage(await cropDocument(data, r.zone_corners, doc.format), doc, r.name_region);
+  if (doc && r.zone_corners && r.picture && doc.format !== 'TD1') {
+    const printed = await readPrintedPage(await cropDocument(data, r.zone_corners, r.picture, doc.format), doc, r.name_region);
     withPage.push(performance.now() - started);
     if (printed) count(page, printed, doc, want, { id: p.id, distortions: p.distortions });
   }

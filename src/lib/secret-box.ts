@@ -33,20 +33,28 @@ export class SecretBox {
     return this.openBytes(Buffer.from(sealed.slice(3), 'base64url'), aad).toString('utf8');
   }
 
-  /** Binary form for files: IV (12 bytes), tag (16), then the ciphertext. */
+  /**
+   * Binary form for files: IV (12 bytes), tag (16), then the ciphertext. Photos pass through
+   * here: each is copied once (GCM's final block is empty), not once more for every join.
+   */
   sealBytes(plaintext: Buffer, aad: string): Buffer {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     cipher.setAAD(Buffer.from(aad));
-    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    const body = cipher.update(plaintext);
+    const end = cipher.final();
+    return Buffer.concat([iv, cipher.getAuthTag(), body, end]);
   }
 
-  openBytes(raw: Buffer, aad: string): Buffer {
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, 12));
+  /** `raw` may be any view of the sealed bytes (a row's blob as the driver gives it). */
+  openBytes(raw: Uint8Array, aad: string): Buffer {
+    const sealed = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, sealed.subarray(0, 12));
     decipher.setAAD(Buffer.from(aad));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+    decipher.setAuthTag(sealed.subarray(12, 28));
+    const body = decipher.update(sealed.subarray(28));
+    const end = decipher.final();
+    return end.length ? Buffer.concat([body, end]) : body;
   }
 }
 

@@ -89,14 +89,27 @@ function webpSize(d: Buffer) {
   return undefined;
 }
 
-/** Decodes the photo for the reader. sharp (libvips) loads here, in the processes that read, never in the API's. */
-export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number }; rgb: Uint8Array }> {
+/** Options of every decoding of a photo: a damaged one fails, a bomb is not opened, an animation's first frame. */
+const DECODE = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
+
+/** The picture the reader works on: turned as its EXIF says, scaled to WORK_SIDE at most, without alpha. */
+async function workingPicture(data: Buffer) {
+  const { default: sharp } = await import('sharp');
+  return sharp(data, DECODE).rotate().resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true }).removeAlpha();
+}
+
+/**
+ * Decodes the photo for the reader, in grey. sharp (libvips) loads here, in the processes that
+ * read, never in the API's. The colours are not kept: what needs them (the screen check, the
+ * crop) cuts its own part out of the photo again, and a whole picture in colour was the largest
+ * thing a reading held.
+ */
+export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number } }> {
   inspectPhoto(data);
   const { default: sharp } = await import('sharp');
-  const options = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
   let meta: sharpModule.Metadata;
   try {
-    meta = await sharp(data, { ...options, limitInputPixels: false }).metadata();
+    meta = await sharp(data, { ...DECODE, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or not a picture');
   }
@@ -104,28 +117,19 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
   try {
-    // In colour first (the screen check reads the colours), then the same pixels in grey.
-    const { data: rgb, info } = await sharp(data, options)
-      .rotate()
-      .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const pixels = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: info.channels } })
-      .greyscale()
-      .raw()
-      .toBuffer();
-    return {
-      data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length),
-      width: info.width,
-      height: info.height,
-      original: { width, height },
-      rgb: new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.length),
-    };
+    // Turned to grey after the scaling, as the reader's thresholds were set on (greyscale() would
+    // turn it before, into a grey a level or so apart).
+    const { data: pixels, info } = await (await workingPicture(data)).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original: { width, height } };
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or cut short');
   }
+}
+
+/** The colours (RGB, 3 bytes a pixel) of a box of the picture decodePhoto made. */
+export async function photoArea(data: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Uint8Array> {
+  const pixels = await (await workingPicture(data)).toColourspace('srgb').extract(box).raw().toBuffer();
+  return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length);
 }
 
 /**
@@ -143,10 +147,10 @@ const CROP_WIDTH = 1200;
 /**
  * The document cut out of its photo and turned upright, as a JPEG, from where its zone was found
  * (`corners`: the zone's, in the picture decodePhoto made, clockwise from its top left as the
- * document reads). The document is taken to stand on its zone, as wide as its format makes it
+ * document reads; `picture`: that picture's size). The document is taken to stand on its zone, as wide as its format makes it
  * against the zone, with a small margin; perspective is not undone.
  */
-export async function cropDocument(data: Buffer, corners: [number, number][], format: 'TD1' | 'TD2' | 'TD3'): Promise<Buffer> {
+export async function cropDocument(data: Buffer, corners: [number, number][], picture: { width: number; height: number }, format: 'TD1' | 'TD2' | 'TD3'): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
   const [tl, tr, , bl] = corners as [[number, number], [number, number], [number, number], [number, number]];
   const zoneWidth = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
@@ -165,21 +169,22 @@ export async function cropDocument(data: Buffer, corners: [number, number][], fo
     [bottom[0]! + (u[0] * width) / 2, bottom[1]! + (u[1] * width) / 2],
     [bottom[0]! - (u[0] * width) / 2, bottom[1]! - (u[1] * width) / 2],
   ];
-  // The picture as the reader saw it, then turned so that the zone's lines run left to right.
-  const upright = await sharp(data, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 })
-    .rotate()
-    .resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { width: W, height: H, channels } = upright.info;
+  // The picture as the reader saw it, cut to the box that holds the document, then turned so
+  // that the zone's lines run left to right: only the document is decoded whole and turned.
+  const boxLeft = Math.min(picture.width - 1, Math.max(0, Math.floor(Math.min(...quad.map((p) => p[0]!)))));
+  const boxTop = Math.min(picture.height - 1, Math.max(0, Math.floor(Math.min(...quad.map((p) => p[1]!)))));
+  const boxWidth = Math.max(1, Math.min(picture.width, Math.ceil(Math.max(...quad.map((p) => p[0]!)))) - boxLeft);
+  const boxHeight = Math.max(1, Math.min(picture.height, Math.ceil(Math.max(...quad.map((p) => p[1]!)))) - boxTop);
+  const box = await (await workingPicture(data)).toColourspace('srgb').extract({ left: boxLeft, top: boxTop, width: boxWidth, height: boxHeight }).raw().toBuffer({ resolveWithObject: true });
   const angle = (Math.atan2(u[1], u[0]) * 180) / Math.PI;
-  const turned = await sharp(upright.data, { raw: { width: W, height: H, channels } })
+  const turned = await sharp(box.data, { raw: { width: box.info.width, height: box.info.height, channels: box.info.channels } })
     .rotate(-angle, { background: '#ffffff' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  // sharp turns about the picture's centre onto a canvas that holds the whole turned picture.
+  // sharp turns about the box's centre onto a canvas that holds the whole turned box.
   const [c, s] = [Math.cos((-angle * Math.PI) / 180), Math.sin((-angle * Math.PI) / 180)];
-  const moved = quad.map(([x, y]) => [c * (x! - W / 2) - s * (y! - H / 2) + turned.info.width / 2, s * (x! - W / 2) + c * (y! - H / 2) + turned.info.height / 2] as const);
+  const [cx, cy] = [boxLeft + boxWidth / 2, boxTop + boxHeight / 2];
+  const moved = quad.map(([x, y]) => [c * (x! - cx) - s * (y! - cy) + turned.info.width / 2, s * (x! - cx) + c * (y! - cy) + turned.info.height / 2] as const);
   const left = Math.max(0, Math.floor(Math.min(...moved.map((p) => p[0]))));
   const top = Math.max(0, Math.floor(Math.min(...moved.map((p) => p[1]))));
   const right = Math.min(turned.info.width, Math.ceil(Math.max(...moved.map((p) => p[0]))));

@@ -7,10 +7,15 @@
  * its page is a misread or an altered document.
  *
  * The recogniser is made once, where documents are read, and let go after a while with nothing
- * to read: it holds about 100 MB. It recognises in a thread of its own.
+ * to read. It is Tesseract's own WebAssembly build (the package tesseract.js-core, which
+ * tesseract.js runs in a thread of its own) driven on the reading thread: a reading process reads
+ * one document at a time and has nothing else to answer meanwhile, and a second JavaScript engine
+ * for a thread, with the page copied to it and back, held about 40 MB more.
  */
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { MAX_IMAGE_PIXELS } from './image.js';
 import { darkMarks, marksOf, textLines, type Grey } from './zone.js';
 import type { ReadDocument } from './read.js';
@@ -28,27 +33,77 @@ export interface PrintedPage {
 
 const require = createRequire(import.meta.url);
 /** The integer LSTM model: a quarter the size of the full one, and read the generated pages as well. */
-const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+const MODEL = path.join(path.dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int', 'eng.traineddata.gz');
+/**
+ * The build with SIMD and the LSTM engine alone (the one tesseract.js picks on Node 20 for that
+ * engine): every Node from 20 runs it, where the build with relaxed SIMD needs 22.
+ */
+const ENGINE = 'tesseract.js-core/tesseract-core-simd-lstm.js';
 const IDLE_MS = 120_000;
+/** Tesseract's page segmentation mode 11, sparse text: a page of labels and values, in no one reading order. */
+const SPARSE_TEXT = '11';
 
-type Recogniser = { recognize(image: Buffer): Promise<{ data: { text: string } }>; terminate(): Promise<unknown> };
+/** The parts of the engine's Emscripten module and of its TessBaseAPI (embind) used here. */
+interface Engine {
+  FS: { writeFile(path: string, data: Uint8Array): void; unlink(path: string): void };
+  TessBaseAPI: new () => TessBaseAPI;
+}
+interface TessBaseAPI {
+  Init(dataPath: string | null, language: string, engineMode: number): number;
+  SetVariable(name: string, value: string): boolean;
+  /** Reads the picture at /input (the binding's fixed path), turned by its EXIF orientation and an angle. */
+  SetImageFile(exifOrientation: number, angle: number): number;
+  Recognize(monitor: null): number;
+  GetUTF8Text(): string;
+  Clear(): void;
+  End(): void;
+  delete(): void;
+}
+
+type Recogniser = { recognize(page: Grey): string; end(): void };
 let recogniser: Promise<Recogniser> | undefined;
 let idle: NodeJS.Timeout | undefined;
 
+async function makeRecogniser(): Promise<Recogniser> {
+  const load = require(ENGINE) as (module: object) => Promise<Engine>;
+  // Its notes ("Detected 3 diacritics") are no one's concern; a failure is a return code.
+  const engine = await load({ print: () => undefined, printErr: () => undefined });
+  engine.FS.writeFile('/eng.traineddata', gunzipSync(await readFile(MODEL)));
+  const api = new engine.TessBaseAPI();
+  // Engine mode 1: the LSTM engine alone.
+  if (api.Init('/', 'eng', 1) !== 0) throw new Error('the printed-page model could not be loaded');
+  // Init read the model into the engine: its file would only hold a second copy.
+  engine.FS.unlink('/eng.traineddata');
+  api.SetVariable('tessedit_pageseg_mode', SPARSE_TEXT);
+  api.SetVariable('user_defined_dpi', '300');
+  return {
+    recognize({ data, width, height }) {
+      if (data.length !== width * height) throw new Error('the printed page must be given in one channel of grey');
+      // A PGM: the grey pixels behind a header, which the engine's Leptonica reads with no decoding.
+      engine.FS.writeFile('/input', Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), data]));
+      try {
+        if (api.SetImageFile(1, 0) !== 0) throw new Error('the printed page could not be given to the recogniser');
+        if (api.Recognize(null) !== 0) throw new Error('the printed page could not be recognised');
+        return api.GetUTF8Text();
+      } finally {
+        api.Clear();
+        engine.FS.unlink('/input');
+      }
+    },
+    end() {
+      api.End();
+      api.delete();
+    },
+  };
+}
+
 async function theRecogniser(): Promise<Recogniser> {
-  recogniser ??= (async () => {
-    const { createWorker, PSM } = await import('tesseract.js');
-    // OEM 1: the LSTM engine alone; the model comes from disk, and nothing is cached or fetched.
-    const worker = await createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
-    // Sparse text: a page of labels and values, in no one reading order.
-    await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: '300' });
-    return worker;
-  })();
+  recogniser ??= makeRecogniser();
   const r = recogniser;
   clearTimeout(idle);
   idle = setTimeout(() => {
     if (recogniser === r) recogniser = undefined;
-    void r.then((w) => w.terminate()).catch(() => undefined);
+    void r.then((w) => w.end()).catch(() => undefined);
   }, IDLE_MS);
   idle.unref();
   return r;
@@ -195,19 +250,18 @@ type Picture = import('sharp').Sharp;
  * either look finds as the zone says is confirmed; only one both looks find a letter apart is
  * said to differ (one look's misread is no finding).
  */
-async function lookAt(picture: Picture, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage> {
-  const { default: sharp } = await import('sharp');
+async function lookAt(given: Picture, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage> {
+  // One channel (a picture turned onto a background may have gained an alpha channel).
+  const picture = given.removeAlpha();
   const { data: grey, info } = await picture.clone().raw().toBuffer({ resolveWithObject: true });
   const { data: light } = await picture.clone().blur(20).raw().toBuffer({ resolveWithObject: true });
   const flat = Buffer.alloc(grey.length);
   for (let i = 0; i < grey.length; i++) flat[i] = Math.min(255, Math.round((grey[i]! / Math.max(1, light[i]!)) * 235));
-  const page = await sharp(flat, { raw: { width: info.width, height: info.height, channels: 1 } })
-    .png()
-    .toBuffer();
   const recogniser = await theRecogniser();
-  const first = comparePrinted(doc, (await recogniser.recognize(page)).data.text, names);
+  const first = comparePrinted(doc, recogniser.recognize({ data: flat, width: info.width, height: info.height }), names);
   if (confirmed(first)) return first;
-  const second = comparePrinted(doc, (await recogniser.recognize(await picture.clone().normalise().png().toBuffer())).data.text, names);
+  const stretched = await picture.clone().normalise().raw().toBuffer({ resolveWithObject: true });
+  const second = comparePrinted(doc, recogniser.recognize({ data: stretched.data, width: stretched.info.width, height: stretched.info.height }), names);
   return either(first, second);
 }
 
@@ -292,10 +346,10 @@ export async function readCardFront(photo: Buffer, doc: ReadDocument, names?: { 
   return either(page, await lookAt(sharp(cut).rotate(180).greyscale(), doc, names));
 }
 
-/** Lets the recogniser go (a worker that stops): its thread would keep the process alive. */
+/** Lets the recogniser go, and the memory it holds (the benchmark, after its last page). */
 export async function closePrintedPageReader(): Promise<void> {
   clearTimeout(idle);
   const r = recogniser;
   recogniser = undefined;
-  if (r) await r.then((w) => w.terminate()).catch(() => undefined);
+  if (r) await r.then((w) => w.end()).catch(() => undefined);
 }

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectYoung } from '../collect.js';
 import { ImageRefused } from './image.js';
 import type { DocumentReading } from './read.js';
 import type { SetReading } from './set.js';
@@ -29,11 +30,13 @@ type Answer = { reading?: DocumentReading; crop?: Uint8Array | null; pageError?:
  * process of its own, with the allocator held to two arenas and blocks of 128 kB or more mapped
  * apart (handed back as they are freed, however many were freed before), it is bounded, and all
  * of it goes back to the system when the process leaves. --expose-gc: it collects after each
- * document (reading-process.ts).
+ * document (reading-process.ts). A young generation of 1 MB a half: the pictures live outside the
+ * JavaScript heap, the objects inside it are few and short-lived, and V8's default let the heap
+ * grow by some 30 MB for no speed (bench/results/documents-memory.json).
  */
 class ReadingProcess {
   readonly #child: ChildProcess = fork(ENTRY, [], {
-    execArgv: [...(fromSources ? ['--import', 'tsx'] : []), '--expose-gc'],
+    execArgv: [...(fromSources ? ['--import', 'tsx'] : []), '--expose-gc', '--max-semi-space-size=1'],
     env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -57,7 +60,7 @@ class ReadingProcess {
 
   read(photos: Buffer[], today: Date, timeoutMs: number): Promise<Answer> {
     clearTimeout(this.#idle);
-    return new Promise<Answer>((resolve, reject) => {
+    const answer = new Promise<Answer>((resolve, reject) => {
       // A read past its time is stopped with its process: it is busy in a loop and cannot be asked.
       const timer = setTimeout(() => this.end(new Error(`the reading took longer than ${timeoutMs / 1000} s`)), timeoutMs);
       this.#pending = {
@@ -72,8 +75,11 @@ class ReadingProcess {
           reject(err);
         },
       };
-      this.#child.send({ photos: photos.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)), today: today.toISOString() });
     });
+    // Sent, the photos here are garbage (nothing above holds them while the answer is awaited):
+    // collected at once, they are not held while the next documents' are opened (collect.ts).
+    this.#child.send({ photos: photos.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)), today: today.toISOString() }, () => collectYoung());
+    return answer;
   }
 
   end(err?: Error) {

@@ -5,9 +5,9 @@
  */
 import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
-import { decodePhoto } from './image.js';
+import { decodePhoto, photoArea } from './image.js';
 import { checkDigit, type MrzFormat } from './layout.js';
-import { isScreen, screenSigns, type ScreenSigns } from './screen.js';
+import { isScreen, screenArea, screenSigns, type ScreenSigns } from './screen.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
 
 /** A field's check: valid or invalid by its check digit, or none where the zone gives it none (names). */
@@ -49,6 +49,8 @@ export interface DocumentReading {
   problems: PhotoProblem[];
   /** Where the zone lies in the photo as decoded (after EXIF turning and scaling), for cropping. */
   zone_corners: [number, number][] | null;
+  /** The size of the photo as decoded, which zone_corners are in. Not part of the API's answer. */
+  picture?: { width: number; height: number };
   /**
    * The zone's name characters as read, for each whether the reader was sure of it ('1') or not
    * ('0': its runner-up glyph came close), and that runner-up: the printed page is believed over
@@ -237,9 +239,19 @@ export async function readDocumentPhoto(data: Buffer, today = new Date()): Promi
     const corrected = correctByCheckDigits(zone);
     document = toDocument(zone, corrected, today);
   }
-  const signs = screenSigns(img.rgb, img.width, img.height, zone?.corners ?? null);
+  const corners = zone?.corners ?? null;
+  const area = screenArea(img.width, img.height, corners);
+  const signs = area && screenSigns({ ...area, data: await photoArea(data, area) }, img.width, img.height, corners);
   const screen = isScreen(signs) ? (['screen_photo'] as const) : [];
   // A zone that reads but fails its checks is reported with its fields (each marked), and the photo's problems said too.
   const problems = document?.valid ? [...screen] : photoProblems(img, zone, [...screen]);
-  return { document, problems, zone_corners: zone?.corners ?? null, name_region: zone && document ? nameRegion(zone) : null, screen: signs, ms: Math.round(performance.now() - started) };
+  return {
+    document,
+    problems,
+    zone_corners: corners,
+    picture: { width: img.width, height: img.height },
+    name_region: zone && document ? nameRegion(zone) : null,
+    screen: signs,
+    ms: Math.round(performance.now() - started),
+  };
 }

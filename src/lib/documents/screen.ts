@@ -110,8 +110,19 @@ export interface ScreenSigns {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-/** The screen's signs in a photo's pixels (RGB, as decodePhoto gives them); null where no square fits. */
-export function screenSigns(rgb: Uint8Array, width: number, height: number, zone: [number, number][] | null): ScreenSigns | null {
+/** The box that holds the squares the screen check looks at, in the picture decodePhoto made; null where no square fits. */
+export function screenArea(width: number, height: number, zone: [number, number][] | null): { left: number; top: number; width: number; height: number } | null {
+  const at = squares(width, height, zone);
+  if (!at.length) return null;
+  const [left, top] = [Math.min(...at.map((p) => p[0])), Math.min(...at.map((p) => p[1]))];
+  return { left, top, width: Math.max(...at.map((p) => p[0])) + SIDE - left, height: Math.max(...at.map((p) => p[1])) + SIDE - top };
+}
+
+/**
+ * The screen's signs in a photo's colours: `area`, the pixels (RGB) of the box screenArea gives,
+ * cut from the picture decodePhoto made (image.ts's photoArea); null where no square fits.
+ */
+export function screenSigns(area: { data: Uint8Array; left: number; top: number; width: number }, width: number, height: number, zone: [number, number][] | null): ScreenSigns | null {
   const at = squares(width, height, zone);
   if (!at.length) return null;
   const looks = at.map(([x0, y0]) => {
@@ -119,8 +130,8 @@ export function screenSigns(rgb: Uint8Array, width: number, height: number, zone
     const colour = new Float32Array(SIDE * SIDE);
     for (let y = 0; y < SIDE; y++)
       for (let x = 0; x < SIDE; x++) {
-        const i = ((y0 + y) * width + x0 + x) * 3;
-        const [r, g, b] = [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
+        const i = ((y0 - area.top + y) * area.width + x0 - area.left + x) * 3;
+        const [r, g, b] = [area.data[i]!, area.data[i + 1]!, area.data[i + 2]!];
         luma[y * SIDE + x] = 0.3 * r + 0.59 * g + 0.11 * b;
         // Red and blue against green: the differences a Bayer mosaic's beat shows most.
         colour[y * SIDE + x] = 2 * (r - g) + (b - g);

@@ -31,7 +31,7 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   // Either side photographed on a screen is said, whichever side the zone was read from.
   if (screen && !best.problems.includes('screen_photo')) best.problems.unshift('screen_photo');
   const doc = best.document;
-  const crop = doc && best.zone_corners ? await cropDocument(zoneIn, best.zone_corners, doc.format).catch(() => null) : null;
+  const crop = doc && best.zone_corners && best.picture ? await cropDocument(zoneIn, best.zone_corners, best.picture, doc.format).catch(() => null) : null;
   let pageError: string | undefined;
   if (doc) {
     const front = photos.find((p) => p !== zoneIn);

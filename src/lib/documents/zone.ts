@@ -28,26 +28,29 @@ interface Mark {
   area: number;
 }
 
-/** Pixels darker than their neighbourhood's mean by a share of it (a mean over an integral image). */
+/**
+ * Pixels darker than their neighbourhood's mean by a share of it. The neighbourhood's sum comes
+ * from running sums of the window's rows, kept per column and moved down a row at a time: the
+ * same integers a table of sums over the whole picture gives, in a row's memory instead of four
+ * bytes a pixel (a photo's decoded pixels are the reading's peak memory).
+ */
 export function darkMarks(img: Grey, window: number): Uint8Array {
   const { data, width: W, height: H } = img;
-  // Sums of at most 255 × WORK_SIDE² fit 32 bits: half the memory of doubles.
-  const integral = new Uint32Array((W + 1) * (H + 1));
-  for (let y = 0; y < H; y++) {
-    let row = 0;
-    for (let x = 0; x < W; x++) {
-      row += data[y * W + x]!;
-      integral[(y + 1) * (W + 1) + x + 1] = integral[y * (W + 1) + x + 1]! + row;
-    }
-  }
   const r = Math.max(4, Math.round(window / 2));
+  // Sums of at most 255 × WORK_SIDE² fit 32 bits.
+  const columns = new Uint32Array(W);
+  const prefix = new Uint32Array(W + 1);
   const out = new Uint8Array(W * H);
+  // The rows [top, bottom) summed in `columns`.
+  let [top, bottom] = [0, 0];
   for (let y = 0; y < H; y++) {
     const [ya, yb] = [Math.max(0, y - r), Math.min(H, y + r + 1)];
+    for (; bottom < yb; bottom++) for (let x = 0; x < W; x++) columns[x]! += data[bottom * W + x]!;
+    for (; top < ya; top++) for (let x = 0; x < W; x++) columns[x]! -= data[top * W + x]!;
+    for (let x = 0; x < W; x++) prefix[x + 1] = prefix[x]! + columns[x]!;
     for (let x = 0; x < W; x++) {
       const [xa, xb] = [Math.max(0, x - r), Math.min(W, x + r + 1)];
-      const sum = integral[yb * (W + 1) + xb]! - integral[ya * (W + 1) + xb]! - integral[yb * (W + 1) + xa]! + integral[ya * (W + 1) + xa]!;
-      const mean = sum / ((xb - xa) * (yb - ya));
+      const mean = (prefix[xb]! - prefix[xa]!) / ((xb - xa) * (yb - ya));
       const v = data[y * W + x]!;
       out[y * W + x] = v < mean * 0.82 && mean - v > 14 ? 1 : 0;
     }
@@ -55,14 +58,16 @@ export function darkMarks(img: Grey, window: number): Uint8Array {
   return out;
 }
 
-/** Connected marks (8-neighbours) with their boxes, by a scan with a stack. */
+/**
+ * Connected marks (8-neighbours) with their boxes, by a scan with a stack. The mask is used up:
+ * each pixel is cleared as its mark takes it, which spares a second mask of the picture's size.
+ */
 export function marksOf(bin: Uint8Array, W: number, H: number): Mark[] {
-  const seen = new Uint8Array(W * H);
   const marks: Mark[] = [];
   const stack: number[] = [];
   for (let start = 0; start < W * H; start++) {
-    if (!bin[start] || seen[start]) continue;
-    seen[start] = 1;
+    if (!bin[start]) continue;
+    bin[start] = 0;
     stack.push(start);
     let [x0, y0, x1, y1, sx, sy, area] = [W, H, 0, 0, 0, 0, 0];
     while (stack.length) {
@@ -80,8 +85,8 @@ export function marksOf(bin: Uint8Array, W: number, H: number): Mark[] {
           const [nx, ny] = [x + dx, y + dy];
           if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
           const j = ny * W + nx;
-          if (bin[j] && !seen[j]) {
-            seen[j] = 1;
+          if (bin[j]) {
+            bin[j] = 0;
             stack.push(j);
           }
         }

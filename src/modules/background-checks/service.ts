@@ -167,7 +167,7 @@ export function backgroundView(deps: Deps, row: Row): BackgroundResults {
 
 export function openPdf(deps: Deps, row: Row): Buffer {
   if (!row.pdf_enc) throw notFound(`the report of background check ${row.id} (it is ${row.status})`);
-  return deps.secrets.openBytes(Buffer.from(row.pdf_enc), `check:${row.id}:pdf`);
+  return deps.secrets.openBytes(row.pdf_enc, `check:${row.id}:pdf`);
 }
 
 const SANCTIONS = say('report.section.sanctions');

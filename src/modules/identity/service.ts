@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
+import { collectYoung } from '../../lib/collect.js';
 import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
 import { readInProcess } from '../../lib/documents/process.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
@@ -94,6 +95,9 @@ export async function submitDocument(
     await enqueue(tx, deps, 'identity.read', { verification_id: id });
   });
   deps.wakeWorker();
+  // The photos as received and sealed are garbage once the request is answered: collected then
+  // (lib/collect.ts), a morning of uploads does not pile them up in the API's process.
+  setImmediate(collectYoung);
   return { id, status: 'pending' };
 }
 
@@ -187,7 +191,7 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   let crop: Buffer | null = null;
   let error: string | null = null;
   try {
-    const photos = async () => (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)));
+    const photos = async () => (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)));
     const read = await readInProcess(photos, deps.clock());
     ({ reading, crop } = read);
     if (read.pageError) deps.log?.warn({ err: read.pageError, verification_id: row.id }, 'the printed page could not be read');
@@ -288,7 +292,7 @@ export async function documentCrop(deps: Deps, accountId: string, reservationId:
   const row = await repo.findVerification(deps.db, verificationId);
   if (!row || row.account_id !== accountId || row.reservation_id !== reservationId) return null;
   const image = (await repo.imagesOf(deps.db, row.id)).find((i) => i.side === CROP_SIDE);
-  return image ? deps.secrets.openBytes(Buffer.from(image.data_enc), imageAad(row.account_id, row.id, image.id)) : null;
+  return image ? deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)) : null;
 }
 
 /** Whether the reading keeps the document cut out of its photo (documentCrop). */

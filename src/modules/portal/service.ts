@@ -322,7 +322,7 @@ export async function portalProgress(db: Db, r: ReservationRow): Promise<{ statu
 export async function openUpload(deps: Deps, r: ReservationRow, fileId: string) {
   const f = await repo.findFile(deps.db, r.id, fileId);
   if (!f) throw notFound(`file ${fileId}`);
-  return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(Buffer.from(f.data_enc), fileAad(r.account_id, r.id, f.id)) };
+  return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(f.data_enc, fileAad(r.account_id, r.id, f.id)) };
 }
 
 /** The problems with the document a screen's answer gives that the guest is told of at once (the host sees them as findings). */
