@@ -2,9 +2,9 @@
  * A collection of the JavaScript heap's young generation, on demand. Photos pass through the
  * service in copies of a megabyte or more (received, sealed, read back, opened, sent to a reading
  * process), each short-lived; V8 counts their bytes as external memory and collects for it only
- * once some 64 MB more of it is held, and glibc's allocator keeps what it then frees. Collected as
- * soon as they are dropped, they are freed while their objects are still young, which costs about
- * a millisecond.
+ * once tens of megabytes more of it are held, and glibc's allocator keeps what it then frees.
+ * Collected as soon as they are dropped, while their objects are still young, they are freed by
+ * the cheapest collection V8 has.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

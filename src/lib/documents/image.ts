@@ -147,8 +147,8 @@ const CROP_WIDTH = 1200;
 /**
  * The document cut out of its photo and turned upright, as a JPEG, from where its zone was found
  * (`corners`: the zone's, in the picture decodePhoto made, clockwise from its top left as the
- * document reads; `picture`: that picture's size). The document is taken to stand on its zone, as wide as its format makes it
- * against the zone, with a small margin; perspective is not undone.
+ * document reads; `picture`: that picture's size). The document is taken to stand on its zone,
+ * as wide as its format makes it against the zone, with a small margin; perspective is not undone.
  */
 export async function cropDocument(data: Buffer, corners: [number, number][], picture: { width: number; height: number }, format: 'TD1' | 'TD2' | 'TD3'): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
@@ -170,7 +170,7 @@ export async function cropDocument(data: Buffer, corners: [number, number][], pi
     [bottom[0]! - (u[0] * width) / 2, bottom[1]! - (u[1] * width) / 2],
   ];
   // The picture as the reader saw it, cut to the box that holds the document, then turned so
-  // that the zone's lines run left to right: only the document is decoded whole and turned.
+  // that the zone's lines run left to right: only the document's box is kept and turned.
   const boxLeft = Math.min(picture.width - 1, Math.max(0, Math.floor(Math.min(...quad.map((p) => p[0]!)))));
   const boxTop = Math.min(picture.height - 1, Math.max(0, Math.floor(Math.min(...quad.map((p) => p[1]!)))));
   const boxWidth = Math.max(1, Math.min(picture.width, Math.ceil(Math.max(...quad.map((p) => p[0]!)))) - boxLeft);

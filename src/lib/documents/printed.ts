@@ -9,8 +9,8 @@
  * The recogniser is made once, where documents are read, and let go after a while with nothing
  * to read. It is Tesseract's own WebAssembly build (the package tesseract.js-core, which
  * tesseract.js runs in a thread of its own) driven on the reading thread: a reading process reads
- * one document at a time and has nothing else to answer meanwhile, and a second JavaScript engine
- * for a thread, with the page copied to it and back, held about 40 MB more.
+ * one document at a time and has nothing else to answer meanwhile, and a thread's own JavaScript
+ * engine, with each page copied to it, only made the process larger.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -31,8 +31,8 @@ type Answer = { reading?: DocumentReading; crop?: Uint8Array | null; pageError?:
  * apart (handed back as they are freed, however many were freed before), it is bounded, and all
  * of it goes back to the system when the process leaves. --expose-gc: it collects after each
  * document (reading-process.ts). A young generation of 1 MB a half: the pictures live outside the
- * JavaScript heap, the objects inside it are few and short-lived, and V8's default let the heap
- * grow by some 30 MB for no speed (bench/results/documents-memory.json).
+ * JavaScript heap, the objects inside it are few and short-lived, and V8's default young
+ * generation only made the process larger, not faster (docs/identity-documents.md).
  */
 class ReadingProcess {
   readonly #child: ChildProcess = fork(ENTRY, [], {
