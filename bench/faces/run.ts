@@ -10,17 +10,18 @@
  *
  *   npm run bench:faces                   (FACES_DIR=dir for another set of <Name>__NNNN.jpg photos)
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describeFace, faceDistance } from '../../src/lib/faces/faces.js';
+import { peakRssMb } from '../processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIR = process.env.FACES_DIR ?? path.join(ROOT, '..', 'shared', 'data', 'faces');
 const MOST_FALSE = 0.01;
-const peakMb = () => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024);
+const peakMb = () => peakRssMb(process.pid);
 
 const files = readdirSync(DIR)
   .filter((f) => /__\d+\.jpe?g$/i.test(f))
