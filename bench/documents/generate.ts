@@ -143,7 +143,7 @@ const SIZES: Record<MrzFormat, { w: number; h: number }> = { TD1: { w: 85.6, h: 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The document as an SVG at `pxPerMm`: background, photo, printed fields and the zone in OCR-B. */
-function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false): { svg: string; width: number; height: number } {
+function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false, portrait?: Buffer): { svg: string; width: number; height: number } {
   const { w, h } = SIZES[t.format];
   const [W, H] = [Math.round(w * pxPerMm), Math.round(h * pxPerMm)];
   const mm = (v: number) => (v * pxPerMm).toFixed(1);
@@ -183,8 +183,12 @@ function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false)
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
 <rect width="${W}" height="${H}" rx="${mm(3)}" fill="hsl(${hue},35%,90%)"/>${waves}
 <text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
-<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
-<ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>
+${
+  portrait
+    ? `<image x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" preserveAspectRatio="xMidYMid slice" href="data:image/jpeg;base64,${portrait.toString('base64')}"/>`
+    : `<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
+<ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>`
+}
 ${front ? '' : `<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>`}
 ${text}${front ? '' : zone}</svg>`;
   return { svg, width: W, height: H };
@@ -238,10 +242,10 @@ function onScreen(src: Buffer, width: number, height: number, f: Faker): { data:
  * A phone photo of the document: the scene, then the camera's faults. `screen`: the document shown
  * on a screen; `front`: an ID card's front, its name and dates printed and no zone.
  */
-export async function photograph(f: Faker, t: DocumentTruth, out: string, { screen = false, front = false } = {}): Promise<string[]> {
+export async function photograph(f: Faker, t: DocumentTruth, out: string, { screen = false, front = false, portrait = undefined as Buffer | undefined } = {}): Promise<string[]> {
   const distortions: string[] = screen ? ['screen'] : [];
   const pxPerMm = 10;
-  const page = documentSvg(f, t, pxPerMm, front);
+  const page = documentSvg(f, t, pxPerMm, front, portrait);
   const rendered = (await sharp(Buffer.from(page.svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true })).data;
   const { data: src, ...doc } = screen ? onScreen(rendered, page.width, page.height, f) : { data: rendered, width: page.width, height: page.height };
   const [W, H] = f.helpers.arrayElement([
@@ -372,10 +376,11 @@ const REF_DATE = '2026-11-26T00:00:00Z';
 /**
  * `count` photos in `dir`, the same ones for the same seed; then, each from a seed of its own so
  * that the first `count` do not change: with `fronts`, a photo of each ID card's front (`front`
- * beside its `file`), and `screens` more photos of documents shown on a screen. Writes
- * labels.json beside them.
+ * beside its `file`), and `screens` more photos of documents shown on a screen. With
+ * `portraits` (JPEG photos of faces), the i-th document carries the i-th face (the others a
+ * drawn silhouette). Writes labels.json beside them.
  */
-export async function generateDocuments(dir: string, count: number, seed = 1, { screens = 0, fronts = false } = {}): Promise<GeneratedPhoto[]> {
+export async function generateDocuments(dir: string, count: number, seed = 1, { screens = 0, fronts = false, portraits = [] as Buffer[] } = {}): Promise<GeneratedPhoto[]> {
   mkdirSync(dir, { recursive: true });
   faker.seed(seed);
   COUNTRIES.forEach((c, i) => c.faker.seed(seed * 100 + i));
@@ -387,13 +392,13 @@ export async function generateDocuments(dir: string, count: number, seed = 1, { 
     const truth = documentData(faker, format);
     const id = `doc-${String(i).padStart(4, '0')}`;
     const file = path.join(dir, `${id}.jpg`);
-    photos.push({ id, file, truth, distortions: await photograph(faker, truth, file) });
+    photos.push({ id, file, truth, distortions: await photograph(faker, truth, file, { portrait: portraits[i] }) });
   }
   faker.seed(seed + 2_000_003);
   if (fronts)
     for (const p of photos.filter((x) => x.truth.format === 'TD1')) {
       p.front = p.file.replace(/\.jpg$/, '-front.jpg');
-      p.front_distortions = await photograph(faker, p.truth, p.front, { front: true });
+      p.front_distortions = await photograph(faker, p.truth, p.front, { front: true, portrait: portraits[photos.indexOf(p)] });
     }
   faker.seed(seed + 1_000_003);
   for (let i = 0; i < screens; i++) {

@@ -566,8 +566,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card)
-         * @description Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG.
+         * Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card), with a selfie to compare with its portrait
+         * @description Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to 8 parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.
          */
         post: operations["submitIdentityDocument"];
         delete?: never;
@@ -607,6 +607,26 @@ export interface paths {
          * @description For a check-in kiosk or a PMS app: answers when the reading is done (up to 30 s; 503 when no worker runs). Nothing is kept: neither the photo nor what was read.
          */
         post: operations["readIdentityDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/identity/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare the faces of two photos (multipart/form-data: image_a, image_b): the same person, not the same person, or cannot tell
+         * @description Answers when the comparison is done (up to 30 s; 503 when no worker runs), with the similarity, the calibrated threshold and the verdict. Nothing is kept: neither the photos nor the faces’ descriptors.
+         */
+        post: operations["compareFaces"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2128,6 +2148,49 @@ export interface components {
                 reason: string | null;
             }[];
         };
+        /** @description the selfie compared with the document’s portrait; null without a selfie */
+        FaceComparison: {
+            /** @enum {string} */
+            status: "pending" | "finished" | "failed";
+            /** @description 0 to 1, 1 less the distance between the two faces’ descriptors; null while pending or where a face is missing */
+            similarity: number | null;
+            /** @description the similarity from which the faces are taken for one person (calibrated by npm run bench:faces) */
+            threshold: number | null;
+            /**
+             * @description same_person: closer than the threshold calibrated at 1 % false matches; not_same_person: farther than almost any two photos of one person; cannot_tell: in between, or a face missing
+             * @enum {string|null}
+             */
+            verdict: "same_person" | "not_same_person" | "cannot_tell" | null;
+            /** @enum {string|null} */
+            strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face" | null;
+            /** @description the verdict in words: "very likely the same person", "cannot tell: …" */
+            words: string;
+            /** @description what kept the comparison from saying more, and what the guest can take again */
+            reasons: {
+                /** @enum {string} */
+                code: "no_face" | "several_faces" | "face_too_small" | "too_dark" | "eyes_closed" | "no_document_face";
+                message: string;
+            }[];
+            /** @description why the selfie could not be compared at all (failed) */
+            error: string | null;
+        };
+        /** @description the selfie’s liveness signals, each with what it shows; null without a selfie, or until compared */
+        Liveness: {
+            signals: {
+                /** @enum {string} */
+                code: "one_face" | "not_the_document" | "head_turn" | "blink" | "screen";
+                /** @enum {string} */
+                result: "passed" | "failed" | "not_checked";
+                /** @description what the signal shows when it passes, and no more */
+                shows: string;
+                /** @description what was seen, in words */
+                message: string;
+            }[];
+            /** @description how many of the camera’s frames came with the selfie */
+            frames: number;
+            /** @description what the signals are and are not: signs of a live person, not proof */
+            words: string;
+        };
         IdentityVerification: {
             id: string;
             reservation_id: string | null;
@@ -2151,6 +2214,28 @@ export interface components {
             created_at: string;
             finished_at: string | null;
             images_deleted_at: string | null;
+            face: components["schemas"]["FaceComparison"] | null;
+            liveness: components["schemas"]["Liveness"] | null;
+        };
+        FaceComparisonResult: {
+            /** @description 0 to 1; null where a photo shows no face */
+            similarity: number | null;
+            threshold: number;
+            /** @description true or false where the faces say so clearly; null where it cannot be told (see reasons) */
+            same_person: boolean | null;
+            /**
+             * @description same_person: closer than the threshold calibrated at 1 % false matches; not_same_person: farther than almost any two photos of one person; cannot_tell: in between, or a face missing
+             * @enum {string}
+             */
+            verdict: "same_person" | "not_same_person" | "cannot_tell";
+            words: string;
+            reasons: {
+                /** @enum {string} */
+                code: "no_face" | "several_faces" | "face_too_small" | "too_dark" | "eyes_closed";
+                /** @enum {string} */
+                image: "image_a" | "image_b";
+                message: string;
+            }[];
         };
         Rule: {
             id: string;
@@ -6846,7 +6931,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description created, updated, payment_event, manual, guest_portal, list_update (a sanctions import changed an entry the guest may be) or document_read (an identity document photo was read) */
+                        /** @description created, updated, payment_event, manual, guest_portal, list_update (a sanctions import changed an entry the guest may be) or document_read (an identity document photo was read, or a selfie compared with it) */
                         trigger: string;
                         engine_version: string;
                         /** @description SHA-256 of everything the checks saw; equal digests give equal verdicts */
@@ -8453,7 +8538,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card) */
+            /** @description Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card), with a selfie to compare with its portrait */
             202: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8732,6 +8817,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdentityVerification"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit (1 MiB; uploads: their own limit) */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready: the database does not answer, or the process is shutting down */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    compareFaces: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 characters, unique per intended request (a UUID). The same key with the same request within 24 hours answers as the first did without applying it again; with another request, 422; while the first is still running, 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Compare the faces of two photos (multipart/form-data: image_a, image_b): the same person, not the same person, or cannot tell */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaceComparisonResult"];
                 };
             };
             /** @description The request is malformed or a value is out of range; `error` names the field and the problem */

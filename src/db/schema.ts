@@ -329,9 +329,9 @@ export interface GuestPortalFilesTable {
 export interface IdentityVerificationsTable {
   id: string;
   account_id: string;
-  /** Null for a one-off read (POST /v1/identity/read). */
+  /** Null for a one-off read or comparison (POST /v1/identity/read, /v1/identity/compare). */
   reservation_id: string | null;
-  source: 'api' | 'portal' | 'read';
+  source: 'api' | 'portal' | 'read' | 'compare';
   status: 'pending' | 'finished' | 'failed';
   /** What was read and the photo's problems (JSON), sealed with AES-256-GCM bound to the verification. */
   result_enc: string | null;
@@ -341,14 +341,24 @@ export interface IdentityVerificationsTable {
   created_at: string;
   finished_at: string | null;
   images_deleted_at: string | null;
+  /** Null without a selfie; else where its comparison with the document's portrait stands. */
+  face_status: 'pending' | 'finished' | 'failed' | null;
+  /** The comparison and the liveness signals (JSON, lib/faces/selfie.ts), sealed like result_enc; never a face descriptor. */
+  face_enc: string | null;
+  /** Why the comparison failed, in words. */
+  face_error: string | null;
 }
 
 export interface IdentityImagesTable {
   id: string;
   verification_id: string;
   account_id: string;
-  /** front and back as sent; document: the document cut out of the photo that was read (the reading job adds it). */
-  side: 'front' | 'back' | 'document';
+  /**
+   * front and back as sent; document: the document cut out of the photo that was read (the
+   * reading job adds it); selfie and frame: the guest's face and the camera's frames; a and b: the
+   * two photos of a one-off comparison (POST /v1/identity/compare), deleted once answered.
+   */
+  side: 'front' | 'back' | 'document' | 'selfie' | 'frame' | 'a' | 'b';
   content_type: string;
   size: number;
   /** The photo's bytes, sealed with AES-256-GCM bound to the image and its verification. */

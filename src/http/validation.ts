@@ -23,7 +23,9 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   const type = (schema as { type?: unknown }).type;
   if (typeof type !== 'string' || type === 'object' || type === 'array') return Type.Union([schema, Type.Null()]);
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  // An enum's values must take null too, or a null is refused however the type reads.
+  const values = (schema as { enum?: unknown[] }).enum;
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
 
 function describe(e: FastifySchemaValidationError): string {

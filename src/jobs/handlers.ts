@@ -4,6 +4,7 @@ import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { rescreenOnBlocklistChange, rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { runScreening } from '../modules/screening/run.js';
+import { runCompare, runFaceCheck } from '../modules/identity/faces.js';
 import { runIdentityRead } from '../modules/identity/service.js';
 import { refreshSanctionsLists } from '../providers/sanctions/refresh.js';
 import type { JobHandlers } from './worker.js';
@@ -18,6 +19,8 @@ export const handlers: JobHandlers = {
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
   'identity.read': runIdentityRead,
+  'identity.face': runFaceCheck,
+  'identity.compare': runCompare,
   'sanctions.rescreen': rescreenOnListChange,
   'blocklist.rescreen': rescreenOnBlocklistChange,
   'check.rematch': rematchChecksOnListChange,

@@ -56,6 +56,20 @@ export const JOB_KINDS = {
     backoff: exponential(5, 60),
     timeoutMs: 60_000,
   },
+  'identity.face': {
+    // Compares a selfie sent after its document with the document's portrait (modules/identity/faces.ts).
+    payload: Type.Object({ verification_id: Type.String() }),
+    maxAttempts: () => 2,
+    backoff: exponential(5, 60),
+    timeoutMs: 60_000,
+  },
+  'identity.compare': {
+    // A one-off comparison of two photos' faces, waited for by its request (POST /v1/identity/compare).
+    payload: Type.Object({ verification_id: Type.String() }),
+    maxAttempts: () => 1,
+    backoff: exponential(5, 60),
+    timeoutMs: 60_000,
+  },
   'search.purge': {
     // Queued by an erasure on SQLite, in its transaction; one waits at a time (unique key).
     payload: Type.Object({}),

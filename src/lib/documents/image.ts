@@ -105,6 +105,19 @@ async function workingPicture(data: Buffer) {
  * thing a reading held.
  */
 export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number } }> {
+  const original = await openable(data);
+  try {
+    // Turned to grey after the scaling, as the reader's thresholds were set on (greyscale() would
+    // turn it before, into a grey a level or so apart).
+    const { data: pixels, info } = await (await workingPicture(data)).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original };
+  } catch {
+    throw new ImageRefused('the image could not be read: it is damaged or cut short');
+  }
+}
+
+/** The photo's size once its headers and sharp's own reading of them agree it can be opened; ImageRefused otherwise. */
+async function openable(data: Buffer): Promise<{ width: number; height: number }> {
   inspectPhoto(data);
   const { default: sharp } = await import('sharp');
   let meta: sharpModule.Metadata;
@@ -116,11 +129,25 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
   const [width, height] = [meta.width ?? 0, meta.height ?? 0];
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
+  return { width, height };
+}
+
+/**
+ * Decodes a photo in colour (RGB, 3 bytes a pixel), turned as its EXIF says and scaled to `side`
+ * pixels at most on its long side: what faces are looked for in (lib/faces).
+ */
+export async function decodeColour(data: Buffer, side: number): Promise<{ data: Uint8Array; width: number; height: number }> {
+  await openable(data);
+  const { default: sharp } = await import('sharp');
   try {
-    // Turned to grey after the scaling, as the reader's thresholds were set on (greyscale() would
-    // turn it before, into a grey a level or so apart).
-    const { data: pixels, info } = await (await workingPicture(data)).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original: { width, height } };
+    const { data: pixels, info } = await sharp(data, DECODE)
+      .rotate()
+      .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height };
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or cut short');
   }

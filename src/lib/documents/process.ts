@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectYoung } from '../collect.js';
+import type { Comparison, FaceProblem } from '../faces/compare.js';
+import type { SelfieCheck } from '../faces/selfie.js';
 import { ImageRefused } from './image.js';
 import type { DocumentReading } from './read.js';
 import type { SetReading } from './set.js';
@@ -21,7 +23,19 @@ const READS_AT_ONCE = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** A reading process with nothing to read leaves after this long, and gives its memory back. */
 const IDLE_MS = 60_000;
 
-type Answer = { reading?: DocumentReading; crop?: Uint8Array | null; pageError?: string; refused?: string; failed?: string };
+/** What a reading process is asked: a document's photos read, a selfie checked against a document, two photos' faces compared. */
+export type Task =
+  { task: 'read'; photos: Uint8Array[]; today: string } | { task: 'selfie'; documents: Uint8Array[]; selfie: Uint8Array; frames: Uint8Array[] } | { task: 'compare'; a: Uint8Array; b: Uint8Array };
+export type PhotoComparison = Comparison & { problems: { a: FaceProblem[]; b: FaceProblem[] } };
+type Answer = {
+  reading?: DocumentReading;
+  crop?: Uint8Array | null;
+  pageError?: string;
+  selfie?: SelfieCheck;
+  comparison?: PhotoComparison;
+  refused?: string;
+  failed?: string;
+};
 
 /**
  * A process that reads documents one after another. A process rather than a thread: the decoders'
@@ -58,11 +72,11 @@ class ReadingProcess {
     this.#child.channel?.unref();
   }
 
-  read(photos: Buffer[], today: Date, timeoutMs: number): Promise<Answer> {
+  ask(task: Task, timeoutMs: number): Promise<Answer> {
     clearTimeout(this.#idle);
     const answer = new Promise<Answer>((resolve, reject) => {
       // A read past its time is stopped with its process: it is busy in a loop and cannot be asked.
-      const timer = setTimeout(() => this.end(new Error(`the reading took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+      const timer = setTimeout(() => this.end(new Error(`the ${task.task === 'read' ? 'reading' : 'comparison'} took longer than ${timeoutMs / 1000} s`)), timeoutMs);
       this.#pending = {
         resolve: (a) => {
           clearTimeout(timer);
@@ -78,7 +92,7 @@ class ReadingProcess {
     });
     // Sent, the photos here are garbage (nothing above holds them while the answer is awaited):
     // collected at once, they are not held while the next documents' are opened (collect.ts).
-    this.#child.send({ photos: photos.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)), today: today.toISOString() }, () => collectYoung());
+    this.#child.send(task, () => collectYoung());
     return answer;
   }
 
@@ -123,6 +137,21 @@ function giveBack(p: ReadingProcess) {
   else free.push(p);
 }
 
+const bytes = (p: Buffer) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength);
+
+/** Runs a task in a reading process once one is free; `task` makes it then (the photos it holds are opened then). */
+async function inProcess(task: () => Task | Promise<Task>, timeoutMs: number): Promise<Answer> {
+  const p = await take();
+  try {
+    const m = await p.ask(await task(), timeoutMs);
+    if (m.refused) throw new ImageRefused(m.refused);
+    if (m.failed) throw new Error(m.failed);
+    return m;
+  } finally {
+    giveBack(p);
+  }
+}
+
 /**
  * Reads one document's photos (set.ts) in a reading process, so the process that asked keeps
  * answering and never holds the decoders' memory. `photos` opens them (they are kept sealed) once
@@ -131,18 +160,27 @@ function giveBack(p: ReadingProcess) {
  * longer than `timeoutMs` is stopped.
  */
 export async function readInProcess(photos: () => Buffer[] | Promise<Buffer[]>, today: Date, timeoutMs = 60_000): Promise<SetReading> {
-  const p = await take();
-  try {
-    const m = await p.read(await photos(), today, timeoutMs);
-    if (m.reading) {
-      const crop = m.crop ? Buffer.from(m.crop.buffer, m.crop.byteOffset, m.crop.byteLength) : null;
-      return { reading: m.reading, crop, ...(m.pageError ? { pageError: m.pageError } : {}) };
-    }
-    if (m.refused) throw new ImageRefused(m.refused);
-    throw new Error(m.failed ?? 'the reading failed');
-  } finally {
-    giveBack(p);
-  }
+  const m = await inProcess(async () => ({ task: 'read', photos: (await photos()).map(bytes), today: today.toISOString() }), timeoutMs);
+  if (!m.reading) throw new Error('the reading failed');
+  const crop = m.crop ? Buffer.from(m.crop.buffer, m.crop.byteOffset, m.crop.byteLength) : null;
+  return { reading: m.reading, crop, ...(m.pageError ? { pageError: m.pageError } : {}) };
+}
+
+/** A selfie checked against the photos of the document's portrait (lib/faces/selfie.ts), in a reading process. */
+export async function checkSelfieInProcess(photos: () => Promise<{ documents: Buffer[]; selfie: Buffer; frames: Buffer[] }>, timeoutMs = 60_000): Promise<SelfieCheck> {
+  const m = await inProcess(async () => {
+    const { documents, selfie, frames } = await photos();
+    return { task: 'selfie', documents: documents.map(bytes), selfie: bytes(selfie), frames: frames.map(bytes) };
+  }, timeoutMs);
+  if (!m.selfie) throw new Error('the comparison failed');
+  return m.selfie;
+}
+
+/** Two photos' faces compared (lib/faces/compare.ts), in a reading process. */
+export async function compareInProcess(a: Buffer, b: Buffer, timeoutMs: number): Promise<PhotoComparison> {
+  const m = await inProcess(() => ({ task: 'compare', a: bytes(a), b: bytes(b) }), timeoutMs);
+  if (!m.comparison) throw new Error('the comparison failed');
+  return m.comparison;
 }
 
 /** Stops the reading processes: a worker stopping, after its last job. */

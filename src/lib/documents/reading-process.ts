@@ -1,23 +1,30 @@
 /**
  * A reading process (process.ts starts them): reads the documents it is sent, one after another,
- * and leaves when its parent does. Reading decodes large photos in native code (sharp, and
+ * compares selfies and photos' faces (lib/faces, whose models it loads the first time it is sent
+ * one), and leaves when its parent does. Reading decodes large photos in native code (sharp, and
  * Tesseract's WebAssembly): in a process of its own, that memory goes back to the system when the
  * process ends, and the process that runs jobs or answers requests never holds it.
  */
 import sharp from 'sharp';
+import { comparePhotos } from '../faces/compare.js';
+import { checkSelfie } from '../faces/selfie.js';
 import { ImageRefused } from './image.js';
+import type { Task } from './process.js';
 import { readDocumentSet } from './set.js';
 
 // No photo is decoded twice: libvips' cache of operations would only hold their pixels.
 sharp.cache(false);
 
-process.on('message', async ({ photos, today }: { photos: Uint8Array[]; today: string }) => {
+const buffer = (p: Uint8Array) => Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+
+process.on('message', async (task: Task) => {
   try {
-    const { reading, crop, pageError } = await readDocumentSet(
-      photos.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)),
-      new Date(today),
-    );
-    process.send?.({ reading, crop: crop && new Uint8Array(crop), pageError });
+    if (task.task === 'selfie') process.send?.({ selfie: await checkSelfie(task.documents.map(buffer), buffer(task.selfie), task.frames.map(buffer)) });
+    else if (task.task === 'compare') process.send?.({ comparison: await comparePhotos(buffer(task.a), buffer(task.b)) });
+    else {
+      const { reading, crop, pageError } = await readDocumentSet(task.photos.map(buffer), new Date(task.today));
+      process.send?.({ reading, crop: crop && new Uint8Array(crop), pageError });
+    }
   } catch (err) {
     process.send?.(err instanceof ImageRefused ? { refused: err.message } : { failed: (err as Error).message });
   }

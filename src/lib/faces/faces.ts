@@ -9,10 +9,12 @@
  * descriptor (dlib's ResNet, 128 numbers) was trained on level faces, and told people apart
  * much better on turned ones after the turn (bench/faces/run.ts). Two faces are the same person
  * when their descriptors are closer than a threshold that the benchmark calibrates on labelled
- * pairs.
+ * pairs (compare.ts). The landmarks also say what a guest can fix (the face's size and light,
+ * closed eyes) and, frame after frame, whether the head turned and the eyes blinked (liveness.ts).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { locateFaces, type Found, type SsdParams } from './ssd.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,12 +26,20 @@ export interface Rgb {
 }
 
 export interface FaceFound {
-  /** The face's descriptor, to compare with another's (faceDistance). */
-  descriptor: Float32Array;
+  /** The face's descriptor, to compare with another's (faceDistance); null when not asked for. */
+  descriptor: Float32Array | null;
   /** Where the face lies in the photo, in pixels. */
   box: { x: number; y: number; width: number; height: number };
   /** How many faces the photo shows. */
   faces: number;
+  /** The face's height against the photo's (0-1). */
+  share: number;
+  /** The face's mean brightness (0-255). */
+  light: number;
+  /** How open the eyes are: the eye aspect ratio, height over width, of both eyes together (about 0.3 open, under 0.2 shut). */
+  eyes: number;
+  /** Where the nose's tip lies between the two sides of the jaw: 0 facing the camera, towards ±1 turned to the photo's left or right. */
+  turn: number;
 }
 
 type FaceApi = typeof import('@vladmandic/face-api');
@@ -64,51 +74,114 @@ function faceApi(): Promise<{ api: FaceApi; tf: Tf }> {
 const MIN_CONFIDENCE = 0.2;
 
 type Tensor3D = import('@tensorflow/tfjs').Tensor3D;
-/** face-api's own declaration of the tensors it takes. */
+type Box = { x: number; y: number; width: number; height: number };
+/** face-api's own declarations of the tensors it takes. */
 type ApiInput = Parameters<FaceApi['detectAllFaces']>[0];
+type ApiTensor = Parameters<FaceApi['extractFaceTensors']>[0];
 
 /** At most this many faces are looked at in a photo: enough to tell one face from several. */
 const MOST_FACES = 5;
-const ssd = (api: FaceApi) => new api.SsdMobilenetv1Options({ minConfidence: MIN_CONFIDENCE, maxResults: MOST_FACES });
-const tiny = (api: FaceApi) => new api.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: MIN_CONFIDENCE });
+/**
+ * A face counts towards "several faces" from this sureness: the likeliest face is taken from
+ * MIN_CONFIDENCE, but at that the detector also sees faces in badges, prints and shadows.
+ */
+const COUNTED = 0.5;
 
-/** The faces in a picture with their landmarks, found by SSD, or by the tiny detector where SSD finds none. */
-async function detect(api: FaceApi, image: Tensor3D) {
-  const input = image as unknown as ApiInput;
-  const faces = await api.detectAllFaces(input, ssd(api)).withFaceLandmarks();
-  return faces.length ? faces : api.detectAllFaces(input, tiny(api)).withFaceLandmarks();
+/** The faces in a picture, the likeliest first: found by SSD, or by the tiny detector where SSD finds none. */
+async function detect(api: FaceApi, tf: Tf, image: Tensor3D): Promise<Found[]> {
+  const faces = await locateFaces(tf, api.nets.ssdMobilenetv1.params as unknown as SsdParams, image, MOST_FACES, MIN_CONFIDENCE);
+  if (faces.length) return faces;
+  const tiny = await api.detectAllFaces(image as unknown as ApiInput, new api.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: MIN_CONFIDENCE }));
+  return tiny.map((f) => ({ score: f.score, box: { x: f.box.x, y: f.box.y, width: f.box.width, height: f.box.height } })).sort((a, b) => b.score - a.score);
 }
 
-/** The likeliest face of a picture, described. */
-async function describeLikeliest(api: FaceApi, image: Tensor3D) {
-  const input = image as unknown as ApiInput;
-  return (await api.detectSingleFace(input, ssd(api)).withFaceLandmarks().withFaceDescriptor()) ?? (await api.detectSingleFace(input, tiny(api)).withFaceLandmarks().withFaceDescriptor());
+/** The face's 68 landmarks, found within `box` of the picture, in the picture's pixels. */
+async function landmarksIn(api: FaceApi, image: Tensor3D, box: Box) {
+  const [crop] = await api.extractFaceTensors(image as unknown as ApiTensor, [new api.Rect(box.x, box.y, box.width, box.height)]);
+  try {
+    const landmarks = (await api.nets.faceLandmark68Net.detectLandmarks(crop!)) as import('@vladmandic/face-api').FaceLandmarks68;
+    return landmarks.shiftBy<import('@vladmandic/face-api').FaceLandmarks68>(box.x, box.y);
+  } finally {
+    crop!.dispose();
+  }
 }
 
-const centre = (points: { x: number; y: number }[]) => points.reduce((c, p) => ({ x: c.x + p.x / points.length, y: c.y + p.y / points.length }), { x: 0, y: 0 });
+type Point = { x: number; y: number };
+const centre = (points: Point[]) => points.reduce((c, p) => ({ x: c.x + p.x / points.length, y: c.y + p.y / points.length }), { x: 0, y: 0 });
 
-/** The likeliest face of a photo, described, and how many faces it shows; null where no face is found. */
-export async function describeFace(photo: Rgb): Promise<FaceFound | null> {
+/**
+ * Where a box lies once the photo is turned by `angle` (counter-clockwise as seen, as
+ * tf.image.rotateWithOffset turns it) about `about`: its centre turned with the photo, its size kept.
+ */
+function turnedBox(box: Box, about: { x: number; y: number }, angle: number): Box {
+  const [dx, dy] = [box.x + box.width / 2 - about.x, box.y + box.height / 2 - about.y];
+  const [cx, cy] = [about.x + dx * Math.cos(angle) + dy * Math.sin(angle), about.y - dx * Math.sin(angle) + dy * Math.cos(angle)];
+  return { x: cx - box.width / 2, y: cy - box.height / 2, width: box.width, height: box.height };
+}
+
+const span = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
+/** An eye's height over its width, from its six landmarks (Soukupová and Čech's eye aspect ratio). */
+const eyeOpening = (e: Point[]) => (span(e[1]!, e[5]!) + span(e[2]!, e[4]!)) / (2 * span(e[0]!, e[3]!));
+
+/** The mean brightness of a box of the photo, from every fourth pixel of every fourth row. */
+function lightIn(photo: Rgb, box: Box): number {
+  const [x0, y0] = [Math.max(0, Math.floor(box.x)), Math.max(0, Math.floor(box.y))];
+  const [x1, y1] = [Math.min(photo.width, Math.ceil(box.x + box.width)), Math.min(photo.height, Math.ceil(box.y + box.height))];
+  let [sum, n] = [0, 0];
+  for (let y = y0; y < y1; y += 4)
+    for (let x = x0; x < x1; x += 4) {
+      const i = (y * photo.width + x) * 3;
+      sum += 0.299 * photo.data[i]! + 0.587 * photo.data[i + 1]! + 0.114 * photo.data[i + 2]!;
+      n++;
+    }
+  return n ? sum / n : 0;
+}
+
+/**
+ * The likeliest face of a photo with its signs, and how many faces it shows; described (its
+ * descriptor) unless `describe` is false; null where no face is found.
+ */
+export async function describeFace(photo: Rgb, describe = true): Promise<FaceFound | null> {
   const { api, tf } = await faceApi();
   const image = tf.tensor3d(photo.data, [photo.height, photo.width, 3], 'int32');
   try {
-    const faces = await detect(api, image);
-    const face = faces.sort((a, b) => b.detection.score - a.detection.score)[0];
+    const faces = await detect(api, tf, image);
+    const face = faces[0];
     if (!face) return null;
-    // The eyes level: turned about the point between them, and the face found again there.
-    const [left, right] = [centre(face.landmarks.getLeftEye()), centre(face.landmarks.getRightEye())];
+    // The eyes level: the photo turned about the point between them, the face's box turned with
+    // it, its landmarks found again there, and the face described from them, cut out as dlib
+    // cuts faces out to describe them (face-api's own order, with one detection rather than two).
+    const landmarks = await landmarksIn(api, image, face.box);
+    const [left, right] = [centre(landmarks.getLeftEye()), centre(landmarks.getRightEye())];
     const angle = Math.atan2(right.y - left.y, right.x - left.x);
+    const between = { x: (left.x + right.x) / 2, y: (left.y + right.y) / 2 };
+    // The nose's tip between the two sides of the jaw: the far cheek narrows as the head turns.
+    const [nose, jaw] = [landmarks.getNose()[3]!, landmarks.getJawOutline()];
+    const [toLeft, toRight] = [span(nose, jaw[0]!), span(nose, jaw[16]!)];
+    const signs = {
+      box: face.box,
+      faces: Math.max(1, faces.filter((f) => f.score >= COUNTED).length),
+      share: face.box.height / photo.height,
+      light: lightIn(photo, face.box),
+      eyes: (eyeOpening(landmarks.getLeftEye()) + eyeOpening(landmarks.getRightEye())) / 2,
+      turn: (toRight - toLeft) / (toRight + toLeft),
+    };
+    if (!describe) return { descriptor: null, ...signs };
     const level = tf.tidy(() =>
       tf.image
-        .rotateWithOffset(tf.expandDims<import('@tensorflow/tfjs').Tensor4D>(image, 0).toFloat(), angle, 0, [(left.x + right.x) / 2 / photo.width, (left.y + right.y) / 2 / photo.height])
+        .rotateWithOffset(tf.expandDims<import('@tensorflow/tfjs').Tensor4D>(image, 0).toFloat(), angle, 0, [between.x / photo.width, between.y / photo.height])
         .squeeze<Tensor3D>([0])
         .toInt(),
     );
     try {
-      const described = (await describeLikeliest(api, level)) ?? (await describeLikeliest(api, image));
-      if (!described) return null;
-      const { x, y, width, height } = face.detection.box;
-      return { descriptor: described.descriptor, box: { x, y, width, height }, faces: faces.length };
+      const levelled = await landmarksIn(api, level, turnedBox(face.box, between, angle));
+      const [aligned] = await api.extractFaceTensors(level as unknown as ApiTensor, [levelled.align(null, { useDlibAlignment: true })]);
+      try {
+        const descriptor = (await api.nets.faceRecognitionNet.computeFaceDescriptor(aligned!)) as Float32Array;
+        return { descriptor, ...signs };
+      } finally {
+        aligned!.dispose();
+      }
     } finally {
       level.dispose();
     }

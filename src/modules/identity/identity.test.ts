@@ -227,9 +227,9 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     const json = await call(t, 'POST', `/v1/reservations/${id}/identity-documents`, { key: me.key, body: { front: 'x' } });
     assert.equal(json.status, 415);
     assert.match(json.json.error, /multipart\/form-data/);
-    const stray = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(good, 'selfie')]);
+    const stray = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(good, 'portrait')]);
     assert.equal(stray.status, 400);
-    assert.match(stray.json.error, /selfie: unknown part/);
+    assert.match(stray.json.error, /portrait: unknown part/);
     assert.equal((await send('/v1/reservations/res_nope/identity-documents', [jpeg(good)])).status, 404);
     assert.equal(await count(), before, 'no refused photo left a record');
   });
@@ -294,5 +294,106 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${sent.json.id}`, { key: other.key })).status, 404);
     assert.equal((await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(photos[0]!.file))], other.key)).status, 404);
     await finished(sent.json.id);
+  });
+
+  describe("the guest's selfie against the document's portrait", () => {
+    // Public-domain portraits (test/fixtures/faces/SOURCES.md).
+    const collins = readFileSync(new URL('../../../test/fixtures/faces/collins.jpg', import.meta.url));
+    const hopper = readFileSync(new URL('../../../test/fixtures/faces/hopper.jpg', import.meta.url));
+    let passport: GeneratedPhoto;
+    before(async () => {
+      passport = (await generateDocuments(path.join(dir, 'portraits'), 1, 5, { portraits: [collins] }))[0]!;
+    });
+    /** The camera's frames of a photo held still before it: a little larger and smaller, never turning or blinking. */
+    const still = () => Promise.all([480, 460, 500].map((width) => sharp(collins).resize(width).jpeg().toBuffer()));
+
+    it('compares them in the same job as the reading, in words, with each liveness signal for what it shows', async () => {
+      const truth = passport.truth;
+      const id = await booking(truth.givenNames.split('<')[0]!, truth.surname.replace(/</g, ' '));
+      const frames = await still();
+      const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(collins, 'selfie'), ...frames.map((f) => jpeg(f, 'selfie_frames'))]);
+      assert.equal(sent.status, 202, sent.body);
+      const v = await finished(sent.json.id);
+      assert.equal(v.document.valid, true);
+      assert.equal(v.face.status, 'finished');
+      assert.equal(v.face.verdict, 'same_person');
+      assert.equal(v.face.words, 'very likely the same person');
+      assert.ok(v.face.similarity > v.face.threshold);
+      const signals = Object.fromEntries(v.liveness.signals.map((s: { code: string; result: string }) => [s.code, s.result]));
+      // Frames of a still photo: no head turn, no blink.
+      assert.deepEqual(signals, { one_face: 'passed', not_the_document: 'passed', head_turn: 'failed', blink: 'failed', screen: 'passed' });
+      assert.equal(v.liveness.frames, 3);
+      assert.match(v.liveness.words, /not proof/);
+      assert.match(v.liveness.signals.find((s: { code: string }) => s.code === 'head_turn').message, /did not turn/);
+
+      // What is kept: the verdict and the signals, sealed; never a face's descriptor.
+      const row = await t.deps.db.selectFrom('identity_verifications').select(['face_enc', 'account_id']).where('id', '=', sent.json.id).executeTakeFirstOrThrow();
+      const kept = t.deps.secrets.open(row.face_enc!, `identity_face:${row.account_id}:${sent.json.id}`);
+      assert.doesNotMatch(kept, /descriptor/);
+      assert.ok(kept.length < 2000);
+    });
+
+    it('tells a selfie that is the document held up to the camera', async () => {
+      const id = await booking('Eileen', 'Collins');
+      const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(readFileSync(passport.file), 'selfie')]);
+      const v = await finished(sent.json.id);
+      const copy = v.liveness.signals.find((s: { code: string }) => s.code === 'not_the_document');
+      assert.equal(copy.result, 'failed');
+      assert.match(copy.message, /held up to the camera/);
+    });
+
+    it("says another person's selfie is not the document's, and a selfie alone cannot be sent", async () => {
+      const id = await booking('Grace', 'Hopper');
+      const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(hopper, 'selfie')]);
+      const v = await finished(sent.json.id);
+      assert.notEqual(v.face.verdict, 'same_person');
+      assert.ok(v.face.similarity < v.face.threshold);
+      assert.equal(v.liveness.signals.find((s: { code: string }) => s.code === 'not_the_document').result, 'passed');
+      assert.equal(v.liveness.signals.find((s: { code: string }) => s.code === 'head_turn').result, 'not_checked');
+
+      const before = await count();
+      const alone = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(hopper, 'selfie')]);
+      assert.equal(alone.status, 400);
+      assert.match(alone.json.error, /^front: /);
+      const frames = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(hopper, 'selfie_frames')]);
+      assert.equal(frames.status, 400);
+      assert.match(frames.json.error, /^selfie: /);
+      const text = await send(`/v1/reservations/${id}/identity-documents`, [
+        jpeg(readFileSync(passport.file)),
+        { name: 'selfie', filename: 'me.txt', type: 'text/plain', data: Buffer.from('hello\u0000') },
+      ]);
+      assert.equal(text.status, 415);
+      assert.match(text.json.error, /^selfie: /);
+      assert.equal(await count(), before);
+    });
+
+    it('compares two photos one-off, answers the same person or not with the threshold, and keeps nothing', async () => {
+      const before = await count();
+      const turned = await sharp(collins).rotate(15, { background: '#777' }).resize(560).modulate({ brightness: 0.85 }).jpeg({ quality: 65 }).toBuffer();
+      const same = await send('/v1/identity/compare', [jpeg(collins, 'image_a'), jpeg(turned, 'image_b')]);
+      assert.equal(same.status, 200, same.body);
+      assert.equal(same.json.same_person, true);
+      assert.equal(same.json.words, 'very likely the same person');
+      assert.ok(same.json.similarity > same.json.threshold);
+      const other = await send('/v1/identity/compare', [jpeg(collins, 'image_a'), jpeg(hopper, 'image_b')]);
+      assert.equal(other.status, 200);
+      assert.notEqual(other.json.same_person, true);
+      const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c8b9a5' } })
+        .jpeg()
+        .toBuffer();
+      const none = await send('/v1/identity/compare', [jpeg(collins, 'image_a'), jpeg(blank, 'image_b')]);
+      assert.equal(none.json.same_person, null);
+      assert.deepEqual(
+        none.json.reasons.map((r: { code: string; image: string }) => `${r.image}:${r.code}`),
+        ['image_b:no_face'],
+      );
+      const missing = await send('/v1/identity/compare', [jpeg(collins, 'image_a')]);
+      assert.equal(missing.status, 400);
+      assert.match(missing.json.error, /^image_b: /);
+      const pdf = await send('/v1/identity/compare', [jpeg(collins, 'image_a'), { name: 'image_b', filename: 'b.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.4\n') }]);
+      assert.equal(pdf.status, 415);
+      assert.match(pdf.json.error, /^image_b: /);
+      assert.equal(await count(), before);
+    });
   });
 });

@@ -33,9 +33,9 @@ export function portalReadings(db: Db, reservationId: string, limit: number): Pr
   return readingsOf(db, reservationId).where('source', '=', 'portal').limit(limit).execute();
 }
 
-/** A reading's photos: the front first, the document cropped from it (once read) next, the back last. */
-export function imagesOf(db: Db, verificationId: string): Promise<ImageRow[]> {
-  return db.selectFrom('identity_images').selectAll().where('verification_id', '=', verificationId).orderBy('side', 'desc').execute();
+/** A reading's photos of the sides given: the front before the back, a selfie's frames in the camera's order (ids grow as they are made). */
+export function imagesOf(db: Db, verificationId: string, sides: ImageRow['side'][]): Promise<ImageRow[]> {
+  return db.selectFrom('identity_images').selectAll().where('verification_id', '=', verificationId).where('side', 'in', sides).orderBy('side', 'desc').orderBy('id').execute();
 }
 
 /** Which photos a reading keeps: front, back, document. */
@@ -46,6 +46,17 @@ export async function imageSides(db: Db, verificationId: string): Promise<string
 
 export async function finish(tx: Tx, id: string, change: { status: 'finished' | 'failed'; result_enc: string | null; error: string | null; ms: number; finished_at: string }): Promise<void> {
   await tx.updateTable('identity_verifications').set(change).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+export async function finishFace(tx: Tx, id: string, change: { face_status: 'finished' | 'failed'; face_enc: string | null; face_error: string | null }): Promise<void> {
+  await tx.updateTable('identity_verifications').set(change).where('id', '=', id).where('face_status', '=', 'pending').execute();
+}
+
+/** A new selfie for a reading: its earlier one's photos and result replaced, its comparison pending. */
+export async function replaceSelfie(tx: Tx, id: string, images: Insertable<IdentityImagesTable>[]): Promise<void> {
+  await tx.deleteFrom('identity_images').where('verification_id', '=', id).where('side', 'in', ['selfie', 'frame']).execute();
+  await insertRows(tx, 'identity_images', images);
+  await tx.updateTable('identity_verifications').set({ face_status: 'pending', face_enc: null, face_error: null }).where('id', '=', id).execute();
 }
 
 export async function deleteImages(tx: Tx, verificationId: string, at: string): Promise<void> {

@@ -7,7 +7,9 @@ import { authErrors, ErrorResponse } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
 import { MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { ReadDocument as Document, PhotoProblemView as Problem } from './schemas.js';
+import { MOST_FRAMES } from './photos.js';
+import { ReadDocument as Document, FaceSection, LivenessSection, PhotoComparison, PhotoProblemView as Problem } from './schemas.js';
+import { compareOnce } from './faces.js';
 import * as identity from './service.js';
 
 const tags = ['Identity documents'];
@@ -23,22 +25,34 @@ const Verification = Type.Object(
     created_at: Type.String(),
     finished_at: Nullable(Type.String()),
     images_deleted_at: Nullable(Type.String()),
+    face: Nullable(FaceSection),
+    liveness: Nullable(LivenessSection),
   },
   { title: 'IdentityVerification' },
 );
 
-/** The request's image parts, by name; anything else in the form is refused with its name. */
-async function readImages(request: FastifyRequest, allowed: ('front' | 'back' | 'image')[]): Promise<Map<string, Buffer>> {
+type Part = 'front' | 'back' | 'image' | 'selfie' | 'selfie_frames' | 'image_a' | 'image_b';
+/** The part that may come several times: the camera's frames, in the order taken. */
+const REPEATED = 'selfie_frames';
+/** All of a request's images together, at most: a document's two sides and a selfie at full size, and its frames. */
+const MOST_BYTES = 3 * MAX_IMAGE_BYTES;
+
+/** The request's image parts, by name (the frames in order); anything else in the form is refused with its name. */
+async function readImages(request: FastifyRequest, allowed: Part[]): Promise<Map<string, Buffer[]>> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type', `the body must be multipart/form-data with ${allowed.map((a) => `a file part named ${a}`).join(' and ')}`);
-  const images = new Map<string, Buffer>();
+  const images = new Map<string, Buffer[]>();
   let current: string = allowed[0]!;
+  let total = 0;
   try {
     for await (const part of request.parts()) {
       current = part.fieldname.slice(0, 40);
       if (!(allowed as string[]).includes(part.fieldname)) throw badRequest(`${part.fieldname.slice(0, 40)}: unknown part (expected ${allowed.join(' or ')})`);
       if (part.type !== 'file') throw badRequest(`${part.fieldname}: must be a file part`);
-      if (images.has(part.fieldname)) throw badRequest(`${part.fieldname}: sent twice`);
-      images.set(part.fieldname, await part.toBuffer());
+      if (images.has(part.fieldname) && part.fieldname !== REPEATED) throw badRequest(`${part.fieldname}: sent twice`);
+      const data = await part.toBuffer();
+      total += data.length;
+      if (total > MOST_BYTES) throw new AppError('payload_too_large', `${part.fieldname}: the images together are larger than ${MOST_BYTES / 1024 / 1024} MB`);
+      images.set(part.fieldname, [...(images.get(part.fieldname) ?? []), data]);
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -46,7 +60,7 @@ async function readImages(request: FastifyRequest, allowed: ('front' | 'back' | 
     if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT')
       throw new AppError(
         'payload_too_large',
-        `${current}: the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB (at most ${allowed.length} ${allowed.length === 1 ? 'image' : 'images'} a request)`,
+        `${current}: the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB (at most ${allowed.includes(REPEATED) ? allowed.length - 1 + MOST_FRAMES : allowed.length} ${allowed.length === 1 ? 'image' : 'images'} a request)`,
       );
     throw badRequest(`the multipart body could not be read: ${(err as Error).message}`);
   }
@@ -59,7 +73,8 @@ const IMAGE_ERRORS = { ...authErrors, 413: Type.Ref(ErrorResponse), 503: Type.Re
 export const identityRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 0, parts: 2, headerPairs: 50 } });
+    // Per request: a document's two sides, a selfie and its frames at most (the routes name what each takes).
+    await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 3 + MOST_FRAMES, fields: 0, parts: 3 + MOST_FRAMES, headerPairs: 50 } });
 
     app.post(
       '/reservations/:id/identity-documents',
@@ -67,9 +82,8 @@ export const identityRoutes =
         schema: {
           tags,
           operationId: 'submitIdentityDocument',
-          summary: "Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card)",
-          description:
-            'Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG.',
+          summary: "Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card), with a selfie to compare with its portrait",
+          description: `Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to ${MOST_FRAMES} parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.`,
           consumes: ['multipart/form-data'],
           params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
           response: { 202: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...IMAGE_ERRORS },
@@ -77,8 +91,8 @@ export const identityRoutes =
       },
       async (request, reply) => {
         await identity.assertReservation(deps, request.account, request.params.id);
-        const images = await readImages(request, ['front', 'back']);
-        const photos = [...images].map(([side, data]) => ({ side: side as 'front' | 'back', data }));
+        const images = await readImages(request, ['front', 'back', 'selfie', REPEATED]);
+        const photos = [...images].flatMap(([part, data]) => data.map((d) => ({ side: part === REPEATED ? ('frame' as const) : (part as 'front' | 'back' | 'selfie'), data: d, part })));
         return reply.code(202).send(await identity.submitDocument(deps, request.account, request.params.id, 'api', photos));
       },
     );
@@ -111,9 +125,30 @@ export const identityRoutes =
       },
       async (request) => {
         const images = await readImages(request, ['image']);
-        const image = images.get('image');
+        const image = images.get('image')?.[0];
         if (!image) throw badRequest('image: a photo is required (multipart/form-data, a file part named image)');
         return identity.readOnce(deps, request.account, image);
+      },
+    );
+
+    app.post(
+      '/identity/compare',
+      {
+        schema: {
+          tags,
+          operationId: 'compareFaces',
+          summary: 'Compare the faces of two photos (multipart/form-data: image_a, image_b): the same person, not the same person, or cannot tell',
+          description:
+            'Answers when the comparison is done (up to 30 s; 503 when no worker runs), with the similarity, the calibrated threshold and the verdict. Nothing is kept: neither the photos nor the faces’ descriptors.',
+          consumes: ['multipart/form-data'],
+          response: { 200: PhotoComparison, ...IMAGE_ERRORS },
+        },
+      },
+      async (request) => {
+        const images = await readImages(request, ['image_a', 'image_b']);
+        const [a, b] = [images.get('image_a')?.[0], images.get('image_b')?.[0]];
+        if (!a || !b) throw badRequest(`${a ? 'image_b' : 'image_a'}: a photo is required (multipart/form-data, file parts named image_a and image_b)`);
+        return compareOnce(deps, request.account, a, b);
       },
     );
   };

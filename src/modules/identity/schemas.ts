@@ -54,3 +54,59 @@ export const PhotoProblemView = Type.Object({
   }),
   message: Type.String({ description: 'what is wrong with the photo and how to take it again, in words for the guest' }),
 });
+
+const FaceProblemCode = StringEnum(['no_face', 'several_faces', 'face_too_small', 'too_dark', 'eyes_closed']);
+const Verdict = StringEnum(['same_person', 'not_same_person', 'cannot_tell'], {
+  description: 'same_person: closer than the threshold calibrated at 1 % false matches; not_same_person: farther than almost any two photos of one person; cannot_tell: in between, or a face missing',
+});
+
+/** A selfie compared with the document's portrait: the API's `face`. */
+export const FaceSection = Type.Object(
+  {
+    status: StringEnum(['pending', 'finished', 'failed']),
+    similarity: Nullable(Type.Number({ description: '0 to 1, 1 less the distance between the two faces’ descriptors; null while pending or where a face is missing' })),
+    threshold: Nullable(Type.Number({ description: 'the similarity from which the faces are taken for one person (calibrated by npm run bench:faces)' })),
+    verdict: Nullable(Verdict),
+    strength: Nullable(StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face'])),
+    words: Type.String({ description: 'the verdict in words: "very likely the same person", "cannot tell: …"' }),
+    reasons: Type.Array(
+      Type.Object({
+        code: StringEnum(['no_face', 'several_faces', 'face_too_small', 'too_dark', 'eyes_closed', 'no_document_face']),
+        message: Type.String(),
+      }),
+      { description: 'what kept the comparison from saying more, and what the guest can take again' },
+    ),
+    error: Nullable(Type.String({ description: 'why the selfie could not be compared at all (failed)' })),
+  },
+  { title: 'FaceComparison', description: 'the selfie compared with the document’s portrait; null without a selfie' },
+);
+
+/** The liveness signals of a selfie: the API's `liveness`. */
+export const LivenessSection = Type.Object(
+  {
+    signals: Type.Array(
+      Type.Object({
+        code: StringEnum(['one_face', 'not_the_document', 'head_turn', 'blink', 'screen']),
+        result: StringEnum(['passed', 'failed', 'not_checked']),
+        shows: Type.String({ description: 'what the signal shows when it passes, and no more' }),
+        message: Type.String({ description: 'what was seen, in words' }),
+      }),
+    ),
+    frames: Type.Integer({ description: 'how many of the camera’s frames came with the selfie' }),
+    words: Type.String({ description: 'what the signals are and are not: signs of a live person, not proof' }),
+  },
+  { title: 'Liveness', description: 'the selfie’s liveness signals, each with what it shows; null without a selfie, or until compared' },
+);
+
+/** A one-off comparison of two photos (POST /v1/identity/compare). */
+export const PhotoComparison = Type.Object(
+  {
+    similarity: Nullable(Type.Number({ description: '0 to 1; null where a photo shows no face' })),
+    threshold: Type.Number(),
+    same_person: Nullable(Type.Boolean({ description: 'true or false where the faces say so clearly; null where it cannot be told (see reasons)' })),
+    verdict: Verdict,
+    words: Type.String(),
+    reasons: Type.Array(Type.Object({ code: FaceProblemCode, image: StringEnum(['image_a', 'image_b']), message: Type.String() })),
+  },
+  { title: 'FaceComparisonResult' },
+);

@@ -9,10 +9,10 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { collectYoung } from '../../lib/collect.js';
-import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
+import { ImageRefused } from '../../lib/documents/image.js';
 import { readInProcess } from '../../lib/documents/process.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
@@ -20,15 +20,10 @@ import { deleteFiles } from '../portal/repo.js';
 import { findById } from '../reservations/repo.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { insertNote, systemNote } from '../screening/repo.js';
+import { compareSelfie, faceView } from './faces.js';
+import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
 import { resultAad } from './reading.js';
 import * as repo from './repo.js';
-
-export interface Photo {
-  side: 'front' | 'back';
-  data: Buffer;
-  /** The form part it came in, when not named after its side: errors name it. */
-  part?: string;
-}
 
 /** What a photo's problem means for the guest, and what to do: the API's words (the portal has them in six languages). */
 export const PROBLEM_WORDS: Record<PhotoProblem, string> = {
@@ -40,40 +35,6 @@ export const PROBLEM_WORDS: Record<PhotoProblem, string> = {
   no_document: 'No passport or ID card was found in the photo: photograph the page with your photo, or the back of your ID card.',
   zone_unreadable: 'The lines of letters and <<< at the bottom of the document could not be read: take the photo again, straight on and close enough to fill the frame.',
 };
-
-const imageAad = (accountId: string, verificationId: string, imageId: string) => `identity_image:${accountId}:${verificationId}:${imageId}`;
-
-/** The photos as sent, checked from their headers: a 4xx naming the problem, or their types. */
-function checkPhotos(photos: Photo[]): { side: 'front' | 'back'; data: Buffer; type: string }[] {
-  if (!photos.some((p) => p.side === 'front')) throw badRequest('front: a photo of the document is required (multipart/form-data, a file part named front)');
-  return photos.map((p) => {
-    try {
-      return { ...p, type: inspectPhoto(p.data).type };
-    } catch (err) {
-      if (err instanceof ImageRefused)
-        throw new AppError(p.data.length === 0 ? 'bad_request' : /larger than/.test(err.message) ? 'payload_too_large' : 'unsupported_media_type', `${p.part ?? p.side}: ${err.message}`);
-      throw err;
-    }
-  });
-}
-
-/** The side of a reading's document cut out of its photo (the reading job adds it). */
-const CROP_SIDE = 'document' as const;
-
-/** A photo's row, its bytes sealed to the account, the reading and the image. */
-function sealedImage(deps: Deps, accountId: string, verificationId: string, side: 'front' | 'back' | 'document', type: string, data: Buffer, now: string) {
-  const id = newId('img');
-  return {
-    id,
-    verification_id: verificationId,
-    account_id: accountId,
-    side,
-    content_type: type,
-    size: data.length,
-    data_enc: deps.secrets.sealBytes(data, imageAad(accountId, verificationId, id)),
-    created_at: now,
-  };
-}
 
 /** Stores the photos sealed and queues their reading; the new verification's id. */
 export async function submitDocument(
@@ -89,7 +50,22 @@ export async function submitDocument(
   await withTx(deps.db, async (tx) => {
     await repo.insertVerification(
       tx,
-      { id, account_id: account.id, reservation_id: reservationId, source, status: 'pending', result_enc: null, error: null, ms: null, created_at: now, finished_at: null, images_deleted_at: null },
+      {
+        id,
+        account_id: account.id,
+        reservation_id: reservationId,
+        source,
+        status: 'pending',
+        result_enc: null,
+        error: null,
+        ms: null,
+        created_at: now,
+        finished_at: null,
+        images_deleted_at: null,
+        face_status: checked.some((p) => p.side === 'selfie') ? 'pending' : null,
+        face_enc: null,
+        face_error: null,
+      },
       checked.map((p) => sealedImage(deps, account.id, id, p.side, p.type, p.data, now)),
     );
     await enqueue(tx, deps, 'identity.read', { verification_id: id });
@@ -143,7 +119,7 @@ export async function portalReading(deps: Deps, accountId: string, reservationId
   return { tries: rows.length, id: row.id, state, document: view.document, problems: state === 'unreadable' && problems.length === 0 ? ['zone_unreadable'] : problems };
 }
 
-export interface VerificationView {
+export interface VerificationView extends ReturnType<typeof faceView> {
   id: string;
   reservation_id: string | null;
   status: 'pending' | 'finished' | 'failed';
@@ -169,6 +145,7 @@ export async function verificationView(deps: Deps, row: repo.VerificationRow): P
     created_at: row.created_at,
     finished_at: row.finished_at,
     images_deleted_at: row.images_deleted_at,
+    ...faceView(deps, row),
   };
 }
 
@@ -191,7 +168,7 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
   let crop: Buffer | null = null;
   let error: string | null = null;
   try {
-    const photos = async () => (await repo.imagesOf(deps.db, row.id)).map((image) => deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)));
+    const photos = async () => (await repo.imagesOf(deps.db, row.id, ['front', 'back'])).map((image) => deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)));
     const read = await readInProcess(photos, deps.clock());
     ({ reading, crop } = read);
     if (read.pageError) deps.log?.warn({ err: read.pageError, verification_id: row.id }, 'the printed page could not be read');
@@ -201,8 +178,11 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
     if (!(err instanceof ImageRefused)) deps.log?.warn({ err, verification_id: row.id }, 'an identity document could not be read');
     error = err instanceof ImageRefused ? err.message : 'the photo could not be read';
   }
+  // A selfie sent with the document is compared with it in the same job, and screened with it once.
+  const face = row.face_status === 'pending' ? await compareSelfie(deps, row, crop, reading?.document?.format ?? null) : null;
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
+    if (face) await repo.finishFace(tx, row.id, face);
     await repo.finish(tx, row.id, {
       status: reading ? 'finished' : 'failed',
       result_enc: reading ? deps.secrets.seal(JSON.stringify(reading), resultAad(row.account_id, row.id)) : null,
@@ -291,7 +271,7 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
 export async function documentCrop(deps: Deps, accountId: string, reservationId: string, verificationId: string): Promise<Buffer | null> {
   const row = await repo.findVerification(deps.db, verificationId);
   if (!row || row.account_id !== accountId || row.reservation_id !== reservationId) return null;
-  const image = (await repo.imagesOf(deps.db, row.id)).find((i) => i.side === CROP_SIDE);
+  const [image] = await repo.imagesOf(deps.db, row.id, [CROP_SIDE]);
   return image ? deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)) : null;
 }
 

@@ -15,7 +15,8 @@ import { documentProblems, type DocumentProblem } from '../screening/checks/iden
 import { countryCode } from '../../i18n/index.js';
 import type { ReadDocument } from '../../lib/documents/read.js';
 import { latestReading } from '../identity/reading.js';
-import { photoRefusal, portalReading, submitDocument, type Photo, type PortalReading } from '../identity/service.js';
+import type { Photo } from '../identity/photos.js';
+import { photoRefusal, portalReading, submitDocument, type PortalReading } from '../identity/service.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
 import { insertNote, systemNote } from '../screening/repo.js';

@@ -8,7 +8,8 @@ export const DecisionList = Type.Array(
   Type.Object({
     id: Type.String(),
     trigger: Type.String({
-      description: 'created, updated, payment_event, manual, guest_portal, list_update (a sanctions import changed an entry the guest may be) or document_read (an identity document photo was read)',
+      description:
+        'created, updated, payment_event, manual, guest_portal, list_update (a sanctions import changed an entry the guest may be) or document_read (an identity document photo was read, or a selfie compared with it)',
     }),
     engine_version: Type.String(),
     inputs_digest: Type.String({ description: 'SHA-256 of everything the checks saw; equal digests give equal verdicts' }),

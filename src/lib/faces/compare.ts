@@ -1,0 +1,88 @@
+/**
+ * Two photos' faces compared: whether they are of one person, in numbers and in words, and what
+ * kept the comparison from saying (no face, several, too small, too dark, eyes shut). The
+ * similarity is 1 less the distance between the faces' descriptors (faces.ts), so that more is
+ * more alike; the thresholds are distances calibrated by `npm run bench:faces` on labelled pairs
+ * of photos of people (bench/results/faces.json), not taken from a model's README.
+ */
+import { decodeColour, ImageRefused } from '../documents/image.js';
+import { describeFace, faceDistance, type FaceFound } from './faces.js';
+
+/** Closer than this, at most 1 % of the benchmark's pairs of two people matched: the same person. */
+export const SAME_DISTANCE = 0.616;
+/** Closer than this, at most 0.1 % did: very likely the same person. */
+export const SURE_DISTANCE = 0.555;
+/** Farther than this, hardly any pair of one person's photos lay: not the same person. Between the two, too close to call. */
+export const APART_DISTANCE = 0.78;
+
+/** The long side faces are looked for at: the detector sees 512 pixels, the descriptor 150, and a phone's photo is ten times that. */
+const FACE_SIDE = 1024;
+
+/** The face must be this share of the photo's height or more: smaller, the descriptor has too few pixels to go on. */
+const SMALLEST_SHARE = 0.12;
+/** Nor fewer pixels high than this, whatever the photo's size. */
+const SMALLEST_PX = 80;
+/** A face darker than this (mean, 0-255) hides what tells people apart. */
+const DARKEST = 45;
+/** Eyes less open than this (eye aspect ratio) are shut, or nearly. */
+const SHUT_EYES = 0.18;
+
+export type FaceProblem = 'no_face' | 'several_faces' | 'face_too_small' | 'too_dark' | 'eyes_closed';
+export type FaceVerdict = 'same_person' | 'not_same_person' | 'cannot_tell';
+
+/** What keeps a photo's face from being compared well: for a guest, what to do again. */
+export function faceProblems(face: FaceFound | null): FaceProblem[] {
+  if (!face) return ['no_face'];
+  const problems: FaceProblem[] = [];
+  if (face.faces > 1) problems.push('several_faces');
+  if (face.share < SMALLEST_SHARE || face.box.height < SMALLEST_PX) problems.push('face_too_small');
+  if (face.light < DARKEST) problems.push('too_dark');
+  if (face.eyes < SHUT_EYES) problems.push('eyes_closed');
+  return problems;
+}
+
+export interface Comparison {
+  /** 0 to 1: 1 less the descriptors' distance; null where a face is missing. */
+  similarity: number | null;
+  /** The similarity from which two faces are taken for one person. */
+  threshold: number;
+  verdict: FaceVerdict;
+  /** How sure, in words: very likely, likely, too close to call, not the same person, or why it cannot tell. */
+  strength: 'very_likely' | 'likely' | 'too_close' | 'unlikely' | 'no_face';
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Two faces' descriptors compared: the verdict by the calibrated distances. */
+export const judge = (a: Float32Array | null, b: Float32Array | null): Comparison => judgeDistance(a && b ? faceDistance(a, b) : null);
+
+/** The verdict on two faces this far apart (null: a face is missing). */
+export function judgeDistance(distance: number | null): Comparison {
+  const threshold = round(1 - SAME_DISTANCE);
+  if (distance === null) return { similarity: null, threshold, verdict: 'cannot_tell', strength: 'no_face' };
+  const similarity = round(Math.max(0, 1 - distance));
+  if (distance < SURE_DISTANCE) return { similarity, threshold, verdict: 'same_person', strength: 'very_likely' };
+  if (distance < SAME_DISTANCE) return { similarity, threshold, verdict: 'same_person', strength: 'likely' };
+  if (distance < APART_DISTANCE) return { similarity, threshold, verdict: 'cannot_tell', strength: 'too_close' };
+  return { similarity, threshold, verdict: 'not_same_person', strength: 'unlikely' };
+}
+
+/** A photo's face, found and described where faces are looked for; ImageRefused (image.ts) for what is no photo. */
+export async function faceIn(photo: Buffer, describe = true): Promise<FaceFound | null> {
+  return describeFace(await decodeColour(photo, FACE_SIDE), describe);
+}
+
+/** Two photos compared, as POST /v1/identity/compare answers: the verdict, and each photo's problems. */
+export async function comparePhotos(a: Buffer, b: Buffer): Promise<Comparison & { problems: { a: FaceProblem[]; b: FaceProblem[] } }> {
+  // A photo that cannot be opened is named as the request names it.
+  const named = (photo: Buffer, part: string) =>
+    faceIn(photo).catch((err: unknown) => {
+      throw err instanceof ImageRefused ? new ImageRefused(`${part}: ${err.message}`) : err;
+    });
+  const [first, second] = [await named(a, 'image_a'), await named(b, 'image_b')];
+  const problems = { a: faceProblems(first), b: faceProblems(second) };
+  const comparison = judge(first?.descriptor ?? null, second?.descriptor ?? null);
+  // Which of several faces was meant cannot be told.
+  if ((first?.faces ?? 0) > 1 || (second?.faces ?? 0) > 1) return { ...comparison, verdict: 'cannot_tell', problems };
+  return { ...comparison, problems };
+}

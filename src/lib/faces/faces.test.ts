@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import sharp from 'sharp';
+import { comparePhotos, faceIn } from './compare.js';
+import { movement } from './selfie.js';
+import { locateFaces, type SsdParams } from './ssd.js';
+
+// Two public-domain portraits (test/fixtures/faces/SOURCES.md): the astronaut Eileen Collins, and Grace Hopper.
+const collins = readFileSync(new URL('../../../test/fixtures/faces/collins.jpg', import.meta.url));
+const hopper = readFileSync(new URL('../../../test/fixtures/faces/hopper.jpg', import.meta.url));
+
+/** Another photo of the same face: turned, smaller, darker, re-encoded worse. */
+const retaken = async (photo: Buffer) => sharp(photo).rotate(18, { background: '#777' }).resize(560).modulate({ brightness: 0.8 }).jpeg({ quality: 60 }).toBuffer();
+
+describe('faces compared', () => {
+  it('finds the faces face-api finds, run layer by layer', async () => {
+    await faceIn(collins, false); // loads the models
+    const require = createRequire(import.meta.url);
+    const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as typeof import('@vladmandic/face-api');
+    const tf = require('@tensorflow/tfjs') as typeof import('@tensorflow/tfjs');
+    for (const photo of [collins, hopper]) {
+      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const image = tf.tensor3d(data, [info.height, info.width, 3], 'int32');
+      const theirs = await api.detectAllFaces(image as never, new api.SsdMobilenetv1Options({ minConfidence: 0.5, maxResults: 5 }));
+      const ours = await locateFaces(tf, api.nets.ssdMobilenetv1.params as unknown as SsdParams, image, 5, 0.5);
+      image.dispose();
+      assert.equal(ours.length, theirs.length);
+      for (const [i, face] of ours.entries()) {
+        const box = theirs[i]!.box;
+        assert.ok(Math.abs(face.score - theirs[i]!.score) < 0.02, `score ${face.score} against ${theirs[i]!.score}`);
+        for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(face.box[k] - box[k]) < 3, `${k} ${face.box[k]} against ${box[k]}`);
+      }
+    }
+  });
+
+  it('takes a face turned, smaller and darker for the same person, and another person for no match', async () => {
+    const same = await comparePhotos(collins, await retaken(collins));
+    assert.equal(same.verdict, 'same_person');
+    assert.equal(same.strength, 'very_likely');
+    assert.ok(same.similarity! > same.threshold);
+    assert.deepEqual(same.problems, { a: [], b: [] });
+    const other = await comparePhotos(collins, hopper);
+    assert.notEqual(other.verdict, 'same_person');
+    assert.ok(other.similarity! < other.threshold, `similarity ${other.similarity}`);
+  });
+
+  it('says what keeps a photo from being compared: no face, several, too dark', async () => {
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c8b9a5' } })
+      .jpeg()
+      .toBuffer();
+    const none = await comparePhotos(collins, blank);
+    assert.deepEqual(none.problems.b, ['no_face']);
+    assert.equal(none.similarity, null);
+    assert.equal(none.verdict, 'cannot_tell');
+
+    const pair = await sharp({ create: { width: 1024, height: 600, channels: 3, background: '#ffffff' } })
+      .composite([
+        { input: collins, left: 0, top: 44 },
+        { input: hopper, left: 512, top: 0 },
+      ])
+      .jpeg()
+      .toBuffer();
+    const group = await comparePhotos(collins, pair);
+    assert.ok(group.problems.b.includes('several_faces'));
+    assert.equal(group.verdict, 'cannot_tell');
+
+    const dark = await sharp(collins).linear(0.12, 0).jpeg().toBuffer();
+    assert.ok((await comparePhotos(collins, dark)).problems.b.includes('too_dark'));
+  });
+});
+
+describe('liveness across the camera frames', () => {
+  it('sees a head turn where the nose crosses from one cheek towards the other, and a blink where the eyes shut and open', () => {
+    const frame = (turn: number, eyes: number) => ({ turn, eyes });
+    const result = (faces: { turn: number; eyes: number }[]) => Object.fromEntries(movement(faces).map((s) => [s.code, s.result]));
+    assert.deepEqual(result([frame(-0.2, 0.3), frame(0, 0.12), frame(0.2, 0.31)]), { head_turn: 'passed', blink: 'passed' });
+    assert.deepEqual(result([frame(0.02, 0.3), frame(0.04, 0.29), frame(0.03, 0.3)]), { head_turn: 'failed', blink: 'failed' });
+    assert.deepEqual(result([frame(0, 0.3)]), { head_turn: 'not_checked', blink: 'not_checked' });
+  });
+});
