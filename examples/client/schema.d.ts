@@ -6975,6 +6975,29 @@ export interface operations {
                             read: components["schemas"]["ReadDocument"] | null;
                             /** @description what kept the photo from being read whole (the reading's problem codes) */
                             problems: string[];
+                            face?: {
+                                face: {
+                                    similarity: number | null;
+                                    threshold: number;
+                                    /**
+                                     * @description same_person: closer than the threshold calibrated at 1 % false matches; not_same_person: farther than almost any two photos of one person; cannot_tell: in between, or a face missing
+                                     * @enum {string}
+                                     */
+                                    verdict: "same_person" | "not_same_person" | "cannot_tell";
+                                    /** @enum {string} */
+                                    strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face";
+                                    problems: ("no_face" | "several_faces" | "face_too_small" | "too_dark" | "eyes_closed")[];
+                                    document_face: boolean;
+                                };
+                                liveness: {
+                                    signals: {
+                                        code: string;
+                                        /** @enum {string} */
+                                        result: "passed" | "failed" | "not_checked";
+                                    }[];
+                                    frames: number;
+                                };
+                            } | null;
                         };
                         created_at: string;
                     }[];

@@ -20,10 +20,8 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { requestScreening } from '../screening/run.js';
 import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
-import { resultAad } from './reading.js';
+import { faceAad, resultAad } from './reading.js';
 import * as repo from './repo.js';
-
-const faceAad = (accountId: string, verificationId: string) => `identity_face:${accountId}:${verificationId}`;
 
 /** The verdict in words, as a host reads it (the console and the portal have them in their catalogues). */
 export const STRENGTH_WORDS: Record<Comparison['strength'], string> = {
@@ -127,11 +125,6 @@ export function faceView(deps: Deps, row: repo.VerificationRow): { face: FaceVie
       words: `${passed} of ${signals.length} signals passed. They are signs that a live person took the selfie, not proof: a video played to the camera, or a good print, can pass them.`,
     },
   };
-}
-
-/** The opened selfie check of a reading, for screening; null where none finished. */
-export function selfieCheckOf(deps: Deps, row: repo.VerificationRow): SelfieCheck | null {
-  return row.face_status === 'finished' && row.face_enc ? (JSON.parse(deps.secrets.open(row.face_enc, faceAad(row.account_id, row.id))) as SelfieCheck) : null;
 }
 
 type FaceChange = { face_status: 'finished' | 'failed'; face_enc: string | null; face_error: string | null };

@@ -333,23 +333,38 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       assert.ok(kept.length < 2000);
     });
 
+    /** A booking in the name on the document, so that what the selfie adds is what the screening says first. */
+    const itsBooking = () => booking(passport.truth.givenNames.split('<')[0]!, passport.truth.surname.replace(/</g, ' '));
+
     it('tells a selfie that is the document held up to the camera', async () => {
-      const id = await booking('Eileen', 'Collins');
+      const id = await itsBooking();
       const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(readFileSync(passport.file), 'selfie')]);
       const v = await finished(sent.json.id);
       const copy = v.liveness.signals.find((s: { code: string }) => s.code === 'not_the_document');
       assert.equal(copy.result, 'failed');
       assert.match(copy.message, /held up to the camera/);
+      const summary = await eventually(async () => {
+        const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
+        return s.details?.identification_document?.status === 'FAIL' && s;
+      }, 'the booking screened with the selfie');
+      assert.equal(summary.details.identification_document.value, 'The selfie looks like the document held up to the camera, not the guest’s own face');
     });
 
     it("says another person's selfie is not the document's, and a selfie alone cannot be sent", async () => {
-      const id = await booking('Grace', 'Hopper');
+      const id = await itsBooking();
       const sent = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(passport.file)), jpeg(hopper, 'selfie')]);
       const v = await finished(sent.json.id);
       assert.notEqual(v.face.verdict, 'same_person');
       assert.ok(v.face.similarity < v.face.threshold);
       assert.equal(v.liveness.signals.find((s: { code: string }) => s.code === 'not_the_document').result, 'passed');
       assert.equal(v.liveness.signals.find((s: { code: string }) => s.code === 'head_turn').result, 'not_checked');
+      // What the selfie adds is said in the host's words.
+      const summary = await eventually(async () => {
+        const s = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
+        return /selfie/.test(s.details?.identification_document?.value ?? '') && s;
+      }, 'the booking screened with the selfie');
+      assert.notEqual(summary.details.identification_document.status, 'PASS');
+      assert.match(summary.details.identification_document.value, /^(The guest’s selfie is not the person on the document|Whether the guest’s selfie is the person on the document cannot be told)/);
 
       const before = await count();
       const alone = await send(`/v1/reservations/${id}/identity-documents`, [jpeg(hopper, 'selfie')]);

@@ -110,3 +110,22 @@ export const PhotoComparison = Type.Object(
   },
   { title: 'FaceComparisonResult' },
 );
+
+/** A selfie's comparison as a screening run's decision record keeps it: no photo, no descriptor. */
+export const SelfieRecord = Type.Object(
+  {
+    face: Type.Object({
+      similarity: Nullable(Type.Number()),
+      threshold: Type.Number(),
+      verdict: Verdict,
+      strength: StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face']),
+      problems: Type.Array(FaceProblemCode),
+      document_face: Type.Boolean(),
+    }),
+    liveness: Type.Object({
+      signals: Type.Array(Type.Object({ code: Type.String(), result: StringEnum(['passed', 'failed', 'not_checked']) })),
+      frames: Type.Integer(),
+    }),
+  },
+  { description: "the guest's selfie against the document's portrait as the run saw it; null or absent without a compared selfie" },
+);

@@ -41,6 +41,10 @@ const SCHEMA = {
     problems: 'list<string>',
     printed_name: 'string',
   },
+  // The guest's selfie against the document's portrait (lib/faces): face_match is same_person,
+  // not_same_person, cannot_tell, or '' without a compared selfie; similarity 0-1 (0 without one);
+  // liveness the signals that passed (one_face, not_the_document, head_turn, blink, screen).
+  identity: { face_match: 'string', similarity: 'double', threshold: 'double', liveness: 'list<string>', liveness_failed: 'list<string>' },
   checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: 'string', value: 'string' }])),
   payments: {
     events: 'int',
@@ -99,6 +103,19 @@ function documentContext(s: Snapshot, day: string): Record<string, unknown> {
   };
 }
 
+/** `identity.*`: the selfie's comparison with the document's portrait, and the liveness signals. */
+function identityContext(s: Snapshot): Record<string, unknown> {
+  const f = s.document?.face;
+  const signals = (result: string) => (f?.liveness.signals ?? []).filter((x) => x.result === result).map((x) => x.code as string);
+  return {
+    face_match: f?.face.verdict ?? '',
+    similarity: f?.face.similarity ?? 0,
+    threshold: f?.face.threshold ?? 0,
+    liveness: signals('passed'),
+    liveness_failed: signals('failed'),
+  };
+}
+
 /** The printed page's name against the zone's: same, differs, unread, or '' where no page was read. */
 function printedName(p: PrintedPage | null | undefined): string {
   if (!p) return '';
@@ -144,6 +161,7 @@ export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, r
       expiry_date: txt(s.identification.expiry_date),
     },
     document: documentContext(s, r.check_in_date ?? today),
+    identity: identityContext(s),
     checks: Object.fromEntries(CHECK_NAMES.map((c) => [c, { status: details[c]?.status ?? 'INCOMPLETE', value: details[c]?.value ?? '' }])),
     payments: {
       events: BigInt(s.payments.length),

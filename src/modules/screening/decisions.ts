@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import type { ReservationRow } from '../../db/schema.js';
-import { ReadDocument } from '../identity/schemas.js';
+import { Nullable } from '../../http/validation.js';
+import { ReadDocument, SelfieRecord } from '../identity/schemas.js';
 import { listRuns } from './repo.js';
 
 export const DecisionList = Type.Array(
@@ -49,6 +50,7 @@ export const DecisionList = Type.Array(
           verification_id: Type.String({ description: 'the reading the run used (GET /v1/identity-verifications/{id})' }),
           read: Type.Union([ReadDocument, Type.Null()], { description: 'the fields read from the zone as the run saw them; null when the photo could not be read' }),
           problems: Type.Array(Type.String(), { description: "what kept the photo from being read whole (the reading's problem codes)" }),
+          face: Type.Optional(Nullable(SelfieRecord)),
         },
         { description: 'what the run read of the identity document: kept with the decision, never the photo. Absent when no document had been read' },
       ),

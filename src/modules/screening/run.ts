@@ -76,7 +76,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     now: iso(now),
     reservation: reservationPart(r),
     identification,
-    ...(latest ? { document: { verification_id: latest.verification_id, read: latest.reading.document, problems: latest.reading.problems } } : {}),
+    ...(latest ? { document: { verification_id: latest.verification_id, read: latest.reading.document, problems: latest.reading.problems, face: latest.face } } : {}),
     payments,
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),

@@ -1,4 +1,5 @@
 import type { PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
+import type { SelfieCheck } from '../../lib/faces/selfie.js';
 import type { Identification } from './identity.js';
 import type { PaymentEvent } from './schemas.js';
 
@@ -83,7 +84,7 @@ export interface Snapshot {
   };
   identification: Identification;
   /** The identity document read from the guest's photo (modules/identity): the latest reading, or undefined when none was sent. */
-  document?: { verification_id: string; read: ReadDocument | null; problems: PhotoProblem[] } | undefined;
+  document?: { verification_id: string; read: ReadDocument | null; problems: PhotoProblem[]; face?: SelfieCheck | null } | undefined;
   payments: (PaymentEvent & { occurred_at: string })[];
   history: { reservations: number; medianTotalPrice: number | null; medianNights: number | null; sameContactLast24h: number };
   guestPortalCompleted: boolean;

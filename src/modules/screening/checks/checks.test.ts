@@ -108,6 +108,60 @@ describe('checks', () => {
     assert.match(unread.findings[0].text, /blurred and glare on the document/);
   });
 
+  it("identification: the guest's selfie against the document's portrait, and the liveness signals", () => {
+    const f = (value: string | null, check: 'valid' | 'invalid' | 'none' = 'none') => ({ value, check });
+    const read: ReadDocument = {
+      format: 'TD3',
+      document_type: f('P'),
+      issuing_state: f('PRT'),
+      document_number: f('CB1234567', 'valid'),
+      surname: f('COSTA'),
+      given_names: f('INES'),
+      nationality: f('PRT'),
+      birth_date: f('1990-01-01', 'valid'),
+      sex: f('F'),
+      expiry_date: f('2030-01-01', 'valid'),
+      optional_data: f(null),
+      composite: 'valid',
+      valid: true,
+      zone: [],
+    };
+    type Face = NonNullable<NonNullable<Snapshot['document']>['face']>;
+    const signals = (failed: string[] = []): Face['liveness'] => ({
+      signals: (['one_face', 'not_the_document', 'head_turn', 'blink', 'screen'] as const).map((code) => ({ code, result: failed.includes(code) ? 'failed' : 'passed' })),
+      frames: 6,
+    });
+    const face = (verdict: Face['face']['verdict'], strength: Face['face']['strength'], similarity: number | null, more: Partial<Face['face']> = {}, failed: string[] = []): Face => ({
+      face: { similarity, threshold: 0.384, verdict, strength, problems: [], document_face: true, ...more },
+      liveness: signals(failed),
+    });
+    const check = (x: Face) => identificationDocument(snapshot({ document: { verification_id: 'idv_1', read, problems: [], face: x } }));
+
+    const same = check(face('same_person', 'very_likely', 0.62));
+    assert.equal(same.status, 'PASS');
+    assert.equal(same.value, 'Document read from its photo: INES COSTA, valid through the stay; the guest’s selfie is very likely the person on it');
+    const other = check(face('not_same_person', 'unlikely', 0.12));
+    assert.equal(other.status, 'FAIL');
+    assert.equal(other.findings[0]?.strength, 'strong');
+    assert.equal(other.findings[0]?.text, 'The guest’s selfie is not the person on the document (similarity 0.12; the same person from 0.38)');
+    const unclear = check(face('cannot_tell', 'too_close', 0.3, { problems: ['too_dark'] }));
+    assert.equal(unclear.status, 'REVIEW');
+    assert.equal(unclear.findings[0]?.text, 'Whether the guest’s selfie is the person on the document cannot be told: the selfie is too dark');
+    const noPortrait = check(face('cannot_tell', 'no_face', null, { document_face: false }));
+    assert.match(noPortrait.findings[0]!.text, /no face was found on the document’s photo/);
+    // The same person, but the selfie is the document held up to the camera: that is strong on its own.
+    const held = check(face('same_person', 'very_likely', 0.9, {}, ['not_the_document', 'head_turn', 'blink']));
+    assert.equal(held.status, 'FAIL');
+    assert.deepEqual(
+      held.findings.map((x) => [x.code, x.strength]),
+      [
+        ['id.selfie_copy', 'strong'],
+        ['id.selfie_still', 'weak'],
+      ],
+    );
+    assert.match(held.findings[1]!.text, /the head did not turn and the eyes did not blink/);
+  });
+
   it('fraud: long and expensive stays against the account history, velocity, free webmail as a fact only', () => {
     assert.equal(fraudDetection(snapshot()).status, 'PASS');
     assert.deepEqual(

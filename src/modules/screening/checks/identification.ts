@@ -2,6 +2,7 @@ import { parse as parseMrz } from 'mrz';
 import { normaliseDocument } from '../../blocklist/service.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import { dateInWords, listInWords, say, type HostMessage } from '../../../lib/host-messages.js';
+import type { SelfieCheck } from '../../../lib/faces/selfie.js';
 import { documentKind, type Check, type Finding } from '../types.js';
 import { outcome } from './outcome.js';
 
@@ -164,7 +165,50 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
       recommendation: say('id.read_birth_mismatch.do'),
     });
   }
+  findings.push(...faceFindings(doc.face));
   return { findings, name };
+}
+
+/**
+ * What the guest's selfie says against the document's portrait (lib/faces/selfie.ts): not the
+ * same person is strong, as is a selfie that is the document held up to the camera; a comparison
+ * that cannot tell is moderate (the guest is asked for a new selfie, then the host looks); a
+ * screen is moderate; a head that did not turn or eyes that did not blink across the frames are
+ * weak (the guest may not have followed the camera's prompts).
+ */
+function faceFindings(face: SelfieCheck | null | undefined): Finding[] {
+  if (!face) return [];
+  const findings: Finding[] = [];
+  const c = face.face;
+  const two = (x: number | null) => (x === null ? '' : x.toFixed(2));
+  if (c.verdict === 'not_same_person')
+    findings.push({
+      code: 'id.face_mismatch',
+      text: say('id.face_mismatch', { similarity: two(c.similarity), threshold: two(c.threshold) }),
+      strength: 'strong',
+      recommendation: say('id.face_mismatch.do'),
+    });
+  if (c.verdict === 'cannot_tell') {
+    const why = [...(c.document_face ? [] : ['no_document_face' as const]), ...c.problems, ...(c.strength === 'too_close' && !c.problems.length ? ['too_close' as const] : [])];
+    findings.push({
+      code: 'id.face_unclear',
+      text: say('id.face_unclear', { why: listInWords(why.map((w) => say(`id.face_why.${w}`))) }),
+      strength: 'moderate',
+      recommendation: say('id.face_unclear.do'),
+    });
+  }
+  const failed = new Set(face.liveness.signals.filter((s) => s.result === 'failed').map((s) => s.code));
+  if (failed.has('not_the_document')) findings.push({ code: 'id.selfie_copy', text: say('id.selfie_copy'), strength: 'strong', recommendation: say('id.selfie_copy.do') });
+  if (failed.has('screen')) findings.push({ code: 'id.selfie_screen', text: say('id.selfie_screen'), strength: 'moderate', recommendation: say('id.selfie_screen.do') });
+  const still = (['head_turn', 'blink'] as const).filter((s) => failed.has(s));
+  if (still.length)
+    findings.push({
+      code: 'id.selfie_still',
+      text: say('id.selfie_still', { what: listInWords(still.map((s) => say(`id.selfie_still.${s}`))) }),
+      strength: 'weak',
+      recommendation: say('id.selfie_still.do'),
+    });
+  return findings;
 }
 
 /**
@@ -216,5 +260,11 @@ export const identificationDocument: Check = (s) => {
       });
     }
   }
-  return outcome(findings, { value: fromPhoto.name ? say('id.read.value', { name: fromPhoto.name }) : say('id.ok.value') }, { help: say('id.help.review') });
+  const face = s.document?.face?.face;
+  const value = !fromPhoto.name
+    ? say('id.ok.value')
+    : face?.verdict === 'same_person'
+      ? say('id.read_face.value', { name: fromPhoto.name, strength: face.strength })
+      : say('id.read.value', { name: fromPhoto.name });
+  return outcome(findings, { value }, { help: say('id.help.review') });
 };
