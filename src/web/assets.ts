@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyPluginAsync } from 'fastify';
 import { packageFile } from '../lib/packages.js';
-import { CONSOLE_SCRIPT, HTMX, STYLESHEET } from './layout.js';
+import { CONSOLE_SCRIPT, HTMX, SELFIE_SCRIPT, STYLESHEET } from './layout.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,6 +16,7 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
     { url: STYLESHEET, file: packageFile('public/style.css'), type: 'text/css; charset=utf-8' },
     { url: HTMX, file: require.resolve('htmx.org/dist/htmx.min.js'), type: 'text/javascript; charset=utf-8' },
     { url: CONSOLE_SCRIPT, file: packageFile('public/console.js'), type: 'text/javascript; charset=utf-8' },
+    { url: SELFIE_SCRIPT, file: packageFile('public/selfie.js'), type: 'text/javascript; charset=utf-8' },
   ];
   for (const a of assets) {
     const body = readFileSync(a.file);

@@ -8,6 +8,8 @@ import { statusOf } from '../http/errors.js';
 export const STYLESHEET = '/assets/style.css';
 export const HTMX = '/assets/htmx.min.js';
 export const CONSOLE_SCRIPT = '/assets/console.js';
+/** The guest portal's camera for the selfie (public/selfie.js). */
+export const SELFIE_SCRIPT = '/assets/selfie.js';
 
 interface DocumentProps {
   title: string;
@@ -22,11 +24,13 @@ interface DocumentProps {
    * many seconds without JavaScript; with it, htmx refreshes the part of the page marked hx-get.
    */
   refreshEvery?: number | undefined;
+  /** A script of the page's own (the selfie's camera), after the others. */
+  pageScript?: string | undefined;
   children: ComponentChildren;
 }
 
 /** The HTML document around every page: the title, the stylesheet, and htmx where it helps. */
-export function Document({ title, lang = 'en', brandCss, script, refreshEvery, children }: DocumentProps) {
+export function Document({ title, lang = 'en', brandCss, script, refreshEvery, pageScript, children }: DocumentProps) {
   return (
     <html lang={lang}>
       <head>
@@ -44,6 +48,7 @@ export function Document({ title, lang = 'en', brandCss, script, refreshEvery, c
         {brandCss ? <link rel="stylesheet" href={brandCss} /> : null}
         {script || refreshEvery ? <script src={HTMX} defer /> : null}
         {script ? <script src={CONSOLE_SCRIPT} defer /> : null}
+        {pageScript ? <script src={pageScript} defer /> : null}
       </head>
       {children}
     </html>
@@ -51,9 +56,9 @@ export function Document({ title, lang = 'en', brandCss, script, refreshEvery, c
 }
 
 /** A page for one task (the guest portal, signup, sign-in): a card in the middle of the screen. */
-export function CardPage({ title, lang, brandCss, refreshEvery, header, footer, children }: Omit<DocumentProps, 'script'> & { header?: ComponentChildren; footer?: ComponentChildren }) {
+export function CardPage({ title, lang, brandCss, refreshEvery, pageScript, header, footer, children }: Omit<DocumentProps, 'script'> & { header?: ComponentChildren; footer?: ComponentChildren }) {
   return (
-    <Document title={title} lang={lang} brandCss={brandCss} refreshEvery={refreshEvery}>
+    <Document title={title} lang={lang} brandCss={brandCss} refreshEvery={refreshEvery} pageScript={pageScript}>
       <body>
         <main class="card">
           {header}

@@ -21,11 +21,17 @@ import {
   missingSteps,
   nextStep,
   openPortal,
+  compareSelfiePhotos,
   readDocumentPhotos,
   saveStep,
+  selfiePhotoRefusal,
+  selfiePhotos,
+  selfieState,
   submitPortal,
   type Portal,
 } from '../modules/portal/service.js';
+import type { PortalSelfie } from '../modules/identity/faces.js';
+import { MOST_FRAMES } from '../modules/identity/photos.js';
 import { PORTAL_TRIES, type PortalReading } from '../modules/identity/service.js';
 import type { Terms } from '../modules/listings/profile.js';
 import { checkInOutlook } from '../modules/messages/check-in.js';
@@ -34,7 +40,7 @@ import type { ReservationRow } from '../modules/reservations/repo.js';
 import { openIdentification } from '../modules/screening/identity.js';
 import { SCREENS, type Screen } from '../modules/settings/screens.js';
 import { guestTranslator, guestWords, rememberLanguage, Switcher } from './guest.js';
-import { CardPage, pageErrorHandler, Problems, sendPage } from './layout.js';
+import { CardPage, pageErrorHandler, Problems, SELFIE_SCRIPT, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
 const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
@@ -73,7 +79,7 @@ interface View {
 
 const hostOf = (p: Portal | undefined) => ({ named: p?.profile.display_name ? 'yes' : 'no', host: p?.profile.display_name ?? '' });
 
-function GuestPage({ v, title, refreshEvery, children }: { v: View; title: string; refreshEvery?: number; children: ComponentChildren }) {
+function GuestPage({ v, title, refreshEvery, pageScript, children }: { v: View; title: string; refreshEvery?: number; pageScript?: string; children: ComponentChildren }) {
   const { p, t } = v;
   const token = p?.reservation.gp_token;
   const header = (
@@ -88,6 +94,7 @@ function GuestPage({ v, title, refreshEvery, children }: { v: View; title: strin
       lang={t.locale}
       brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined}
       refreshEvery={refreshEvery}
+      pageScript={pageScript}
       header={header}
       footer={
         <>
@@ -164,10 +171,15 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
       return (
         <>
           {label}
-          <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
+          {f.capture ? (
+            // The phone's front camera for a selfie; a computer offers its files.
+            <input type="file" id={id} name={f.name} accept="image/*" capture={f.capture} required={f.required && !has} />
+          ) : (
+            <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
+          )}
           <small class="hint">
             {has ? `${t.t('portal.file.saved', { name: kept.filename })} ` : ''}
-            {t.t('portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
+            {f.capture && f.help ? t.t(f.help) : t.t('portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
           </small>
         </>
       );
@@ -253,7 +265,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
   const title = t.t(def.title);
   return (
-    <GuestPage v={v} title={title}>
+    <GuestPage v={v} title={title} pageScript={screen === 'Selfie' ? SELFIE_SCRIPT : undefined}>
       <StayLine t={t} r={r} />
       <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
       <h1>{title}</h1>
@@ -263,6 +275,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       <Problems list={problems} />
       <Warnings t={t} p={p} list={warnings} />
       <form method="post" action={`/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data">
+        {screen === 'Selfie' ? <Camera t={t} /> : null}
         {fields.map((f) => (
           <FieldInput t={t} f={f} values={shown} saved={saved} />
         ))}
@@ -284,6 +297,33 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
         ) : null}
       </form>
     </GuestPage>
+  );
+}
+
+/**
+ * The selfie's camera (public/selfie.js shows it; without JavaScript it stays hidden and the file
+ * input takes a photo): a live preview of the front camera, the prompts the guest follows while
+ * it takes a short series of frames, sent with the selfie in the form's own file inputs.
+ */
+function Camera({ t }: { t: Translator }) {
+  return (
+    <div
+      id="camera"
+      hidden
+      data-look={t.t('selfie.camera.look')}
+      data-left={t.t('selfie.camera.left')}
+      data-right={t.t('selfie.camera.right')}
+      data-blink={t.t('selfie.camera.blink')}
+      data-refused={t.t('selfie.camera.refused')}
+    >
+      <video autoplay muted playsinline aria-hidden="true" />
+      <p data-prompt aria-live="assertive" class="prompt" />
+      <button type="button" data-start>
+        {t.t('selfie.camera.start')}
+      </button>
+      <input type="file" name="selfie_frames" multiple hidden />
+      <p class="hint">{t.t('selfie.camera.or')}</p>
+    </div>
   );
 }
 
@@ -343,6 +383,62 @@ function ReadingStatus({ t, p, reading }: { t: Translator; p: Portal; reading: P
         </>
       )}
     </div>
+  );
+}
+
+/** The part of the selfie's page that changes as the comparison goes on (htmx swaps it in place). */
+function SelfieStatus({ t, p, selfie }: { t: Translator; p: Portal; selfie: PortalSelfie }) {
+  const token = p.reservation.gp_token;
+  const onward = (
+    <a class="button" href={`/gp/${token}?after=Selfie`}>
+      {t.t('reading.continue')}
+    </a>
+  );
+  if (selfie.state === 'checking') {
+    return (
+      <div id="selfie" aria-live="polite" hx-get={`/gp/${token}/selfie`} hx-trigger="every 1s" hx-select="#selfie" hx-swap="outerHTML">
+        <p>{t.t('selfie.wait')}</p>
+        <progress aria-label={t.t('selfie.title')} />
+      </div>
+    );
+  }
+  if (selfie.state === 'ok' || selfie.state === 'late') {
+    return (
+      <div id="selfie" aria-live="polite">
+        <p class="notice" data-selfie={selfie.state}>
+          {selfie.state === 'ok' ? t.t('selfie.ok') : t.t('selfie.late', hostOf(p))}
+        </p>
+        {onward}
+      </div>
+    );
+  }
+  return (
+    <div id="selfie" aria-live="polite">
+      <div class="warning" role="alert" data-selfie="retake">
+        <strong>{t.t('selfie.unusable')}</strong>
+        {selfie.problems.map((code) => (
+          <p data-problem={code}>{t.t(`selfie.problem.${code}`)}</p>
+        ))}
+      </div>
+      <a class="button" href={`/gp/${token}?step=Selfie`}>
+        {t.t('selfie.retake')}
+      </a>{' '}
+      <a class="button secondary" href={`/gp/${token}?after=Selfie`}>
+        {t.t('selfie.go_on')}
+      </a>
+    </div>
+  );
+}
+
+function selfiePage(v: View & { p: Portal }, selfie: PortalSelfie) {
+  const { p, t } = v;
+  const title = t.t('selfie.title');
+  return (
+    <GuestPage v={v} title={title} refreshEvery={selfie.state === 'checking' ? 2 : undefined}>
+      <StayLine t={t} r={p.reservation} />
+      <h1>{title}</h1>
+      <SelfieStatus t={t} p={p} selfie={selfie} />
+    </GuestPage>
   );
 }
 
@@ -474,7 +570,8 @@ export const portalPages =
     await app.register(cookie);
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     await app.register(multipart, {
-      limits: { fileSize: MAX_FILE_BYTES, files: 4, fields: 60, fieldSize: 16 * 1024, parts: 64 },
+      // A document's two sides, or a selfie and the camera's frames.
+      limits: { fileSize: MAX_FILE_BYTES, files: 4 + MOST_FRAMES, fields: 60, fieldSize: 16 * 1024, parts: 64 },
     });
     app.setErrorHandler(
       pageErrorHandler(
@@ -513,6 +610,15 @@ export const portalPages =
       return sendPage(reply, next ? stepPage(deps, v, next, undefined, [], await documentPrefill(deps, p, next)) : reviewPage(v));
     });
 
+    // Where the comparison of the guest's selfie stands; htmx polls it for its #selfie part.
+    app.get('/gp/:token/selfie', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
+      const v = await open(request, reply);
+      const { p } = v;
+      const selfie = p.row?.completed_at ? null : await selfieState(deps, p);
+      if (!selfie) return reply.code(303).header('location', `/gp/${p.reservation.gp_token}`).send();
+      return sendPage(reply, selfiePage(v, selfie));
+    });
+
     // Where the reading of the guest's document photo stands; htmx polls it for its #reading part.
     app.get('/gp/:token/reading', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
       const v = await open(request, reply);
@@ -549,9 +655,10 @@ export const portalPages =
         return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })]), 413);
       }
       const skip = fields.action === 'skip';
-      // New photos of the document are read; one the reader cannot open is refused before anything is saved.
-      const photos = screen === 'IDCollection' && !skip ? documentPhotos(uploads) : [];
-      if (photos.length && documentPhotoRefusal(photos)) {
+      // New photos of the document are read, a new selfie compared with it; one the reader cannot
+      // open is refused before anything is saved.
+      const photos = skip ? [] : screen === 'IDCollection' ? documentPhotos(uploads) : screen === 'Selfie' ? selfiePhotos(uploads) : [];
+      if (photos.length && (screen === 'Selfie' ? selfiePhotoRefusal(photos) : documentPhotoRefusal(photos))) {
         return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('reading.refused')]), 415);
       }
       const result = await saveStep(deps, p, t, screen, fields, uploads, skip);
@@ -572,6 +679,10 @@ export const portalPages =
       if (photos.some((x) => x.side === 'front')) {
         await readDocumentPhotos(deps, p, photos);
         return reply.code(303).header('location', `/gp/${p.reservation.gp_token}/reading`).send();
+      }
+      // A selfie the guest should take again (no face, too dark, eyes shut) is said at once.
+      if (photos.some((x) => x.side === 'selfie') && (await compareSelfiePhotos(deps, p, photos))) {
+        return reply.code(303).header('location', `/gp/${p.reservation.gp_token}/selfie`).send();
       }
       const warnings = skip ? [] : documentWarnings(p, screen, result.answer, today(deps));
       const stay = warnings.length > 0 && fields.confirmed !== warningsKey(warnings);

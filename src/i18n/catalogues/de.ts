@@ -107,6 +107,27 @@ const de: Catalogue = {
   'reading.refused':
     'Diese Datei ist kein Foto, das wir lesen können. Senden Sie ein Foto als JPEG, PNG oder WebP (auf dem iPhone: Einstellungen, Kamera, Formate, Maximale Kompatibilität, oder ein Bildschirmfoto des Fotos).',
 
+  // The selfie
+  'selfie.camera.start': 'Kamera starten',
+  'selfie.camera.look': 'Schauen Sie in die Kamera.',
+  'selfie.camera.left': 'Drehen Sie den Kopf langsam nach links …',
+  'selfie.camera.right': '… und jetzt nach rechts.',
+  'selfie.camera.blink': 'Schauen Sie in die Kamera und blinzeln Sie zweimal.',
+  'selfie.camera.refused': 'Die Kamera konnte nicht gestartet werden. Machen Sie das Selfie stattdessen unten mit Ihrem Telefon.',
+  'selfie.camera.or': 'Oder ein Foto aufnehmen oder auswählen:',
+  'selfie.title': 'Ihr Selfie wird geprüft',
+  'selfie.wait': 'Wir sehen uns Ihr Selfie an. Das dauert ein paar Sekunden.',
+  'selfie.ok': 'Danke: Ihr Selfie wurde aufgenommen.',
+  'selfie.late': 'Die Prüfung Ihres Selfies dauert länger als sonst. Sie können weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht das Ergebnis.',
+  'selfie.unusable': 'Ihr Selfie kann nicht verwendet werden:',
+  'selfie.problem.no_face': 'Es wurde kein Gesicht gefunden: Schauen Sie in die Kamera, das ganze Gesicht im Bild.',
+  'selfie.problem.several_faces': 'Mehrere Gesichter sind im Bild: Machen Sie es noch einmal allein.',
+  'selfie.problem.face_too_small': 'Ihr Gesicht ist zu klein im Bild: Halten Sie das Telefon näher, auf Armlänge.',
+  'selfie.problem.too_dark': 'Das Bild ist zu dunkel: Wenden Sie sich einem Fenster oder einer Lampe zu.',
+  'selfie.problem.eyes_closed': 'Ihre Augen sind geschlossen: Machen Sie es noch einmal mit Blick in die Kamera.',
+  'selfie.retake': 'Selfie noch einmal machen',
+  'selfie.go_on': 'Ohne weitermachen',
+
   'signup.title': 'Konto anlegen',
   'signup.heading': 'Ihr guestscreen-Konto anlegen',
   'signup.name': 'Ihr Name',
@@ -187,6 +208,11 @@ const de: Catalogue = {
     'Laden Sie ein Foto oder einen Scan Ihres Dokuments hoch. Es wird verschlüsselt gespeichert, und nur {named, select, yes {{host}} other {Ihr Gastgeber}} kann es öffnen.',
   'field.IDCollection.document_front': 'Vorderseite oder Seite mit dem Foto',
   'field.IDCollection.document_back': 'Rückseite, bei einem Personalausweis',
+  'screen.Selfie.title': 'Ein Selfie',
+  'screen.Selfie.intro':
+    'Machen Sie ein Foto Ihres Gesichts, damit {named, select, yes {{host}} other {Ihr Gastgeber}} weiß, dass Sie die Person auf Ihrem Dokument sind. Es wird auf dem eigenen Server von {named, select, yes {{host}} other {Ihrem Gastgeber}} mit dem Foto Ihres Dokuments verglichen und wie Ihr Dokument verschlüsselt aufbewahrt.',
+  'field.Selfie.selfie': 'Ihr Selfie',
+  'help.Selfie.selfie': 'Schauen Sie bei gutem Licht allein in die Kamera, die Augen offen.',
   'screen.SecurityDeposit.title': 'Kaution',
   'screen.SecurityDeposit.intro':
     'Für diesen Aufenthalt wird eine erstattungsfähige Kaution einbehalten, wie in Ihrer Buchung angegeben. Sie wird vom Zahlungsanbieter des Gastgebers eingezogen; diese Seite fragt keine Kartendaten ab.',

@@ -108,6 +108,27 @@ const fr: Catalogue = {
   'reading.refused':
     'Ce fichier n’est pas une photo que nous savons lire. Envoyez une photo JPEG, PNG ou WebP (sur un iPhone, choisissez Réglages, Appareil photo, Formats, Le plus compatible, ou faites une capture d’écran de la photo).',
 
+  // The selfie
+  'selfie.camera.start': 'Allumer la caméra',
+  'selfie.camera.look': 'Regardez la caméra.',
+  'selfie.camera.left': 'Tournez lentement la tête vers la gauche…',
+  'selfie.camera.right': '…puis vers la droite.',
+  'selfie.camera.blink': 'Regardez la caméra et clignez des yeux deux fois.',
+  'selfie.camera.refused': 'La caméra n’a pas pu démarrer. Prenez plutôt un selfie avec votre téléphone, ci-dessous.',
+  'selfie.camera.or': 'Ou prenez ou choisissez une photo :',
+  'selfie.title': 'Vérification de votre selfie',
+  'selfie.wait': 'Nous regardons votre selfie. Cela prend quelques secondes.',
+  'selfie.ok': 'Merci : votre selfie a été pris.',
+  'selfie.late': 'La vérification de votre selfie prend plus de temps que d’habitude. Vous pouvez continuer : {named, select, yes {{host}} other {votre hôte}} verra le résultat.',
+  'selfie.unusable': 'Votre selfie ne peut pas être utilisé :',
+  'selfie.problem.no_face': 'Aucun visage n’a été trouvé : regardez la caméra, tout le visage dans l’image.',
+  'selfie.problem.several_faces': 'Il y a plusieurs visages dans l’image : recommencez seul.',
+  'selfie.problem.face_too_small': 'Votre visage est trop petit dans l’image : rapprochez le téléphone, à bout de bras.',
+  'selfie.problem.too_dark': 'L’image est trop sombre : tournez-vous vers une fenêtre ou une lampe.',
+  'selfie.problem.eyes_closed': 'Vos yeux sont fermés : recommencez en regardant la caméra.',
+  'selfie.retake': 'Reprendre le selfie',
+  'selfie.go_on': 'Continuer sans',
+
   'signup.title': 'Créez votre compte',
   'signup.heading': 'Créez votre compte guestscreen',
   'signup.name': 'Votre nom',
@@ -188,6 +209,11 @@ const fr: Catalogue = {
   'screen.IDCollection.intro': 'Envoyez une photo ou un scan de votre document. Il est stocké chiffré et seul {named, select, yes {{host}} other {votre hôte}} peut l’ouvrir.',
   'field.IDCollection.document_front': 'Recto, ou la page avec la photo',
   'field.IDCollection.document_back': 'Verso, pour une carte d’identité',
+  'screen.Selfie.title': 'Un selfie',
+  'screen.Selfie.intro':
+    'Prenez une photo de votre visage, pour que {named, select, yes {{host}} other {votre hôte}} sache que vous êtes la personne de votre document. Elle est comparée à la photo de votre document sur le propre serveur de {named, select, yes {{host}} other {votre hôte}} et conservée chiffrée, comme votre document.',
+  'field.Selfie.selfie': 'Votre selfie',
+  'help.Selfie.selfie': 'Regardez l’appareil dans une bonne lumière, seul, les yeux ouverts.',
   'screen.SecurityDeposit.title': 'Caution',
   'screen.SecurityDeposit.intro':
     'Une caution remboursable est retenue pour ce séjour, comme prévu dans votre réservation. Elle est perçue par le prestataire de paiement de l’hôte ; cette page ne demande aucune carte.',

@@ -108,6 +108,27 @@ const it: Catalogue = {
   'reading.refused':
     'Questo file non è una foto che possiamo leggere. Invia una foto JPEG, PNG o WebP (su un iPhone scegli Impostazioni, Fotocamera, Formati, Più compatibile, oppure fai uno screenshot della foto).',
 
+  // The selfie
+  'selfie.camera.start': 'Avvia la fotocamera',
+  'selfie.camera.look': 'Guarda la fotocamera.',
+  'selfie.camera.left': 'Gira lentamente la testa verso sinistra…',
+  'selfie.camera.right': '…e ora verso destra.',
+  'selfie.camera.blink': 'Guarda la fotocamera e sbatti le palpebre due volte.',
+  'selfie.camera.refused': 'Non è stato possibile avviare la fotocamera. Scatta il selfie con il telefono, qui sotto.',
+  'selfie.camera.or': 'Oppure scatta o scegli una foto:',
+  'selfie.title': 'Controllo del tuo selfie',
+  'selfie.wait': 'Stiamo guardando il tuo selfie. Ci vuole qualche secondo.',
+  'selfie.ok': 'Grazie: il tuo selfie è stato scattato.',
+  'selfie.late': 'Il controllo del selfie richiede più tempo del solito. Puoi continuare: {named, select, yes {{host}} other {il tuo host}} vedrà il risultato.',
+  'selfie.unusable': 'Il tuo selfie non può essere usato:',
+  'selfie.problem.no_face': 'Non è stato trovato nessun viso: guarda la fotocamera, con tutto il viso nell’immagine.',
+  'selfie.problem.several_faces': 'Ci sono più visi nell’immagine: rifallo da solo.',
+  'selfie.problem.face_too_small': 'Il tuo viso è troppo piccolo nell’immagine: avvicina il telefono, a distanza di braccio.',
+  'selfie.problem.too_dark': 'L’immagine è troppo scura: mettiti di fronte a una finestra o a una lampada.',
+  'selfie.problem.eyes_closed': 'Hai gli occhi chiusi: rifallo guardando la fotocamera.',
+  'selfie.retake': 'Rifai il selfie',
+  'selfie.go_on': 'Continua senza',
+
   'signup.title': 'Crea il tuo account',
   'signup.heading': 'Crea il tuo account guestscreen',
   'signup.name': 'Il tuo nome',
@@ -187,6 +208,11 @@ const it: Catalogue = {
   'screen.IDCollection.intro': 'Carica una foto o una scansione del documento. Viene conservata cifrata e solo {named, select, yes {{host}} other {il tuo host}} può aprirla.',
   'field.IDCollection.document_front': 'Fronte, o la pagina con la foto',
   'field.IDCollection.document_back': 'Retro, per una carta d’identità',
+  'screen.Selfie.title': 'Un selfie',
+  'screen.Selfie.intro':
+    'Scatta una foto del tuo viso, così {named, select, yes {{host}} other {il tuo host}} sa che sei la persona del documento. Viene confrontata con la foto del documento sul server di {named, select, yes {{host}} other {il tuo host}} e conservata cifrata, come il documento.',
+  'field.Selfie.selfie': 'Il tuo selfie',
+  'help.Selfie.selfie': 'Guarda la fotocamera con una buona luce, da solo, con gli occhi aperti.',
   'screen.SecurityDeposit.title': 'Deposito cauzionale',
   'screen.SecurityDeposit.intro':
     'Per questo soggiorno viene trattenuto un deposito cauzionale rimborsabile, come indicato nella prenotazione. Lo incassa il fornitore di pagamenti dell’host; questa pagina non chiede dati della carta.',

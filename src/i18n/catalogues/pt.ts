@@ -106,6 +106,27 @@ const pt: Catalogue = {
   'reading.refused':
     'Este ficheiro não é uma foto que consigamos ler. Envie uma foto JPEG, PNG ou WebP (num iPhone, escolha Definições, Câmara, Formatos, Mais compatível, ou faça uma captura de ecrã da foto).',
 
+  // The selfie
+  'selfie.camera.start': 'Ligar a câmara',
+  'selfie.camera.look': 'Olhe para a câmara.',
+  'selfie.camera.left': 'Vire a cabeça devagar para a esquerda…',
+  'selfie.camera.right': '…e agora para a direita.',
+  'selfie.camera.blink': 'Olhe para a câmara e pisque os olhos duas vezes.',
+  'selfie.camera.refused': 'Não foi possível ligar a câmara. Tire a selfie com o telemóvel, aqui em baixo.',
+  'selfie.camera.or': 'Ou tire ou escolha uma foto:',
+  'selfie.title': 'A verificar a sua selfie',
+  'selfie.wait': 'Estamos a olhar para a sua selfie. Demora alguns segundos.',
+  'selfie.ok': 'Obrigado: a sua selfie foi tirada.',
+  'selfie.late': 'A verificação da sua selfie está a demorar mais do que o habitual. Pode continuar: {named, select, yes {{host}} other {o seu anfitrião}} verá o resultado.',
+  'selfie.unusable': 'A sua selfie não pode ser usada:',
+  'selfie.problem.no_face': 'Não foi encontrado nenhum rosto: olhe para a câmara, com o rosto inteiro na imagem.',
+  'selfie.problem.several_faces': 'Há vários rostos na imagem: tire-a de novo sozinho.',
+  'selfie.problem.face_too_small': 'O seu rosto está demasiado pequeno na imagem: aproxime o telemóvel, à distância do braço.',
+  'selfie.problem.too_dark': 'A imagem está demasiado escura: vire-se para uma janela ou um candeeiro.',
+  'selfie.problem.eyes_closed': 'Tem os olhos fechados: tire-a de novo a olhar para a câmara.',
+  'selfie.retake': 'Tirar a selfie de novo',
+  'selfie.go_on': 'Continuar sem ela',
+
   'signup.title': 'Crie a sua conta',
   'signup.heading': 'Crie a sua conta guestscreen',
   'signup.name': 'O seu nome',
@@ -185,6 +206,11 @@ const pt: Catalogue = {
   'screen.IDCollection.intro': 'Envie uma fotografia ou digitalização do documento. É guardada cifrada e só {named, select, yes {{host}} other {o seu anfitrião}} a pode abrir.',
   'field.IDCollection.document_front': 'Frente, ou a página com a fotografia',
   'field.IDCollection.document_back': 'Verso, para um cartão de identificação',
+  'screen.Selfie.title': 'Uma selfie',
+  'screen.Selfie.intro':
+    'Tire uma foto do seu rosto, para que {named, select, yes {{host}} other {o seu anfitrião}} saiba que é a pessoa do seu documento. É comparada com a foto do documento no próprio servidor de {named, select, yes {{host}} other {o seu anfitrião}} e guardada cifrada, como o seu documento.',
+  'field.Selfie.selfie': 'A sua selfie',
+  'help.Selfie.selfie': 'Olhe para a câmara com boa luz, sozinho, de olhos abertos.',
   'screen.SecurityDeposit.title': 'Caução',
   'screen.SecurityDeposit.intro':
     'Para esta estadia é retida uma caução reembolsável, como indicado na reserva. É cobrada pelo prestador de pagamentos do anfitrião; esta página não pede dados de cartão.',

@@ -50,9 +50,9 @@ export const SIGNAL_WORDS: Record<Signal, { shows: string } & Record<SignalResul
     not_checked: 'No face was found in the selfie.',
   },
   not_the_document: {
-    shows: 'the selfie is not the document’s own portrait photographed again',
-    passed: 'The selfie is a photo of its own, not the document’s portrait photographed again.',
-    failed: 'The selfie is as close to the document’s portrait as a copy of it: it may be the document’s photo held up to the camera.',
+    shows: 'the selfie is not the document held up to the camera',
+    passed: 'The selfie shows no document, and its face is no copy of the document’s portrait.',
+    failed: 'The selfie shows the document, or a copy of its portrait: it may be the document held up to the camera.',
     not_checked: 'Not checked: a face is missing on the document or in the selfie.',
   },
   head_turn: {
@@ -194,6 +194,33 @@ export async function submitSelfie(deps: Deps, account: Pick<AccountRow, 'id'>, 
   });
   deps.wakeWorker();
   return { id: reading.id };
+}
+
+/** How long the portal waits for a selfie's comparison before it lets the guest go on (no worker, or a busy one). */
+const SELFIE_WAIT_MS = 60_000;
+
+export interface PortalSelfie {
+  /** checking: not compared yet; ok: compared, nothing for the guest to take again; retake: see problems; late: the portal stopped waiting. */
+  state: 'checking' | 'ok' | 'retake' | 'late';
+  problems: FaceProblem[];
+}
+
+/**
+ * Where the guest's latest selfie stands, for the portal: what the guest can take again, never
+ * the verdict (that is the host's). Null before a selfie was compared with a document.
+ */
+export async function portalSelfie(deps: Deps, accountId: string, reservationId: string): Promise<PortalSelfie | null> {
+  const [reading] = await repo.portalReadings(deps.db, reservationId, 1);
+  if (!reading || reading.account_id !== accountId || !reading.face_status) return null;
+  if (reading.face_status === 'pending') {
+    const [selfie] = await repo.imagesOf(deps.db, reading.id, ['selfie']);
+    const late = !selfie || Date.parse(selfie.created_at) + SELFIE_WAIT_MS <= deps.clock().getTime();
+    return { state: late ? 'late' : 'checking', problems: [] };
+  }
+  const check = reading.face_status === 'finished' && reading.face_enc ? (JSON.parse(deps.secrets.open(reading.face_enc, faceAad(reading.account_id, reading.id))) as SelfieCheck) : null;
+  // A selfie that could not be opened at all is, for the guest, one with no face to see.
+  const problems = check ? check.face.problems : ['no_face' as const];
+  return { state: problems.length ? 'retake' : 'ok', problems };
 }
 
 /** The job of a one-off comparison: both photos' faces compared, the answer sealed until it is fetched. */

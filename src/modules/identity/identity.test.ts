@@ -259,7 +259,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(gone.document.valid, true, 'what was read stays');
     assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', old.reading).executeTakeFirst(), undefined);
     const notes = (await call(t, 'GET', `/v1/reservations/${old.reservation}/notes`, { key: me.key })).json;
-    assert.ok(JSON.stringify(notes).includes("The identity document's photos were deleted, 10 days after check-out"), JSON.stringify(notes));
+    assert.ok(JSON.stringify(notes).includes("The identity document's photos and the guest's selfie were deleted, 10 days after check-out"), JSON.stringify(notes));
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${recent.reading}`, { key: me.key })).json.images_deleted_at, null, 'a stay that ended 3 days ago keeps them');
 
     // A photo the guest sent through the portal is kept twice (the portal's answer and the reading's): both go.

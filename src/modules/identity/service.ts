@@ -78,9 +78,9 @@ export async function submitDocument(
 }
 
 /** Why photos would be refused before any reading (not an image, a type the reader cannot open, too large), or null. */
-export function photoRefusal(photos: Photo[]): string | null {
+export function photoRefusal(photos: Photo[], needs: 'front' | 'selfie' = 'front'): string | null {
   try {
-    checkPhotos(photos);
+    checkPhotos(photos, needs);
     return null;
   } catch (err) {
     if (err instanceof AppError) return err.message;
@@ -255,8 +255,8 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
       await withTx(deps.db, async (tx) => {
         await repo.deleteImages(tx, v.id, at);
         // The portal keeps the guest's upload as an answer too: the same photo, deleted with it.
-        if (v.source === 'portal') await deleteFiles(tx, v.reservation_id!, 'IDCollection');
-        await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
+        if (v.source === 'portal') for (const screen of ['IDCollection', 'Selfie'] as const) await deleteFiles(tx, v.reservation_id!, screen);
+        await insertNote(tx, systemNote(v.reservation_id!, `The identity document's photos and the guest's selfie were deleted, ${keep} days after check-out (what was read from them is kept).`, at));
       });
       purged++;
     }
@@ -265,17 +265,25 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
 }
 
 /**
- * The document cut out of the photo of the reservation's reading, as a JPEG, for the host; null
- * when the reading found no zone to crop by, or its photos were deleted.
+ * A photo of the reservation's reading for the host: the document cut out of the photo its zone
+ * was read from, or the guest's selfie, with its type; null when there is none, or the photos
+ * were deleted.
  */
-export async function documentCrop(deps: Deps, accountId: string, reservationId: string, verificationId: string): Promise<Buffer | null> {
+export async function readingPhoto(deps: Deps, accountId: string, reservationId: string, verificationId: string, side: typeof CROP_SIDE | 'selfie'): Promise<{ data: Buffer; type: string } | null> {
   const row = await repo.findVerification(deps.db, verificationId);
   if (!row || row.account_id !== accountId || row.reservation_id !== reservationId) return null;
-  const [image] = await repo.imagesOf(deps.db, row.id, [CROP_SIDE]);
-  return image ? deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)) : null;
+  const [image] = await repo.imagesOf(deps.db, row.id, [side]);
+  return image ? { data: deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id)), type: image.content_type } : null;
 }
 
-/** Whether the reading keeps the document cut out of its photo (documentCrop). */
-export async function hasDocumentCrop(deps: Deps, verificationId: string): Promise<boolean> {
-  return (await repo.imageSides(deps.db, verificationId)).includes(CROP_SIDE);
+/** Which of the host's photos the reading keeps (readingPhoto): the document cut out, the selfie. */
+export async function readingPhotos(deps: Deps, verificationId: string): Promise<{ document: boolean; selfie: boolean }> {
+  const sides = await repo.imageSides(deps.db, verificationId);
+  return { document: sides.includes(CROP_SIDE), selfie: sides.includes('selfie') };
+}
+
+/** The reading's selfie comparison in words, for the host's page; nulls without a selfie. */
+export async function readingFace(deps: Deps, verificationId: string): Promise<ReturnType<typeof faceView>> {
+  const row = await repo.findVerification(deps.db, verificationId);
+  return row ? faceView(deps, row) : { face: null, liveness: null };
 }

@@ -22,6 +22,8 @@ export interface Field {
   maxLength?: number;
   /** Values for the label's arguments (the guest list's row number). */
   labelValues?: Values;
+  /** A file field that asks the phone's camera for a photo (the selfie's front camera) rather than any file. */
+  capture?: 'user';
 }
 
 export interface ScreenDef {
@@ -106,6 +108,11 @@ export const SCREEN_DEFS: Record<Screen, ScreenDef> = {
       { name: 'document_front', label: 'field.IDCollection.document_front', kind: 'file', required: true },
       { name: 'document_back', label: 'field.IDCollection.document_back', kind: 'file' },
     ],
+  },
+  Selfie: {
+    title: 'screen.Selfie.title',
+    intro: 'screen.Selfie.intro',
+    fields: [{ name: 'selfie', label: 'field.Selfie.selfie', kind: 'file', required: true, capture: 'user', help: 'help.Selfie.selfie' }],
   },
   SecurityDeposit: {
     title: 'screen.SecurityDeposit.title',

@@ -15,7 +15,8 @@ import { documentProblems, type DocumentProblem } from '../screening/checks/iden
 import { countryCode } from '../../i18n/index.js';
 import type { ReadDocument } from '../../lib/documents/read.js';
 import { latestReading } from '../identity/reading.js';
-import type { Photo } from '../identity/photos.js';
+import { portalSelfie, submitSelfie, type PortalSelfie } from '../identity/faces.js';
+import { MOST_FRAMES, type Photo } from '../identity/photos.js';
 import { photoRefusal, portalReading, submitDocument, type PortalReading } from '../identity/service.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
@@ -91,13 +92,15 @@ export async function documentPrefill(deps: Deps, p: Portal, screen: Screen): Pr
 
 /**
  * The steps in the order the guest meets them: the spec's, but for the photo of the document,
- * which comes before the typed details of the document, so that what is read from it fills them in.
+ * which comes before the typed details of the document, so that what is read from it fills them
+ * in, and the selfie right after it, compared with it.
  */
 function portalOrder(steps: Screen[]): Screen[] {
   const photo = steps.indexOf('IDCollection');
   const typed = steps.indexOf('IDVerification');
   if (photo < 0 || typed < 0 || photo < typed) return steps;
-  return [...steps.slice(0, typed), 'IDCollection', ...steps.slice(typed).filter((s) => s !== 'IDCollection')];
+  const moved: Screen[] = steps.includes('Selfie') ? ['IDCollection', 'Selfie'] : ['IDCollection'];
+  return [...steps.slice(0, typed), ...moved, ...steps.slice(typed).filter((s) => !moved.includes(s))];
 }
 
 /** "MUELLER" as "Mueller": the zone's capitals as a name is written. */
@@ -131,6 +134,33 @@ export function documentPhotos(uploads: readonly Upload[]): Photo[] {
   }
   return photos;
 }
+
+/** The Selfie screen's new photos: the selfie, and the frames the portal's camera took before it. */
+export function selfiePhotos(uploads: readonly Upload[]): Photo[] {
+  const photos: Photo[] = [];
+  for (const u of uploads) {
+    if (u.data.length === 0) continue;
+    if (u.field === 'selfie') photos.push({ side: 'selfie', data: u.data, part: u.field });
+    if (u.field === 'selfie_frames' && photos.filter((x) => x.side === 'frame').length < MOST_FRAMES) photos.push({ side: 'frame', data: u.data, part: u.field });
+  }
+  return photos;
+}
+
+/** Why the selfie cannot be looked at (checked before the screen is saved), or null. */
+export const selfiePhotoRefusal = (photos: Photo[]) => (photos.some((p) => p.side === 'selfie') ? photoRefusal(photos, 'selfie') : null);
+
+/**
+ * Queues the comparison of the guest's selfie with the document they sent through the portal;
+ * false where they sent none (the host then sees the selfie among the answers, uncompared).
+ */
+export async function compareSelfiePhotos(deps: Deps, p: Portal, photos: Photo[]): Promise<boolean> {
+  if (!(await documentReading(deps, p))) return false;
+  await submitSelfie(deps, { id: p.reservation.account_id }, p.reservation.id, photos);
+  return true;
+}
+
+/** Where the guest's latest selfie stands (null before one was compared). */
+export const selfieState = (deps: Deps, p: Portal): Promise<PortalSelfie | null> => portalSelfie(deps, p.reservation.account_id, p.reservation.id);
 
 /** Why the photos cannot be read at all (checked before the screen is saved), or null. */
 export const documentPhotoRefusal = (photos: Photo[]) => (photos.some((p) => p.side === 'front') ? photoRefusal(photos) : null);

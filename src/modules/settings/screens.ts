@@ -1,4 +1,7 @@
-/** The spec's 22 guest-portal screens, in the order a guest meets them. */
+/**
+ * The guest-portal screens, in the order a guest meets them: the spec's 22, and ours, Selfie (the
+ * guest's face compared with the document's portrait: docs/identity-documents.md).
+ */
 export const SCREENS = [
   'AboutYou',
   'AuthorityReporting',
@@ -7,6 +10,7 @@ export const SCREENS = [
   'CreditCheck',
   'IDVerification',
   'IDCollection',
+  'Selfie',
   'SecurityDeposit',
   'UsageAgreement',
   'Coronavirus',

@@ -19,7 +19,7 @@ describe(`guest-portal screen settings (${dbKind})`, () => {
     assert.deepEqual(r.json, { config_key: 'guest_portal_screens_by_source', config_data: [] });
   });
 
-  it('reads the built-in defaults for every one of the 22 screens', async () => {
+  it('reads the built-in defaults for every one of the 23 screens (the spec’s 22 and the selfie)', async () => {
     const me = await tenant(t);
     const r = await call(t, 'GET', `${BASE}/guest_portal_screens_default`, { key: me.key });
     assert.deepEqual(Object.keys(r.json.config_data[0].guest_portal_screens).sort(), [...SCREENS].sort());

@@ -16,7 +16,8 @@ import { getReservation, screenAgain } from '../../modules/reservations/service.
 import { sendUpload } from '../../modules/reservations/routes.js';
 import { openIdentification, type Identification } from '../../modules/screening/identity.js';
 import { latestReading } from '../../modules/identity/reading.js';
-import { documentCrop, hasDocumentCrop } from '../../modules/identity/service.js';
+import type { FaceView, LivenessView } from '../../modules/identity/faces.js';
+import { readingFace, readingPhoto, readingPhotos } from '../../modules/identity/service.js';
 import type { DocumentField, DocumentReading } from '../../lib/documents/read.js';
 import type { PrintedPage } from '../../lib/documents/printed.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
@@ -53,6 +54,7 @@ export const SCREEN_TITLES: Record<Screen, string> = {
   CreditCheck: 'Credit check consent',
   IDVerification: 'Identity document details',
   IDCollection: 'Photo of the identity document',
+  Selfie: 'Selfie, compared with the document',
   SecurityDeposit: 'Security deposit',
   UsageAgreement: 'Rental agreement',
   Coronavirus: 'Health declaration',
@@ -313,7 +315,21 @@ const DOCUMENT_TYPE_WORDS: Record<string, string> = { P: 'passport', I: 'ID card
  * What was read from the photo of the guest's document, field by field beside what the booking
  * and the guest gave, each disagreement marked as the identification check found it.
  */
-function DocumentRead({ r, read, id, photo }: { r: ReservationRow; read: { verification_id: string; reading: DocumentReading }; id: Identification; photo?: string }) {
+function DocumentRead({
+  r,
+  read,
+  id,
+  photo,
+  selfie,
+  face,
+}: {
+  r: ReservationRow;
+  read: { verification_id: string; reading: DocumentReading };
+  id: Identification;
+  photo?: string | undefined;
+  selfie?: string | undefined;
+  face: { face: FaceView | null; liveness: LivenessView | null };
+}) {
   const d = read.reading.document;
   if (!d) {
     return (
@@ -346,7 +362,9 @@ function DocumentRead({ r, read, id, photo }: { r: ReservationRow; read: { verif
         Read from the photo of the {DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? 'document'}:{' '}
         <strong id="document-valid">{d.valid ? 'every check digit holds' : 'a check digit fails (a misread or an altered document)'}</strong>.
       </p>
-      {photo ? (
+      {face.face ? (
+        <FaceMatch photo={photo} selfie={selfie} face={face.face} liveness={face.liveness} />
+      ) : photo ? (
         <figure class="document-photo">
           <a href={photo}>
             <img id="document-photo" src={photo} alt="The document, cut out of the guest's photo" />
@@ -404,6 +422,54 @@ function PrintedPageLine({ printed }: { printed: PrintedPage }) {
     <p id="document-printed" class="muted">
       The printed page could not be read well enough to compare its name with the machine-readable lines.
     </p>
+  );
+}
+
+const SIGNAL_MARK = { passed: '✓', failed: '✗', not_checked: '–' } as const;
+
+/**
+ * The document and the guest's selfie side by side, with the comparison's verdict in words and
+ * each liveness signal for what it shows: the host compares the two faces with their own eyes.
+ */
+function FaceMatch({ photo, selfie, face, liveness }: { photo?: string | undefined; selfie?: string | undefined; face: FaceView; liveness: LivenessView | null }) {
+  const verdict = face.words.charAt(0).toUpperCase() + face.words.slice(1);
+  return (
+    <div id="face-match">
+      <div class="face-pair">
+        <figure class="document-photo">
+          {photo ? <img id="document-photo" src={photo} alt="The document, cut out of the guest's photo" /> : <p class="muted">No photo of the document is kept.</p>}
+          <figcaption class="muted">The document</figcaption>
+        </figure>
+        <figure class="document-photo">
+          {selfie ? <img id="selfie-photo" src={selfie} alt="The guest's selfie" /> : <p class="muted">The selfie is no longer kept.</p>}
+          <figcaption class="muted">The guest's selfie</figcaption>
+        </figure>
+      </div>
+      <p id="face-verdict" class={face.verdict === 'not_same_person' ? 'differs' : undefined}>
+        <strong>{verdict}</strong>
+        {face.similarity !== null && face.threshold !== null ? ` (similarity ${face.similarity.toFixed(2)}; the same person from ${face.threshold.toFixed(2)})` : ''}.
+      </p>
+      {face.reasons.length ? (
+        <ul id="face-reasons">
+          {face.reasons.map((reason) => (
+            <li>{reason.message}</li>
+          ))}
+        </ul>
+      ) : null}
+      {liveness ? (
+        <>
+          <h3>Signs of a live person</h3>
+          <ul id="liveness" class="signals">
+            {liveness.signals.map((s) => (
+              <li class={s.result} data-signal={s.code}>
+                <span aria-hidden="true">{SIGNAL_MARK[s.result]}</span> {s.message} <span class="muted">It shows that {s.shows}.</span>
+              </li>
+            ))}
+          </ul>
+          <p class="muted">{liveness.words}</p>
+        </>
+      ) : null}
+    </div>
   );
 }
 
@@ -512,7 +578,8 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     latestReading(deps.db, deps, r.account_id, r.id),
   ]);
   const identification = openIdentification(deps, r);
-  const cropped = read ? await hasDocumentCrop(deps, read.verification_id) : false;
+  const kept = read ? await readingPhotos(deps, read.verification_id) : { document: false, selfie: false };
+  const face = read ? await readingFace(deps, read.verification_id) : { face: null, liveness: null };
   const status = compositeStatus(r);
   const o = outlook(r);
   const s = statusView(r);
@@ -574,7 +641,14 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       {read ? (
         <section class="panel" aria-labelledby="document-h">
           <h2 id="document-h">The identity document</h2>
-          <DocumentRead r={r} read={read} id={identification} photo={cropped ? `${base}/documents/${read.verification_id}/photo` : undefined} />
+          <DocumentRead
+            r={r}
+            read={read}
+            id={identification}
+            photo={kept.document ? `${base}/documents/${read.verification_id}/photo` : undefined}
+            selfie={kept.selfie ? `${base}/documents/${read.verification_id}/selfie` : undefined}
+            face={face}
+          />
         </section>
       ) : null}
       {entries.length ? (
@@ -749,14 +823,20 @@ export const reservationPages =
     );
 
     app.get(
-      '/console/reservations/:id/documents/:verification_id/photo',
-      { schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }), verification_id: Type.String({ maxLength: 100 }) }) } },
+      '/console/reservations/:id/documents/:verification_id/:photo',
+      {
+        schema: {
+          hide: true,
+          params: Type.Object({ id: Type.String({ maxLength: 100 }), verification_id: Type.String({ maxLength: 100 }), photo: Type.Union([Type.Literal('photo'), Type.Literal('selfie')]) }),
+        },
+      },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
-        const photo = await documentCrop(deps, r.account_id, r.id, request.params.verification_id);
-        if (!photo) throw notFound('no photo of the document is kept for this reading (none was cut out, or it was deleted after check-out)');
-        // A document photo: never kept by a browser's or a proxy's cache.
-        return reply.type('image/jpeg').header('cache-control', 'private, no-store').send(photo);
+        const side = request.params.photo === 'selfie' ? 'selfie' : 'document';
+        const photo = await readingPhoto(deps, r.account_id, r.id, request.params.verification_id, side);
+        if (!photo) throw notFound(`no ${side === 'selfie' ? 'selfie' : 'photo of the document'} is kept for this reading (none was sent or cut out, or it was deleted after check-out)`);
+        // A document photo or a face: never kept by a browser's or a proxy's cache.
+        return reply.type(photo.type).header('cache-control', 'private, no-store').send(photo.data);
       },
     );
 
