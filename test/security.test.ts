@@ -57,6 +57,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'key') return 'guest_portal_screens_by_source';
   if (param === 'file_id') return c.files.get(who.account.id) ?? 'fil_missing';
   if (param === 'verification_id') return c.verifications.get(who.account.id) ?? 'idv_missing';
+  // Which of a reading's photos the console serves: the document cut out of its photo.
+  if (param === 'photo') return 'photo';
   // Lookups name no tenant's object: a well-formed input of each kind.
   const lookupInputs: Record<string, string> = { number: '%2B14155552671', email: 'probe%40example.com', domain: 'example.com', ip: '192.168.0.1', address: 'Paris%2C%20France' };
   if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param];
@@ -130,13 +132,17 @@ const CROSS_TENANT: Record<string, (c: Ctx) => Probe> = {
 
 const routeKey = (r: RouteInfo) => `${r.method} ${r.url}`;
 
-/** Routes that take photos, and the part each needs: the probe sends a small JPEG in a multipart form. */
-const UPLOADS: Record<string, string> = { 'POST /v1/reservations/:id/identity-documents': 'front', 'POST /v1/identity/read': 'image' };
+/** Routes that take photos, and the parts each needs: the probe sends a small JPEG in each part of a multipart form. */
+const UPLOADS: Record<string, string[]> = {
+  'POST /v1/reservations/:id/identity-documents': ['front'],
+  'POST /v1/identity/read': ['image'],
+  'POST /v1/identity/compare': ['image_a', 'image_b'],
+};
 
 function probe(r: RouteInfo, c: Ctx, who: Tenant = c.owner): Probe {
   const url = r.url.replace(/:(\w+)/g, (_m, name: string) => objectId(r.url, name, c, who));
-  const part = UPLOADS[routeKey(r)];
-  if (part) return { url, raw: multipartBody([{ name: part, filename: 'probe.jpg', type: 'image/jpeg', data: c.photo }]) };
+  const parts = UPLOADS[routeKey(r)];
+  if (parts) return { url, raw: multipartBody(parts.map((name) => ({ name, filename: 'probe.jpg', type: 'image/jpeg', data: c.photo }))) };
   return { url: url + (QUERIES[routeKey(r)] ?? ''), body: BODIES[routeKey(r)] };
 }
 
@@ -363,12 +369,12 @@ describe(`shared security suite, every /v1 route and console page (${dbKind})`, 
       const p = probe(r, ctx);
       const res = await call(t, r.method, p.url, { key: ctx.owner.key, ...sent(p) });
       // A lookup with no provider configured here answers 500 provider_error, past every check above.
-      // A one-off document read with no worker to read it answers 503 unavailable, past every check above too.
+      // A one-off document read or face comparison with no worker to run it answers 503 unavailable, past every check above too.
       const allowed =
         res.status < 400 ||
         (routeKey(r) === 'DELETE /v1/accounts/webhooks' && res.status === 404) ||
         (r.url.startsWith('/v1/lookup/') && res.status === 500 && res.json.code === 'provider_error') ||
-        (routeKey(r) === 'POST /v1/identity/read' && res.status === 503 && res.json.code === 'unavailable');
+        ((routeKey(r) === 'POST /v1/identity/read' || routeKey(r) === 'POST /v1/identity/compare') && res.status === 503 && res.json.code === 'unavailable');
       assert.ok(allowed, `${routeKey(r)} as owner answered ${res.status}: ${res.body}`);
     }
   });

@@ -12,8 +12,9 @@
  * Document pairs: each person's first photo printed as the portrait of a generated passport or
  * ID card, photographed on a table (bench/documents/generate.ts) and read by the service's reader;
  * the face on the document cut out of the photo against the person's other two photos (true
- * pairs), another person's (false pairs), and the very photo printed (a copy: what the
- * not_the_document signal must catch).
+ * pairs), another person's (false pairs), and the very photo printed (a copy); and the
+ * document's own photo sent as the selfie (the document held up to the camera), which the
+ * not_the_document signal must catch, against a genuine selfie, which it must not.
  *
  * Prints the time a photo takes, the time a document and a selfie take together (lib/faces/selfie
  * .ts, the job's own work) and the peak memory face matching adds to the process that runs it,
@@ -116,6 +117,9 @@ const docDir = mkdtempSync(path.join(tmpdir(), 'faces-documents-'));
 const documents = await generateDocuments(docDir, firsts.length, 13, { portraits: firsts.map((p) => readFileSync(path.join(DIR, p.file))), fronts: true });
 const documentPairs: { same: boolean; distance: number | null; copy?: boolean }[] = [];
 const selfieTimes: number[] = [];
+/** Whether not_the_document failed: on the document's own photo sent as the selfie, and on another photo of its person. */
+const heldUp = { copies: [] as boolean[], genuine: [] as boolean[] };
+const failed = (c: Awaited<ReturnType<typeof checkSelfie>>, code: string) => c.liveness.signals.some((x) => x.code === code && x.result === 'failed');
 let read = 0;
 for (const [i, doc] of documents.entries()) {
   const person = firsts[i]!.person;
@@ -135,8 +139,11 @@ for (const [i, doc] of documents.entries()) {
   // The job's own work for a document and a selfie: both faces found and described, and the selfie's liveness signals.
   const selfie = photos.find((p) => p.person === person && p !== firsts[i])!;
   const started = performance.now();
-  await checkSelfie(candidates, readFileSync(path.join(DIR, selfie.file)), []);
+  const genuineCheck = await checkSelfie(candidates, readFileSync(path.join(DIR, selfie.file)), []);
   selfieTimes.push(performance.now() - started);
+  heldUp.genuine.push(failed(genuineCheck, 'not_the_document'));
+  // The document itself held up to the camera as the selfie: its photo sent again as one.
+  heldUp.copies.push(failed(await checkSelfie(candidates, readFileSync(doc.file), []), 'not_the_document'));
 }
 rmSync(docDir, { recursive: true, force: true });
 log(`${documents.length} documents read (${read} cut out of their photo), median ${Math.round(median(selfieTimes))} ms for a document and a selfie`);
@@ -180,8 +187,11 @@ const result = {
         .sort((a, b) => a - b);
       return { p50: at(d, 0.5), p90: at(d, 0.9), max: at(d, 1) };
     })(),
-    copies_caught_pct: round1((100 * copies.filter((p) => p.distance !== null && p.distance < COPY_DISTANCE).length) / copies.length),
-    genuine_taken_for_copies_pct: round1((100 * genuine.filter((p) => p.same && p.distance !== null && p.distance < COPY_DISTANCE).length) / genuine.filter((p) => p.same).length),
+    copies_closer_than_copy_distance_pct: round1((100 * copies.filter((p) => p.distance !== null && p.distance < COPY_DISTANCE).length) / copies.length),
+    genuine_closer_than_copy_distance_pct: round1((100 * genuine.filter((p) => p.same && p.distance !== null && p.distance < COPY_DISTANCE).length) / genuine.filter((p) => p.same).length),
+    /** not_the_document as the service reads it (a zone in the selfie, or a face as close as a copy): the document's photo sent as the selfie, and a genuine selfie. */
+    held_up_caught_pct: round1((100 * heldUp.copies.filter(Boolean).length) / heldUp.copies.length),
+    genuine_selfies_flagged_pct: round1((100 * heldUp.genuine.filter(Boolean).length) / heldUp.genuine.length),
     ms_document_and_selfie: {
       median: Math.round(median(selfieTimes)),
       p90: Math.round(

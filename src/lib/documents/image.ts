@@ -42,7 +42,7 @@ export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' |
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
-  if (width < 200 || height < 200) throw new ImageRefused(`the image is ${width} × ${height} pixels, too small to read a document from`);
+  if (width < 200 || height < 200) throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 × 200 pixels or more`);
   return { type: `image/${kind}`, width, height };
 }
 
