@@ -29,7 +29,7 @@ await build({
     cli: 'src/cli.ts',
     'read-worker': 'src/db/sqlite/read-worker.ts',
     'job-thread': 'src/job-thread.ts',
-    'reading-process': 'src/lib/documents/reading-process.ts',
+    'reading-process': 'src/lib/reading/reading-process.ts',
     'checkpoint-thread': 'src/db/sqlite/checkpoint-thread.ts',
   },
   absWorkingDir: root,

@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps } from './deps.js';
-import { stopReadingProcesses } from './lib/documents/process.js';
+import { stopReadingProcesses } from './lib/reading/process.js';
 import { resolveSecret, SecretBox } from './lib/secret-box.js';
 import { Metrics } from './lib/metrics.js';
 import { systemClock } from './lib/time.js';
@@ -133,7 +133,7 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
           ],
     ...(mode === 'beside-api' && deps.config.workerConcurrency === undefined ? { whileBusy: { busy: () => deps.api.inFlight >= BUSY_API, oneJobEveryMs: 1000 } } : {}),
     // Identity documents are read by the process's main loop alone: each loop would start reading
-    // processes of its own (lib/documents/process.ts), and the process's reads would hold their
+    // processes of its own (lib/reading/process.ts), and the process's reads would hold their
     // memory side by side.
     ...(mode === 'thread' ? { skip: ['identity.read' as const] } : {}),
     // The processes that read identity documents, started by the first document read.

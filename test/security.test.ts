@@ -14,7 +14,7 @@ import { updateAccount } from '../src/modules/accounts/repo.js';
 import { signIn } from '../src/modules/sessions/service.js';
 import sharp from 'sharp';
 import { runIdentityRead, submitDocument } from '../src/modules/identity/service.js';
-import { stopReadingProcesses } from '../src/lib/documents/process.js';
+import { stopReadingProcesses } from '../src/lib/reading/process.js';
 import { generateDocuments } from '../bench/documents/generate.js';
 import { call, createTestApp, dbKind, multipartBody, tenant, type Tenant, type TestApp, setPortalScreens } from './harness.js';
 import { timeSlicer } from '../src/lib/time-slice.js';

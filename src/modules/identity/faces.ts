@@ -10,7 +10,7 @@ import { withTx } from '../../db/connection.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused } from '../../lib/documents/image.js';
-import { checkSelfieInProcess, compareInProcess, type PhotoComparison } from '../../lib/documents/process.js';
+import { checkSelfieInProcess, compareInProcess, type PhotoComparison } from '../../lib/reading/process.js';
 import type { DocumentReading } from '../../lib/documents/read.js';
 import type { Comparison, FaceProblem } from '../../lib/faces/compare.js';
 import type { SelfieCheck, Signal, SignalResult } from '../../lib/faces/selfie.js';

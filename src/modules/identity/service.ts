@@ -10,7 +10,7 @@ import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { collectYoung } from '../../lib/collect.js';
 import { ImageRefused } from '../../lib/documents/image.js';
-import { readInProcess } from '../../lib/documents/process.js';
+import { readInProcess } from '../../lib/reading/process.js';
 import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/documents/read.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { collectYoung } from '../collect.js';
 import type { Comparison, FaceProblem } from '../faces/compare.js';
 import type { SelfieCheck } from '../faces/selfie.js';
-import { ImageRefused } from './image.js';
-import type { DocumentReading } from './read.js';
-import type { SetReading } from './set.js';
+import { ImageRefused } from '../documents/image.js';
+import type { DocumentReading } from '../documents/read.js';
+import type { SetReading } from '../documents/set.js';
 
 // In the sources (tsx) the process's file is TypeScript and tsx must load it; built, it sits in dist/ beside this chunk.
 const fromSources = path.extname(fileURLToPath(import.meta.url)) === '.ts';

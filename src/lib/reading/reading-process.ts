@@ -8,9 +8,9 @@
 import sharp from 'sharp';
 import { comparePhotos } from '../faces/compare.js';
 import { checkSelfie } from '../faces/selfie.js';
-import { ImageRefused } from './image.js';
+import { ImageRefused } from '../documents/image.js';
 import type { Task } from './process.js';
-import { readDocumentSet } from './set.js';
+import { readDocumentSet } from '../documents/set.js';
 
 // No photo is decoded twice: libvips' cache of operations would only hold their pixels.
 sharp.cache(false);
