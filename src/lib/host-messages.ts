@@ -96,7 +96,7 @@ export const HOST_MESSAGES = {
   'id.face_why.face_too_small': 'the face is too small in the selfie',
   'id.face_why.too_dark': 'the selfie is too dark',
   'id.face_why.eyes_closed': 'the eyes are closed in the selfie',
-  'id.face_why.too_close': 'the faces are alike, but not enough to say they are one person',
+  'id.face_why.too_close': 'the faces are neither close enough to be one person nor far enough apart to be two',
   'id.selfie_copy': 'The selfie looks like the document held up to the camera, not the guest’s own face',
   'id.selfie_copy.do': 'Ask the guest for a new selfie taken with the portal’s camera, or see them in person.',
   'id.selfie_screen': 'The selfie was taken of a screen: the photo has the colour bands a screen makes',

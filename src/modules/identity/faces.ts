@@ -27,7 +27,7 @@ import * as repo from './repo.js';
 export const STRENGTH_WORDS: Record<Comparison['strength'], string> = {
   very_likely: 'very likely the same person',
   likely: 'likely the same person',
-  too_close: 'cannot tell: the faces are alike, but not enough to say they are one person',
+  too_close: 'cannot tell: the faces are neither close enough to be one person nor far enough apart to be two',
   unlikely: 'not the same person',
   no_face: 'cannot tell: a face is missing',
 };
