@@ -80,10 +80,10 @@ describe(`guest-portal screen settings (${dbKind})`, () => {
 
     r = await call(t, 'GET', `${BASE}/guest_portal_screens_by_source`, {
       key: me.key,
-      body: { config_data: [{ source: 'Airbnb', guest_portal_screens: { Selfie: 'required' } }] },
+      body: { config_data: [{ source: 'Airbnb', guest_portal_screens: { FaceScan: 'required' } }] },
     });
     assert.equal(r.status, 400);
-    assert.equal(r.json.error, "body.config_data.0.guest_portal_screens: unknown field 'Selfie'");
+    assert.equal(r.json.error, "body.config_data.0.guest_portal_screens: unknown field 'FaceScan'");
 
     r = await call(t, 'GET', `${BASE}/guest_portal_screens_by_source`, {
       key: me.key,
