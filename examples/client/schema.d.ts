@@ -1445,6 +1445,8 @@ export interface components {
                     /** @enum {string} */
                     IDCollection?: "required" | "optional" | "disabled";
                     /** @enum {string} */
+                    Selfie?: "required" | "optional" | "disabled";
+                    /** @enum {string} */
                     SecurityDeposit?: "required" | "optional" | "disabled";
                     /** @enum {string} */
                     UsageAgreement?: "required" | "optional" | "disabled";
@@ -1496,6 +1498,8 @@ export interface components {
                     IDVerification?: "required" | "optional" | "disabled";
                     /** @enum {string} */
                     IDCollection?: "required" | "optional" | "disabled";
+                    /** @enum {string} */
+                    Selfie?: "required" | "optional" | "disabled";
                     /** @enum {string} */
                     SecurityDeposit?: "required" | "optional" | "disabled";
                     /** @enum {string} */
@@ -1686,6 +1690,7 @@ export interface components {
             CreditCheck: string;
             IDVerification: string;
             IDCollection: string;
+            Selfie: string;
             SecurityDeposit: string;
             UsageAgreement: string;
             Coronavirus: string;
