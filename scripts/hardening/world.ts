@@ -46,10 +46,14 @@ export const probePhoto = () =>
     .toBuffer();
 
 /** The routes that take photos, and the form part each reads: the probes send them a multipart form. */
-export const UPLOADS: Record<string, string> = { 'POST /v1/reservations/{id}/identity-documents': 'front', 'POST /v1/identity/read': 'image' };
+export const UPLOADS: Record<string, string[]> = {
+  'POST /v1/reservations/{id}/identity-documents': ['front'],
+  'POST /v1/identity/read': ['image'],
+  'POST /v1/identity/compare': ['image_a', 'image_b'],
+};
 
 /** A multipart form with one file part: the probe photo. */
-export const multipartForm = (part: string, data: Buffer) => multipartBody([{ name: part, filename: 'probe.jpg', type: 'image/jpeg', data }]);
+export const multipartForm = (parts: string[], data: Buffer) => multipartBody(parts.map((name) => ({ name, filename: 'probe.jpg', type: 'image/jpeg', data })));
 
 const PDF = Buffer.from(`%PDF-1.4\n% hardening probe\n${'0'.repeat(200)}\n%%EOF\n`);
 
