@@ -74,9 +74,11 @@ class ReadingProcess {
 
   ask(task: Task, timeoutMs: number): Promise<Answer> {
     clearTimeout(this.#idle);
+    // Named apart: the timer below must not hold the task, whose photos are garbage once sent.
+    const what = task.task === 'read' ? 'reading' : 'comparison';
     const answer = new Promise<Answer>((resolve, reject) => {
       // A read past its time is stopped with its process: it is busy in a loop and cannot be asked.
-      const timer = setTimeout(() => this.end(new Error(`the ${task.task === 'read' ? 'reading' : 'comparison'} took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+      const timer = setTimeout(() => this.end(new Error(`the ${what} took longer than ${timeoutMs / 1000} s`)), timeoutMs);
       this.#pending = {
         resolve: (a) => {
           clearTimeout(timer);
