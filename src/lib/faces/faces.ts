@@ -3,14 +3,15 @@
  * @vladmandic/face-api, on TensorFlow.js's WebAssembly backend), with the models that package
  * ships, loaded from disk the first time a face is looked for, in the process that reads.
  *
- * A face is found by SSD MobileNet, or, where it finds none, by the tiny detector (it found the
- * faces SSD missed in small, tightly cut photos); its 68 landmarks give the angle of the eyes,
- * and the photo is turned about them until they are level and the face found again: the
- * descriptor (dlib's ResNet, 128 numbers) was trained on level faces, and told people apart
- * much better on turned ones after the turn (bench/faces/run.ts). Two faces are the same person
- * when their descriptors are closer than a threshold that the benchmark calibrates on labelled
- * pairs (compare.ts). The landmarks also say what a guest can fix (the face's size and light,
- * closed eyes) and, frame after frame, whether the head turned and the eyes blinked (liveness.ts).
+ * A face is found by SSD MobileNet (ssd.ts), or, where it finds none, by the tiny detector (it
+ * found the faces SSD missed in small, tightly cut photos); its 68 landmarks give the angle of
+ * the eyes, and the photo is turned about them until they are level, the face's box turned with
+ * it and its landmarks found again there: the descriptor (dlib's ResNet, 128 numbers) was trained
+ * on level faces, and told people apart better on turned ones after the turn (bench/faces/run.ts).
+ * Two faces are the same person when their descriptors are closer than a distance the benchmark
+ * calibrates on labelled pairs (compare.ts). The landmarks also say what a guest can fix (the
+ * face's size and light, closed eyes) and, frame after frame, whether the head turned and the
+ * eyes blinked (selfie.ts).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
