@@ -73,9 +73,12 @@ describe(`the selfie in the guest portal, in a real browser (${dbKind})`, { skip
     await page.click('text=Start the camera');
     // The guest is asked to turn and blink while the frames are taken; then the form is sent.
     await page.waitForSelector('#camera video:not([hidden])');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'portal-selfie-camera-phone.png') });
+    // Read as soon as there is one: the prompts change every second or two, and the form is sent after the last.
+    await page.waitForSelector('[data-prompt]:not(:empty)');
     const prompts = ['Look at the camera.', 'Turn your head slowly to the left…', '…and now to the right.', 'Look at the camera and blink twice.'];
-    assert.ok(prompts.includes((await page.textContent('[data-prompt]')) ?? ''), 'the guest is told what to do');
+    const prompt = await page.textContent('[data-prompt]');
+    assert.ok(prompts.includes(prompt ?? ''), `the guest is told what to do (${prompt})`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'portal-selfie-camera-phone.png') }).catch(() => undefined);
     await page.waitForURL(/\/selfie$/, { timeout: 20_000 });
     await page.waitForSelector('[data-selfie=ok]', { timeout: 30_000 });
     assert.equal(await page.textContent('[data-selfie=ok]'), 'Thank you: your selfie was taken.');
