@@ -68,7 +68,8 @@ describe(`the selfie in the guest portal, in a real browser (${dbKind})`, { skip
 
     await page.waitForSelector('h1:has-text("A selfie")');
     assert.equal(await page.getAttribute('#f_selfie', 'capture'), 'user');
-    assert.equal(await page.isVisible('#camera'), true, 'with JavaScript, the camera is offered');
+    // With JavaScript, the camera is offered (the page's deferred script shows it).
+    await page.waitForSelector('#camera:not([hidden])');
     await snap(page, 'portal-selfie');
     await page.click('text=Start the camera');
     // The guest is asked to turn and blink while the frames are taken; then the form is sent.
