@@ -169,15 +169,18 @@ export const HOST_MESSAGES = {
   'sanctions.clear_dismissed.value': 'No match on {lists}; {names} set aside by you as a different person',
   'sanctions.found.value': '{count, plural, one {# match} other {# matches}} on {lists}',
   'sanctions.list': '{source} of {date}',
-  'sanctions.confirmed': "Guest's name and {confirmedBy, select, document {document number} other {date of birth}} match {listed} on {source}",
+  'sanctions.confirmed': "Probable match: the guest's name and {confirmedBy, select, document {document number} other {date of birth}} match {listed} on {source}",
   'sanctions.confirmed.do': 'Decline: the guest is on a sanctions list. Do not take payment; ask your legal adviser before any contact.',
-  'sanctions.close_confirmed': "Guest's name is close to {listed} on {source}, and the {confirmedBy, select, document {document number} other {date of birth}} matches",
-  'sanctions.year': "Guest's name and year of birth match {listed} on {source}",
+  'sanctions.close_confirmed': "Probable match: the guest's name is close to {listed} on {source}, and the {confirmedBy, select, document {document number} other {date of birth}} matches",
+  'sanctions.year': "Probable match: the guest's name and year of birth match {listed} on {source}",
   'sanctions.year.do': "Compare the guest's identity document with the listed entry; decline if they are the same person.",
-  'sanctions.name': "Guest's name matches {listed} on {source}",
-  'sanctions.name_close': "Guest's name is close to {listed} on {source}",
-  'sanctions.name.do': "Compare the guest's identity document with the listed entry before accepting: a shared name is not proof.",
-  'sanctions.born_otherwise': "Guest's name matches {listed} on {source}, but the list gives another date of birth",
+  'sanctions.name':
+    "Possible match: the guest's name is the same as {listed} on {source}, with {missing, select, guest {no date of birth from the guest} other {no date of birth on the list}} to compare",
+  'sanctions.name_close':
+    "Possible match: the guest's name is close to {listed} on {source}, with {missing, select, guest {no date of birth from the guest} other {no date of birth on the list}} to compare",
+  'sanctions.name.do':
+    "{missing, select, guest {Ask the guest for their date of birth (the identity step of the guest portal, or a photo of their document): it settles a shared name. Until then, do not accept the stay on the name alone.} other {Compare the guest's identity document with the listed entry before accepting: a shared name is not proof.}}",
+  'sanctions.born_otherwise': "Most likely a namesake: the guest's name matches {listed} on {source}, but the list gives another date of birth",
   'sanctions.born_otherwise.do': 'Most likely someone with the same name; keep the document on file.',
 
   // Adverse media

@@ -1,7 +1,8 @@
 import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein.js';
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
-import givenNames from './given-names.json' with { type: 'json' };
+import nameData from './name-data.json' with { type: 'json' };
 import { nameVariants, toLatin } from './names.js';
+import { spellingKey } from './spelling.js';
 
 /**
  * How a person's name compares with a listed name, token by token, the way the open matchers
@@ -44,7 +45,7 @@ export interface TokenPair {
   /** The person's token(s) it paired with, or null. */
   person: string | null;
   role: 'family' | 'given' | 'middle' | 'patronymic' | 'particle';
-  how: 'same' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'initial' | 'short form' | 'missing';
+  how: 'same' | 'spelling' | 'known variant' | 'feminine form' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'initial' | 'short form' | 'second family name only' | 'missing';
   similarity: number;
   weight: number;
 }
@@ -89,7 +90,41 @@ const PARTICLES = new Set([
   'l',
 ]);
 const PATRONYMIC = /(ovich|evich|yevich|ievich|ich|ovna|evna|yevna|ichna|ogly|oglu|kyzy|qizi)$/;
-const GIVEN = new Set(givenNames);
+const GIVEN = new Set(nameData.given);
+/** Each spelling of a name the lists' aliases give, to the number of its group (scripts/gen-name-data.ts). */
+const VARIANT = new Map(nameData.variants.flatMap((group, i) => group.map((t) => [t, i] as const)));
+/** Look-alike names that are different names, as 'a b' in alphabetical order. */
+const DIFFERENT = new Set(nameData.different);
+/** Of those, a man's and a woman's name (Ivan, Ivana; Lucio, Lucia), which do not pair even as a short form. */
+const OTHER_SEX = new Set(nameData.otherSex);
+/** How many listed names and name lists hold a token (three or more). */
+const COMMON = new Map(Object.entries(nameData.common as Record<string, number>));
+
+/** Whether two tokens are known spellings of one name: the same once romanisation is taken out, or given by the lists as aliases of each other. */
+const knownVariant = (a: string, b: string) => {
+  if (spellingKey(a) === spellingKey(b)) return 'spelling' as const;
+  const group = VARIANT.get(a);
+  return group !== undefined && group === VARIANT.get(b) ? ('known variant' as const) : null;
+};
+/** Known different names, by their spellings too: Hassan and Hussain are Hasan and Husayn. */
+const DIFFERENT_SPELLINGS = new Set(
+  nameData.different.map((pair) => {
+    const [a, b] = pair.split(' ').map(spellingKey) as [string, string];
+    return a < b ? `${a} ${b}` : `${b} ${a}`;
+  }),
+);
+const knownDifferent = (a: string, b: string) => {
+  if (DIFFERENT.has(a < b ? `${a} ${b}` : `${b} ${a}`)) return true;
+  const [x, y] = [spellingKey(a), spellingKey(b)];
+  return DIFFERENT_SPELLINGS.has(x < y ? `${x} ${y}` : `${y} ${x}`);
+};
+
+/** A Slavic family name's feminine form (Popov, Popova; Kuznetsov, Kuznetsova; Vysotsky, Vysotskaya), or null. */
+function feminine(family: string): string | null {
+  if (/(ov|ev|yov|in|yn)$/.test(family)) return `${family}a`;
+  if (/sk(iy|ii|yi|y|i)$/.test(family)) return family.replace(/sk(iy|ii|yi|y|i)$/, 'skaya');
+  return null;
+}
 
 /** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
 const READ = new Map<string, { token: string; role: TokenPair['role'] }[][]>();
@@ -117,10 +152,12 @@ function readListed(listed: string): { token: string; role: TokenPair['role'] }[
       const familyTokens = f.length ? f : g.slice(-1);
       const givenTokens = f.length ? g : g.slice(0, -1);
       return [
-        ...familyTokens.map((token) => ({ token, role: PARTICLES.has(token) ? ('particle' as const) : ('family' as const) })),
+        // A particle is one only before another name: XU, Bin is a given name Bin.
+        ...familyTokens.map((token, i) => ({ token, role: PARTICLES.has(token) && i < familyTokens.length - 1 ? ('particle' as const) : ('family' as const) })),
         ...givenTokens.map((token, i) => ({
           token,
-          role: PARTICLES.has(token) ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
+          role:
+            PARTICLES.has(token) && i < givenTokens.length - 1 ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
         })),
       ];
     }),
@@ -133,8 +170,16 @@ const OPTIONAL_COST = 0.01;
 const OPTIONAL_CAP = 0.04;
 /** The highest score a match without the listed family name can have. */
 const NO_FAMILY_CAP = 0.7;
+/** The highest score a match without the listed given name (or with only its initial or a short form of it), or with only the second of two family names, can have. */
+const NO_GIVEN_CAP = 0.86;
 
-const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] * (role === 'given' && GIVEN.has(token) ? 0.8 : 1);
+/**
+ * What a token says about identity: its role's weight, less for a common given name (any of
+ * faker's lists) and less again the more listed names and name lists hold it (Muhammad, Kim, Li
+ * and Nguyen say less than Prigozhin), down to 0.85 of it.
+ */
+const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] * (role === 'given' && GIVEN.has(token) ? 0.8 : 1) * rarity(token);
+const rarity = (token: string) => 1 - 0.15 * Math.min(1, Math.log10(1 + (COMMON.get(token) ?? 0)) / 2.5);
 
 /**
  * A token's consonants, as Arabic script writes a name: no vowels (nor w or y, which write long
@@ -174,9 +219,20 @@ function consonantsOf(token: string, script: Script): string {
     .replace(/(.)h$/, '$1');
 }
 
-/** How alike two tokens are, and why; null when not alike enough to pair. */
-function tokenSimilarity(person: string, listed: string, bySound: Script): { similarity: number; how: TokenPair['how'] } | null {
+/**
+ * How alike two tokens are, and why; null when not alike enough to pair. Known spellings of one
+ * name pair and known different names never do, before any comparison of letters. Consonants
+ * alone are evidence for a given name only in a script that writes no short vowels (Mahmoud and
+ * Muhammad share theirs); family names keep them (Qadhafi, Gadhafi).
+ */
+function tokenSimilarity(person: string, listed: string, bySound: Script, role: TokenPair['role'] = 'family'): { similarity: number; how: TokenPair['how'] } | null {
   if (person === listed) return { similarity: 1, how: 'same' };
+  const given = role === 'given' || role === 'middle' || role === 'patronymic';
+  if (role === 'family' && (feminine(listed) === person || feminine(person) === listed)) return { similarity: 0.85, how: 'feminine form' };
+  if (given && otherSex(person, listed)) return null;
+  const variant = knownVariant(person, listed);
+  if (variant) return { similarity: 0.95, how: variant };
+  if (knownDifferent(person, listed)) return null;
   if (bySound) {
     const a = consonants(person.replace(/^l(?=..)/, ''), bySound);
     const b = consonants(listed, bySound);
@@ -188,12 +244,37 @@ function tokenSimilarity(person: string, listed: string, bySound: Script): { sim
   // Damerau-Levenshtein is at least the difference in length: skip it when that is already over two.
   const edits = shorter >= 5 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
   if (edits === 1) return { similarity: 0.95, how: 'one slip' };
+  // Two letters swapped in a name of four (Suir for Suri): a slip of the fingers, where a letter
+  // replaced or added in so short a name makes another name (Ivan, Iван; Yong, Yang).
+  if (shorter === 4 && person.length === 4 && person !== listed && [...person].sort().join('') === [...listed].sort().join('') && damerauLevenshtein(person, listed) === 1) {
+    return { similarity: 0.9, how: 'one slip' };
+  }
   if (edits === 2 && shorter >= 8) return { similarity: 0.9, how: 'two slips' };
-  // Spellings of one name in Latin letters differ in their vowels (Mohammed, Muhammad; Yevgeniy,
-  // Evgeny; Sung, Song): the same three consonants or more in the same order.
+  // Spellings of one family name in Latin letters differ in their vowels (Qadhafi, Gadhafi; Sung,
+  // Song): the same three consonants or more in the same order.
+  // A name's vowels may differ where it comes from a script that writes none (Tahir, Taher;
+  // Husayn, Hussein; Soleimani, Sulaimani), but in the same places: Mahmoud is not Muhammad, nor
+  // Hamid Ahmad, nor Hammada Ahmad.
   const c = consonants(listed);
-  if (c.length >= 3 && consonants(person) === c) return { similarity: 0.9, how: 'same consonants' };
+  if (c.length >= (given ? 2 : 3) && consonants(person) === c && sameVowelPlaces(person, listed)) return { similarity: 0.9, how: 'same consonants' };
   return null;
+}
+
+/** A token's consonants with a mark where vowels stand: Tahir and Taher are t*h*r, Mahmoud m*hm*d, Muhammad m*h*m*d. */
+const vowelPlaces = (token: string) => consonants(token.replace(/[aeiouy]+/g, '*').replace(/\*h$/, '*'));
+/** The same vowel places, each with about as many letters (Yosef, Youssef; not Song, Soyeong). */
+function sameVowelPlaces(a: string, b: string): boolean {
+  if (vowelPlaces(a) !== vowelPlaces(b)) return false;
+  const runs = (t: string) => (t.match(/[aeiouy]+/g) ?? []).map((r) => r.length);
+  const [x, y] = [runs(a), runs(b)];
+  return x.length === y.length && x.every((n, i) => Math.abs(n - (y[i] as number)) <= 1);
+}
+
+/** A woman's form of a man's given name, or the reverse: Ivan, Ivana; Vyacheslav, Vyacheslava; Lucio, Lucia. */
+function otherSex(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long === `${short}a` && /[^aeiouy]$/.test(short)) return true;
+  return a.length === b.length && a.length >= 4 && a.slice(0, -1) === b.slice(0, -1) && /[oa]$/.test(a) && /[oa]$/.test(b);
 }
 
 /**
@@ -203,6 +284,7 @@ function tokenSimilarity(person: string, listed: string, bySound: Script): { sim
  * with the family name the same, the score stays below a hit and above SAME_PERSON.
  */
 function looseSimilarity(person: string, listed: string): { similarity: number; how: TokenPair['how'] } | null {
+  if (otherSex(person, listed) || OTHER_SEX.has(person < listed ? `${person} ${listed}` : `${listed} ${person}`)) return null;
   const shorter = Math.min(person.length, listed.length);
   if (shorter === 1 && person[0] === listed[0]) return { similarity: 0.5, how: 'initial' };
   if (shorter >= 3 && (listed.startsWith(person) || person.startsWith(listed))) return { similarity: 0.6, how: 'short form' };
@@ -214,6 +296,12 @@ const HEBREW = /\p{Script=Hebrew}/u;
 /** The script a name is compared in by its consonants, if it is written in one. */
 export const scriptOf = (name: string): Script => (ARABIC.test(name) ? 'arabic' : HEBREW.test(name) ? 'hebrew' : false);
 
+/**
+ * How alike names run together must be: the same, or one slip apart from eight letters (Abdur
+ * Rehman, Abdurrahman). Al Din is not Laden, Falahzadeh not Salar Zadeh, Subhi not Su Chi.
+ */
+const runTogether = (s: { similarity: number } | null, joined: string) => s !== null && (s.similarity === 1 || (s.similarity >= 0.95 && joined.length >= 8));
+
 /** The best pairing of a person's tokens with one reading of a listed name. */
 function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script) {
   const used = new Set<number>();
@@ -224,7 +312,7 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
     let best: { j: number; similarity: number; how: TokenPair['how'] } | null = null;
     person.forEach((p, j) => {
       if (used.has(j)) return;
-      const s = tokenSimilarity(p, l.token, bySound);
+      const s = tokenSimilarity(p, l.token, bySound, l.role);
       if (s && (!best || s.similarity > best.similarity)) best = { j, ...s };
     });
     const found = best as { j: number; similarity: number; how: TokenPair['how'] } | null;
@@ -254,8 +342,9 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
       [...family, ...given.slice(0, 1)],
     ].filter((g) => g.length >= 2);
     for (const group of joins) {
-      const s = tokenSimilarity(p, group.map((x) => x.listed).join(''), bySound);
-      if (s && s.similarity >= 0.9) {
+      const joined = group.map((x) => x.listed).join('');
+      const s = tokenSimilarity(p, joined, bySound);
+      if (s && runTogether(s, joined)) {
         for (const x of group) Object.assign(x, { person: p, how: 'run together', similarity: s.similarity });
         used.add(j);
         break;
@@ -268,7 +357,7 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
       for (const y of rest) {
         if (x.j === y.j || used.has(x.j) || used.has(y.j) || gap.how !== 'missing') continue;
         const s = tokenSimilarity(x.p + y.p, gap.listed, bySound);
-        if (s && s.similarity >= 0.9) {
+        if (s && runTogether(s, gap.listed)) {
           Object.assign(gap, { person: `${x.p} ${y.p}`, how: 'run together', similarity: s.similarity });
           used.add(x.j);
           used.add(y.j);
@@ -290,6 +379,14 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // each take a little off (guests leave them out or add them), at most OPTIONAL_CAP in all.
   // A family name of two words or more (GUZMAN LOERA) is found when one of them is: guests
   // often give one of their surnames; the other then counts as a middle name does.
+  // Of two family names, the second given alone is a weaker match (Spanish names put the
+  // father's first, and Miguel Santos is rarely PASCUAS SANTOS, Miguel Angel): it counts 0.85,
+  // and the match stays below a hit.
+  const families = pairs.filter((p) => p.role === 'family');
+  const secondOnly = families.length >= 2 && families[0]?.how === 'missing' && families.slice(1).some((p) => p.how !== 'missing' && p.how !== 'run together');
+  if (secondOnly) {
+    for (const p of families.slice(1)) if (p.how !== 'missing' && p.how !== 'run together') Object.assign(p, { how: 'second family name only', similarity: p.similarity * 0.85 });
+  }
   const familyFound = pairs.some((p) => p.role === 'family' && p.how !== 'missing');
   const familyOptional = (p: TokenPair) => p.role === 'family' && p.how === 'missing' && familyFound;
   const core = pairs.filter((p) => (p.role === 'family' || p.role === 'given') && !familyOptional(p));
@@ -297,6 +394,10 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   const all = core.reduce((sum, p) => sum + p.weight, 0);
   const optionalMissing = pairs.filter((p) => ((p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing') || familyOptional(p)).length + extra.length;
   let score = all > 0 ? (found / all) * (1 - Math.min(OPTIONAL_CAP, optionalMissing * OPTIONAL_COST)) : 0;
+  // A shared family name with another given name is never a hit: a given name the list gives
+  // and the person's name has not (or only as an initial or a short form) keeps the score below.
+  const givenName = pairs.find((p) => p.role === 'given');
+  if (secondOnly || (givenName && (givenName.how === 'missing' || givenName.how === 'initial' || givenName.how === 'short form'))) score = Math.min(score, NO_GIVEN_CAP);
   const hasFamily = pairs.some((p) => p.role === 'family');
   if ((hasFamily && !familyFound) || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
   return { score, pairs, extra };

@@ -188,9 +188,15 @@ const GOLDEN: Guest[] = [
     expect: { status: 'review', color: 'orange', risk: /name and year of birth match “HAWATMA, Nayif”/, details: { sanctions: 'FAIL' } },
   },
   {
-    title: 'a guest who shares only a name with a listed person, no date of birth known, needs review, not a decline',
+    title: 'a guest who shares only a name with a listed person, no date of birth known, is a possible match that needs review and asks for the date of birth, not a decline',
     body: person('Oleg', 'Deripaska', { birth_date: undefined }),
-    expect: { status: 'review', color: 'orange', risk: /name matches “DERIPASKA, Oleg Vladimirovich”/, recommendation: /a shared name is not proof/, details: { sanctions: 'REVIEW' } },
+    expect: {
+      status: 'review',
+      color: 'orange',
+      risk: /Possible match: the guest's name is the same as “DERIPASKA, Oleg Vladimirovich”.*no date of birth from the guest/,
+      recommendation: /Ask the guest for their date of birth/,
+      details: { sanctions: 'REVIEW' },
+    },
   },
   {
     title: 'a namesake born the same year but on another day than the list says is accepted, with a note',

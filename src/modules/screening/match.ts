@@ -8,6 +8,7 @@ import type { ReservationRow } from '../../db/schema.js';
 
 export type { ListedEntry };
 import { openIdentification } from './identity.js';
+import { sanctionsMatchKind, type SanctionsMatchKind } from './checks/watchlists.js';
 import { sanctionsMatches, screeningSettings } from './run.js';
 
 export const MATCH_LISTS = ['blocklist', 'sanctions'] as const;
@@ -104,8 +105,10 @@ export async function matchPerson(deps: Deps, account: AccountRow, q: MatchQuery
  * left out), whole: names and aliases, dates of birth, countries, programmes and remarks, for the
  * host to compare with the guest's identity document.
  */
-export async function guestListedEntries(deps: Deps, r: ReservationRow): Promise<ListedEntry[]> {
+export async function guestListedEntries(deps: Deps, r: ReservationRow): Promise<(ListedEntry & { match: SanctionsMatchKind })[]> {
   const { nameMatchThreshold } = await screeningSettings(deps.db, r.account_id);
   const { sanctions } = await sanctionsMatches(deps, r, openIdentification(deps, r), nameMatchThreshold);
-  return sanctions?.length ? listedEntries(deps, sanctions) : [];
+  if (!sanctions?.length) return [];
+  const kinds = new Map(sanctions.map((h) => [`${h.source}\u0000${h.entryId}`, sanctionsMatchKind(h)]));
+  return (await listedEntries(deps, sanctions)).map((e) => ({ ...e, match: kinds.get(`${e.source}\u0000${e.entryId}`) ?? 'possible' }));
 }

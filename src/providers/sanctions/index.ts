@@ -40,6 +40,18 @@ export interface SanctionsQuery {
 /** Score at or above which a listed name counts as a possible match. */
 export const SANCTIONS_THRESHOLD = NAME_THRESHOLD;
 
+/**
+ * What a year of birth within a year of a listed one, and a country the list names, add to the
+ * name's score; what a country the list does not name takes off (the lists' countries are
+ * nationalities and addresses, so another country is weaker evidence than another year). A
+ * close name (0.93) with another country falls below the threshold; the same name stays a
+ * possible match.
+ */
+const YEAR_AGREES = 0.03;
+const COUNTRY_AGREES = 0.02;
+const COUNTRY_DISAGREES = 0.05;
+const MOST_RAISED = YEAR_AGREES + COUNTRY_AGREES;
+
 interface Listed {
   source: string;
   entryId: string;
@@ -266,9 +278,9 @@ export async function warmSanctionsIndex(deps: Deps): Promise<void> {
 }
 
 /**
- * Where a listed token is filed: its sounds (Double Metaphone), its consonants, and, for tokens of
- * five letters or more, its first and its last four letters (a slip in the middle of a name
- * changes its sound, rarely both of its ends).
+ * Where a listed token is filed: its sounds (Double Metaphone), its consonants, its letters in
+ * order, and, for tokens of five letters or more, its first and its last four letters (a slip in
+ * the middle of a name changes its sound, rarely both of its ends).
  */
 function indexKeys(token: string): string[] {
   const keys = [...phoneticKeys(token), `c:${consonants(token)}`, `c:${consonants(token, 'arabic')}`];
@@ -276,6 +288,8 @@ function indexKeys(token: string): string[] {
   const hebrew = consonants(token, 'hebrew');
   if (hebrew !== consonants(token, 'arabic')) keys.push(`h:${hebrew}`);
   if (token.length >= 5) keys.push(`p:${token.slice(0, 4)}`, `s:${token.slice(-4)}`);
+  // Its letters in any order: two letters swapped (Sikti for Sitki) change its sound and its ends' keys alike.
+  if (token.length >= 4) keys.push(`l:${[...token].sort().join('')}`);
   return keys;
 }
 
@@ -294,9 +308,10 @@ function keysOf(token: string, oneWord: boolean, script: Script): string[] {
 
 /**
  * Listed names that may be the person: candidates share a sound or their consonants with one of
- * the person's names (two, when the person gives two or more), score at least 0.90 (matchName),
- * and are not ruled out by a different year of birth (more than a year apart) when both are
- * known. A shared country is supporting evidence, named in the explanation.
+ * the person's names (two, when the person gives two or more), are not ruled out by a different
+ * year of birth (more than a year apart) when both are known, and score at least the threshold
+ * (0.90, matchName) once the year and the country have moved the name's score, each effect
+ * named in the explanation.
  */
 export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<SanctionsHit[]> {
   const idx = await currentIndex(deps);
@@ -336,18 +351,30 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
   }
   const best = new Map<string, SanctionsHit>();
   const scoreOf = nameScorer(q.name);
+  const threshold = q.threshold ?? SANCTIONS_THRESHOLD;
   for (const i of candidates) {
     const n = idx.names[i] as Listed;
     if (q.individualsOnly && n.kind !== 'individual') continue;
     if (q.only && (n.source !== q.only.source || (q.only.entryIds && !q.only.entryIds.has(n.entryId)))) continue;
-    if (scoreOf(n.name) < (q.threshold ?? SANCTIONS_THRESHOLD)) continue;
-    const m = matchName(q.name, n.name);
+    const nameScore = scoreOf(n.name);
+    if (nameScore < threshold - MOST_RAISED) continue;
+    // What the list says besides the name moves the name's score across the threshold, and says so.
     const evidence: string[] = [];
+    let shift = 0;
     if (q.yearOfBirth && n.birthYears.length) {
+      // A listed year of birth more than a year from the person's rules the entry out.
       if (!n.birthYears.some((y) => Math.abs(y - (q.yearOfBirth as number)) <= 1)) continue;
-      evidence.push(`year of birth ${q.yearOfBirth} listed`);
+      shift += YEAR_AGREES;
+      evidence.push(`year of birth ${q.yearOfBirth} listed (+${YEAR_AGREES.toFixed(2)})`);
     }
-    if (q.country && n.countries.includes(q.country.toUpperCase())) evidence.push(`country ${q.country.toUpperCase()} listed`);
+    const country = q.country?.toUpperCase();
+    if (country && n.countries.length) {
+      const agrees = n.countries.includes(country);
+      shift += agrees ? COUNTRY_AGREES : -COUNTRY_DISAGREES;
+      evidence.push(agrees ? `country ${country} listed (+${COUNTRY_AGREES.toFixed(2)})` : `country ${country} not among those listed, ${n.countries.join(', ')} (−${COUNTRY_DISAGREES.toFixed(2)})`);
+    }
+    if (nameScore + shift < threshold) continue;
+    const m = matchName(q.name, n.name);
     const hit: SanctionsHit = {
       source: n.source,
       entryId: n.entryId,
@@ -360,7 +387,7 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
       dataDate: n.dataDate,
       score: Math.round(m.score * 100) / 100,
       tokens: m.pairs,
-      explanation: `${m.explanation}${n.name !== n.primaryName ? ` (an alias of '${n.primaryName}')` : ''}${evidence.length ? `; ${evidence.join(', ')}` : ''}`,
+      explanation: `${m.explanation}${n.name !== n.primaryName ? ` (an alias of '${n.primaryName}')` : ''}${evidence.length ? `; ${evidence.join(', ')}: ${(nameScore + shift).toFixed(2)} in all` : ''}`,
     };
     const key = `${n.source}:${n.entryId}`;
     const prior = best.get(key);

@@ -23,6 +23,7 @@ import type { PrintedPage } from '../../lib/documents/printed.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { guestListedEntries } from '../../modules/screening/match.js';
 import type { ListedEntry } from '../../modules/screening/match.js';
+import type { SanctionsMatchKind } from '../../modules/screening/checks/watchlists.js';
 import { dateInWords } from '../../lib/host-messages.js';
 import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
@@ -474,13 +475,22 @@ function FaceMatch({ photo, selfie, face, liveness }: { photo?: string | undefin
 }
 
 /** Each listed entry whole, beside what the guest's document says. */
-function ListedEntries({ entries, guest }: { entries: ListedEntry[]; guest: Identification }) {
+const MATCH_WORDS: Record<SanctionsMatchKind, { badge: string; color: string; words: string }> = {
+  probable: { badge: 'Probable match', color: 'red', words: "The guest's date of birth or document number agrees with the list's." },
+  possible: { badge: 'Possible match', color: 'orange', words: 'The same name, with no date of birth to compare: ask the guest for theirs, or compare their document.' },
+  namesake: { badge: 'Most likely a namesake', color: 'grey', words: "The list gives another date of birth than the guest's." },
+};
+
+function ListedEntries({ entries, guest }: { entries: (ListedEntry & { match: SanctionsMatchKind })[]; guest: Identification }) {
   const guestName = [guest.first_name, guest.middle_name, guest.last_name].filter(Boolean).join(' ');
   return (
     <div class="grid2">
       {entries.map((e) => (
-        <article class="entry" data-entry={`${e.source}:${e.entryId}`}>
+        <article class="entry" data-entry={`${e.source}:${e.entryId}`} data-match={e.match}>
           <h3>{e.name}</h3>
+          <p>
+            <span class={`badge ${MATCH_WORDS[e.match].color}`}>{MATCH_WORDS[e.match].badge}</span> {MATCH_WORDS[e.match].words}
+          </p>
           <dl class="facts">
             <dt>List</dt>
             <dd>

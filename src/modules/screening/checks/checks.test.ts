@@ -208,7 +208,7 @@ describe('checks', () => {
     assert.equal(screen({ ...invalidPhone, skipGuestPortal: false }).status, 'pending');
   });
 
-  it('sanctions: not installed is incomplete; the name alone is moderate, with the year strong, with the date of birth or document decisive', () => {
+  it('sanctions: not installed is incomplete; the name alone is a possible match (moderate), with the year strong, with the date of birth or document a probable match (decisive)', () => {
     const none = sanctions(snapshot());
     assert.equal(none.status, 'INCOMPLETE');
     assert.equal(none.value, 'Not checked: no sanctions list is installed');
@@ -244,7 +244,14 @@ describe('checks', () => {
     assert.equal(strengthOf({ document: 'same' }).strength, 'decisive');
     assert.equal(strengthOf({ birthYear: 'same', birthDate: 'other' }).strength, 'weak', 'the list gives another date of birth: a namesake');
     assert.equal(strengthOf({ score: 0.92, birthYear: 'same' }).strength, 'moderate', 'a close name is not strong even with the year');
-    assert.equal(strengthOf({ score: 0.92, birthDate: 'same' }).strength, 'strong');
+    assert.equal(strengthOf({ score: 0.92, birthDate: 'same' }).strength, 'decisive', 'a close name with the same date of birth is a probable match');
+    // A possible match says so and asks for what settles it: the guest's date of birth, or the document where the list gives none.
+    assert.match(strengthOf({}).findings[0]?.text ?? '', /^Possible match: the guest's name is the same as “COSTA, Ines” on OFAC SDN, with no date of birth from the guest to compare$/);
+    assert.match(strengthOf({}).help, /Ask the guest for their date of birth/);
+    const born = sanctions(snapshot({ sanctions: [hit], identification: { ...snapshot().identification, birth_date: '1980-01-01' } }));
+    assert.match(born.findings[0]?.text ?? '', /with no date of birth on the list to compare/);
+    assert.match(born.help, /Compare the guest's identity document/);
+    assert.match(strengthOf({ birthDate: 'same' }).findings[0]?.text ?? '', /^Probable match: /);
     const many = sanctions(snapshot({ sanctions: [...Array.from({ length: 4 }, (_, i) => ({ ...hit, entryId: String(i) })), { ...hit, entryId: '9', birthDate: 'same' }] }));
     assert.equal(many.strength, 'decisive', 'a confirmed match beyond the first three still counts');
   });

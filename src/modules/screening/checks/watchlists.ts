@@ -6,20 +6,47 @@ import { outcome, strongestFirst } from './outcome.js';
 type Hit = NonNullable<Snapshot['sanctions']>[number];
 
 /**
- * One possible match, weighed by what besides the name agrees (docs/verdicts.md): the name with
- * the date of birth or the document number is decisive; with the year of birth, strong; the name
- * alone, moderate; a list that gives another date of birth makes it weak (a namesake, most likely).
+ * What a sanctions match is, for the host: probable when the name and the date of birth or the
+ * document number agree (or the same name and the year of birth, where the list gives only the
+ * year); a namesake when the list gives another date of birth; else possible, a name with nothing
+ * besides it to compare.
  */
-function sanctionsFinding(h: Hit): Finding {
+export type SanctionsMatchKind = 'probable' | 'possible' | 'namesake';
+
+export function sanctionsMatchKind(h: Hit): SanctionsMatchKind {
+  if (h.document === 'same' || h.birthDate === 'same' || (h.score >= SAME_NAME && h.birthYear === 'same')) return 'probable';
+  return h.birthDate === 'other' ? 'namesake' : 'possible';
+}
+
+/**
+ * One match, weighed by what besides the name agrees (docs/verdicts.md): the name with the date
+ * of birth or the document number is a probable match, decisive; the same name with the year of
+ * birth, strong; the name alone a possible match, moderate, which asks for the guest's date of
+ * birth when the guest has not given it; a list that gives another date of birth makes it weak
+ * (a namesake, most likely).
+ */
+function sanctionsFinding(h: Hit, guestBorn: boolean): Finding {
   const listed = `“${h.primaryName}”`;
   const at = { listed, source: h.source };
   const exact = h.score >= SAME_NAME;
   const confirmedBy = h.document === 'same' ? 'document' : h.birthDate === 'same' ? 'birth' : null;
-  if (confirmedBy && exact) return { code: 'sanctions.confirmed', text: say('sanctions.confirmed', { ...at, confirmedBy }), strength: 'decisive', recommendation: say('sanctions.confirmed.do') };
-  if (confirmedBy) return { code: 'sanctions.close_confirmed', text: say('sanctions.close_confirmed', { ...at, confirmedBy }), strength: 'strong', recommendation: say('sanctions.year.do') };
+  if (confirmedBy) {
+    return {
+      code: exact ? 'sanctions.confirmed' : 'sanctions.close_confirmed',
+      text: say(exact ? 'sanctions.confirmed' : 'sanctions.close_confirmed', { ...at, confirmedBy }),
+      strength: 'decisive',
+      recommendation: say('sanctions.confirmed.do'),
+    };
+  }
   if (h.birthDate === 'other') return { code: 'sanctions.born_otherwise', text: say('sanctions.born_otherwise', at), strength: 'weak', recommendation: say('sanctions.born_otherwise.do') };
   if (exact && h.birthYear === 'same') return { code: 'sanctions.year', text: say('sanctions.year', at), strength: 'strong', recommendation: say('sanctions.year.do') };
-  return { code: 'sanctions.possible_match', text: say(exact ? 'sanctions.name' : 'sanctions.name_close', at), strength: 'moderate', recommendation: say('sanctions.name.do') };
+  const missing = guestBorn ? 'list' : 'guest';
+  return {
+    code: 'sanctions.possible_match',
+    text: say(exact ? 'sanctions.name' : 'sanctions.name_close', { ...at, missing }),
+    strength: 'moderate',
+    recommendation: say('sanctions.name.do', { missing }),
+  };
 }
 
 /** The guest's name against the installed sanctions lists, each match weighed by what else agrees. */
@@ -31,7 +58,7 @@ export const sanctions: Check = (s) => {
   const names = listInWords((s.sanctionsDismissed ?? []).map((d) => `“${d.primaryName}”`));
   const clear = names ? say('sanctions.clear_dismissed.value', { lists, names }) : say('sanctions.clear.value', { lists });
   // The strongest three: a confirmed match is never crowded out by closer-named weaker ones.
-  const findings = strongestFirst(s.sanctions.map(sanctionsFinding)).slice(0, 3);
+  const findings = strongestFirst(s.sanctions.map((h) => sanctionsFinding(h, Boolean(s.identification.birth_date)))).slice(0, 3);
   return outcome(findings, { value: clear }, { value: say('sanctions.found.value', { count: s.sanctions.length, lists }) });
 };
 
