@@ -170,6 +170,8 @@ const OPTIONAL_COST = 0.01;
 const OPTIONAL_CAP = 0.04;
 /** The highest score a match without the listed family name can have. */
 const NO_FAMILY_CAP = 0.7;
+/** The highest score a match can have whose listed second family name is missing while the person gives another name: a close name, not the same. */
+const OTHER_SECOND_FAMILY_CAP = 0.93;
 /** The highest score a match without the listed given name (or with only its initial or a short form of it), or with only the second of two family names, can have. */
 const NO_GIVEN_CAP = 0.86;
 
@@ -398,15 +400,21 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // and the person's name has not (or only as an initial or a short form) keeps the score below.
   const givenName = pairs.find((p) => p.role === 'given');
   if (secondOnly || (givenName && (givenName.how === 'missing' || givenName.how === 'initial' || givenName.how === 'short form'))) score = Math.min(score, NO_GIVEN_CAP);
+  // A listed second family name missing where the person gives a name of their own the list has
+  // not (MADURO GUERRA against Maduro Moros) may be another mother's name: close, not the same.
+  if (pairs.some(familyOptional) && extra.length) score = Math.min(score, OTHER_SECOND_FAMILY_CAP);
   const hasFamily = pairs.some((p) => p.role === 'family');
   if ((hasFamily && !familyFound) || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
   return { score, pairs, extra };
 }
 
 function describe(m: Omit<NameMatch, 'explanation'>, person: string, listed: string, spelled: string): string {
+  const familyFound = m.pairs.some((p) => p.role === 'family' && p.how !== 'missing');
   const parts = m.pairs
     .filter((p) => p.role !== 'particle')
-    .map((p) => (p.how === 'missing' ? `${p.role} name '${p.listed}' not given${p.role === 'family' ? ' (no match without it)' : ''}` : `${p.role} name '${p.listed}' ~ '${p.person}' (${p.how})`));
+    .map((p) =>
+      p.how === 'missing' ? `${p.role} name '${p.listed}' not given${p.role === 'family' && !familyFound ? ' (no match without it)' : ''}` : `${p.role} name '${p.listed}' ~ '${p.person}' (${p.how})`,
+    );
   if (m.extra.length) parts.push(`not on the list: ${m.extra.map((e) => `'${e}'`).join(', ')}`);
   return `'${person}' matched '${listed}' at ${m.score.toFixed(2)}: ${parts.join('; ')}${spelled ? ` (the person's name spelled ${spelled})` : ''}`;
 }

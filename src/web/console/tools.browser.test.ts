@@ -197,7 +197,21 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.match(entries, /Countries\s*.*Venezuela/);
     assert.match(entries, /Programmes\s*.*VENEZUELA/);
     assert.match(entries, /The guest's document\s*Name\s*Nicolas Maduro Moros\s*Born\s*23 November 1962/);
+    assert.match(entries, /Probable match\s*The guest's date of birth or document number agrees with the list's/);
     await snap(page, 'reservation-listed-entry');
+    // The name alone: a possible match, which asks for the guest's date of birth.
+    const named = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {
+      key: host.key,
+      body: { check_in_date: '2027-06-01', check_out_date: '2027-06-03', guest: { first_name: 'Nicolas', last_name: 'Maduro Moros' } },
+    });
+    const summary = (await call(t, 'GET', `/v1/reservations/${named.json.id}/summary`, { key: host.key })).json;
+    assert.equal(summary.risk_color, 'orange', 'a name alone needs review, it does not decline');
+    assert.match(summary.top_risks[0], /^Possible match: the guest's name is the same as “MADURO MOROS, Nicolas” on OFAC SDN, with no date of birth from the guest to compare/);
+    await page.goto(`${base}/console/reservations/${named.json.id}`);
+    assert.match((await page.textContent('section[aria-labelledby=entries-h]')) ?? '', /Possible match\s*The same name, with no date of birth to compare/);
+    assert.match((await page.textContent('main')) ?? '', /Ask the guest for their date of birth/);
+    await snap(page, 'reservation-possible-match');
+    await page.goto(`${base}/console/reservations/${r.json.id}`);
     await Promise.all([page.waitForURL(/\/console\/checks\?/), page.click('#background-check')]);
     assert.equal(await page.inputValue('#bg_first_name'), 'Nicolas');
     assert.equal(await page.inputValue('#bg_last_name'), 'Maduro Moros');
