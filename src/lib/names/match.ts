@@ -8,21 +8,27 @@ import { spellingKey } from './spelling.js';
  * How a person's name compares with a listed name, token by token, the way the open matchers
  * that do this best work (OpenSanctions' logic-v2, watchman, OFAC's own guidance):
  *
- * - Each token of the listed name is paired with the closest token of the person's name: the
- *   same, one slip apart (a name of five letters or more with one letter dropped, added, swapped
- *   or replaced; two for eight letters or more), the same consonants (spellings of one name
- *   differ in their vowels, and a name written in Arabic script carries no short vowels: بشار is
- *   bshr), two tokens run together (VladimirPutin), or, for less, a short form (Alex for
- *   Alexander) or an initial (J for John). Jaro-Winkler, which rewards a shared
- *   beginning, paired Omar with Omairi and Vladimir with VladimirPutin: it compares only the
- *   consonants of a name in Arabic script with a listed name's.
+ * - Each token of the listed name is paired with the closest token of the person's name. What is
+ *   known about names decides first (name-data.json, scripts/gen-name-data.ts): spellings of one
+ *   name pair (Andrey, Andrei; the lists' own aliases: Muhammad, Mohamed), and different names
+ *   never do, however alike (Fernandez, Hernandez; Ivan, Ivana; Hasan, Husayn). Then the letters:
+ *   the same, one slip apart (a name of five letters or more with one letter dropped, added,
+ *   swapped or replaced; two for eight letters or more), the same consonants with the vowels in
+ *   the same places (Tahir, Taher; a name written in Arabic script carries no short vowels, so
+ *   بشار is bshr and its consonants alone compare), two tokens run together (VladimirPutin), a
+ *   feminine form of a family name (Popova for POPOV), or, for less, a short form (Alex for
+ *   Alexander) or an initial (J for John). Jaro-Winkler, which rewards a shared beginning, paired
+ *   Omar with Omairi and Vladimir with VladimirPutin: it compares only the consonants of a name
+ *   in Arabic script with a listed name's.
  * - Tokens count by what they say about identity: the listed family name most (it must match),
- *   a given name less, and less again when it is a common given name anywhere (faker's name
- *   lists). Middle names and patronymics on either side cost a point each (guests leave them out
- *   or add them), four at most; particles (al, bin, de, van) nothing.
+ *   a given name less, and less again the commoner it is (faker's name lists, the lists
+ *   themselves). Middle names and patronymics on either side cost a point each (guests leave
+ *   them out or add them), four at most; particles (al, bin, de, van) nothing.
  * - The score is the weighted share of the family and given names that was found, with a
- *   missing family name capping it below any threshold: a shared given name alone is never a
- *   match. Of a family name in two words or more (GUZMAN LOERA), one found is enough.
+ *   missing family name capping it below any threshold (a shared given name alone is never a
+ *   match), and a missing given name capping it below a hit (nor is a shared family name). Of a
+ *   family name in two words or more (GUZMAN LOERA), one found is enough; the second alone is a
+ *   weaker match.
  *
  * Every match says which token paired with which and why, and what moved the score.
  */
@@ -224,8 +230,9 @@ function consonantsOf(token: string, script: Script): string {
 /**
  * How alike two tokens are, and why; null when not alike enough to pair. Known spellings of one
  * name pair and known different names never do, before any comparison of letters. Consonants
- * alone are evidence for a given name only in a script that writes no short vowels (Mahmoud and
- * Muhammad share theirs); family names keep them (Qadhafi, Gadhafi).
+ * alone are evidence only in a script that writes no short vowels (بشار, bshr, is Bashar); in
+ * Latin letters the vowels must stand in the same places (Mahmoud and Muhammad share their
+ * consonants, not their vowels' places).
  */
 function tokenSimilarity(person: string, listed: string, bySound: Script, role: TokenPair['role'] = 'family'): { similarity: number; how: TokenPair['how'] } | null {
   if (person === listed) return { similarity: 1, how: 'same' };
@@ -247,16 +254,15 @@ function tokenSimilarity(person: string, listed: string, bySound: Script, role: 
   const edits = shorter >= 5 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
   if (edits === 1) return { similarity: 0.95, how: 'one slip' };
   // Two letters swapped in a name of four (Suir for Suri): a slip of the fingers, where a letter
-  // replaced or added in so short a name makes another name (Ivan, Iван; Yong, Yang).
+  // replaced or added in so short a name makes another name (Omar, Omer; Yong, Yang).
   if (shorter === 4 && person.length === 4 && person !== listed && [...person].sort().join('') === [...listed].sort().join('') && damerauLevenshtein(person, listed) === 1) {
     return { similarity: 0.9, how: 'one slip' };
   }
   if (edits === 2 && shorter >= 8) return { similarity: 0.9, how: 'two slips' };
-  // Spellings of one family name in Latin letters differ in their vowels (Qadhafi, Gadhafi; Sung,
-  // Song): the same three consonants or more in the same order.
   // A name's vowels may differ where it comes from a script that writes none (Tahir, Taher;
-  // Husayn, Hussein; Soleimani, Sulaimani), but in the same places: Mahmoud is not Muhammad, nor
-  // Hamid Ahmad, nor Hammada Ahmad.
+  // Husayn, Hussein; Soleimani, Sulaimani), but in the same places: the same consonants (three
+  // or more, two for a given name), each run of vowels about as long. Mahmoud is not Muhammad,
+  // nor Hamid Ahmad, nor Hammada Ahmad.
   const c = consonants(listed);
   if (c.length >= (given ? 2 : 3) && consonants(person) === c && sameVowelPlaces(person, listed)) return { similarity: 0.9, how: 'same consonants' };
   return null;
