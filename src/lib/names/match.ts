@@ -235,13 +235,24 @@ function consonantsOf(token: string, script: Script): string {
  * consonants, not their vowels' places).
  */
 function tokenSimilarity(person: string, listed: string, bySound: Script, role: TokenPair['role'] = 'family'): { similarity: number; how: TokenPair['how'] } | null {
-  if (person === listed) return { similarity: 1, how: 'same' };
+  if (person === listed) return SAME;
   const given = role === 'given' || role === 'middle' || role === 'patronymic';
-  if (role === 'family' && (feminine(listed) === person || feminine(person) === listed)) return { similarity: 0.85, how: 'feminine form' };
-  if (given && otherSex(person, listed)) return null;
+  // Cheap tests first: most pairs a search compares share nothing.
+  const apart = person.length - listed.length;
+  if (!given && apart !== 0 && Math.abs(apart) <= 3 && person.slice(0, 3) === listed.slice(0, 3) && (feminine(listed) === person || feminine(person) === listed)) {
+    return { similarity: 0.85, how: 'feminine form' };
+  }
+  if (given && Math.abs(apart) <= 1 && otherSex(person, listed)) return null;
   const variant = knownVariant(person, listed);
   if (variant) return { similarity: 0.95, how: variant };
-  if (knownDifferent(person, listed)) return null;
+  const byLetters = lettersSimilarity(person, listed, bySound, given);
+  return byLetters && knownDifferent(person, listed) ? null : byLetters;
+}
+
+const SAME = { similarity: 1, how: 'same' } as const;
+
+/** How alike two tokens' letters are (tokenSimilarity without what is known about names). */
+function lettersSimilarity(person: string, listed: string, bySound: Script, given: boolean): { similarity: number; how: TokenPair['how'] } | null {
   if (bySound) {
     const a = consonants(person.replace(/^l(?=..)/, ''), bySound);
     const b = consonants(listed, bySound);
@@ -251,13 +262,11 @@ function tokenSimilarity(person: string, listed: string, bySound: Script, role: 
   }
   const shorter = Math.min(person.length, listed.length);
   // Damerau-Levenshtein is at least the difference in length: skip it when that is already over two.
-  const edits = shorter >= 5 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
-  if (edits === 1) return { similarity: 0.95, how: 'one slip' };
+  const edits = shorter >= 4 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
+  if (edits === 1 && shorter >= 5) return { similarity: 0.95, how: 'one slip' };
   // Two letters swapped in a name of four (Suir for Suri): a slip of the fingers, where a letter
   // replaced or added in so short a name makes another name (Omar, Omer; Yong, Yang).
-  if (shorter === 4 && person.length === 4 && person !== listed && [...person].sort().join('') === [...listed].sort().join('') && damerauLevenshtein(person, listed) === 1) {
-    return { similarity: 0.9, how: 'one slip' };
-  }
+  if (edits === 1 && shorter === 4 && person.length === 4 && [...person].sort().join('') === [...listed].sort().join('')) return { similarity: 0.9, how: 'one slip' };
   if (edits === 2 && shorter >= 8) return { similarity: 0.9, how: 'two slips' };
   // A name's vowels may differ where it comes from a script that writes none (Tahir, Taher;
   // Husayn, Hussein; Soleimani, Sulaimani), but in the same places: the same consonants (three
