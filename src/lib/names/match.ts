@@ -1,6 +1,7 @@
 import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein.js';
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
-import nameData from './name-data.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
+import { packageFile } from '../packages.js';
 import { nameVariants, toLatin } from './names.js';
 import { spellingKey } from './spelling.js';
 
@@ -96,34 +97,57 @@ const PARTICLES = new Set([
   'l',
 ]);
 const PATRONYMIC = /(ovich|evich|yevich|ievich|ich|ovna|evna|yevna|ichna|ogly|oglu|kyzy|qizi)$/;
-const GIVEN = new Set(nameData.given);
-/** Each spelling of a name the lists' aliases give, to the number of its group (scripts/gen-name-data.ts). */
-const VARIANT = new Map(nameData.variants.flatMap((group, i) => group.map((t) => [t, i] as const)));
-/** Look-alike names that are different names, as 'a b' in alphabetical order. */
-const DIFFERENT = new Set(nameData.different);
-/** Of those, a man's and a woman's name (Ivan, Ivana; Lucio, Lucia), which do not pair even as a short form. */
-const OTHER_SEX = new Set(nameData.otherSex);
-/** How many listed names and name lists hold a token (three or more). */
-const COMMON = new Map(Object.entries(nameData.common as Record<string, number>));
+/**
+ * What the matcher knows about names (scripts/gen-name-data.ts), read and indexed at the first
+ * comparison: a process that never compares names (the API answering reads) never holds it.
+ */
+interface Knowledge {
+  /** Given names of faker's lists: a shared common given name counts for less. */
+  given: Set<string>;
+  /** Each spelling of a name the lists' aliases give, to the number of its group. */
+  variant: Map<string, number>;
+  /** Look-alike names that are different names, as 'a b' in alphabetical order, as written and by their spellings (Hassan and Hussain are Hasan and Husayn). */
+  different: Set<string>;
+  differentSpellings: Set<string>;
+  /** Of those, a man's and a woman's name (Ivan, Ivana; Lucio, Lucia), which do not pair even as a short form. */
+  otherSex: Set<string>;
+  /** How many listed names and name lists hold a token (three or more). */
+  common: Map<string, number>;
+}
+let known: Knowledge | undefined;
+function knowledge(): Knowledge {
+  if (known) return known;
+  const data = JSON.parse(readFileSync(packageFile('src/lib/names/name-data.json'), 'utf8')) as {
+    given: string[];
+    variants: string[][];
+    different: string[];
+    otherSex: string[];
+    common: Record<string, number>;
+  };
+  const spelled = (pair: string) => {
+    const [a, b] = pair.split(' ').map(spellingKey) as [string, string];
+    return a < b ? `${a} ${b}` : `${b} ${a}`;
+  };
+  known = {
+    given: new Set(data.given),
+    variant: new Map(data.variants.flatMap((group, i) => group.map((t) => [t, i] as const))),
+    different: new Set(data.different),
+    differentSpellings: new Set(data.different.map(spelled)),
+    otherSex: new Set(data.otherSex),
+    common: new Map(Object.entries(data.common)),
+  };
+  return known;
+}
+const pairKey = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
 
 /** Whether two tokens are known spellings of one name: the same once romanisation is taken out, or given by the lists as aliases of each other. */
 const knownVariant = (a: string, b: string) => {
   if (spellingKey(a) === spellingKey(b)) return 'spelling' as const;
-  const group = VARIANT.get(a);
-  return group !== undefined && group === VARIANT.get(b) ? ('known variant' as const) : null;
+  const { variant } = knowledge();
+  const group = variant.get(a);
+  return group !== undefined && group === variant.get(b) ? ('known variant' as const) : null;
 };
-/** Known different names, by their spellings too: Hassan and Hussain are Hasan and Husayn. */
-const DIFFERENT_SPELLINGS = new Set(
-  nameData.different.map((pair) => {
-    const [a, b] = pair.split(' ').map(spellingKey) as [string, string];
-    return a < b ? `${a} ${b}` : `${b} ${a}`;
-  }),
-);
-const knownDifferent = (a: string, b: string) => {
-  if (DIFFERENT.has(a < b ? `${a} ${b}` : `${b} ${a}`)) return true;
-  const [x, y] = [spellingKey(a), spellingKey(b)];
-  return DIFFERENT_SPELLINGS.has(x < y ? `${x} ${y}` : `${y} ${x}`);
-};
+const knownDifferent = (a: string, b: string) => knowledge().different.has(pairKey(a, b)) || knowledge().differentSpellings.has(pairKey(spellingKey(a), spellingKey(b)));
 
 /** A Slavic family name's feminine form (Popov, Popova; Kuznetsov, Kuznetsova; Vysotsky, Vysotskaya), or null. */
 function feminine(family: string): string | null {
@@ -186,8 +210,8 @@ const NO_GIVEN_CAP = 0.86;
  * faker's lists) and less again the more listed names and name lists hold it (Muhammad, Kim, Li
  * and Nguyen say less than Prigozhin), down to 0.85 of it.
  */
-const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] * (role === 'given' && GIVEN.has(token) ? 0.8 : 1) * rarity(token);
-const rarity = (token: string) => 1 - 0.15 * Math.min(1, Math.log10(1 + (COMMON.get(token) ?? 0)) / 2.5);
+const weightOf = (token: string, role: TokenPair['role']) => ROLE_WEIGHT[role] * (role === 'given' && knowledge().given.has(token) ? 0.8 : 1) * rarity(token);
+const rarity = (token: string) => 1 - 0.15 * Math.min(1, Math.log10(1 + (knowledge().common.get(token) ?? 0)) / 2.5);
 
 /**
  * A token's consonants, as Arabic script writes a name: no vowels (nor w or y, which write long
@@ -301,7 +325,7 @@ function otherSex(a: string, b: string): boolean {
  * with the family name the same, the score stays below a hit and above SAME_PERSON.
  */
 function looseSimilarity(person: string, listed: string): { similarity: number; how: TokenPair['how'] } | null {
-  if (otherSex(person, listed) || OTHER_SEX.has(person < listed ? `${person} ${listed}` : `${listed} ${person}`)) return null;
+  if (otherSex(person, listed) || knowledge().otherSex.has(pairKey(person, listed))) return null;
   const shorter = Math.min(person.length, listed.length);
   if (shorter === 1 && person[0] === listed[0]) return { similarity: 0.5, how: 'initial' };
   if (shorter >= 3 && (listed.startsWith(person) || person.startsWith(listed))) return { similarity: 0.6, how: 'short form' };
