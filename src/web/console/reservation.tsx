@@ -474,13 +474,18 @@ function FaceMatch({ photo, selfie, face, liveness }: { photo?: string | undefin
   );
 }
 
-/** Each listed entry whole, beside what the guest's document says. */
+/** What each kind of sanctions match says to the host, beside its listed entry. */
 const MATCH_WORDS: Record<SanctionsMatchKind, { badge: string; color: string; words: string }> = {
-  probable: { badge: 'Probable match', color: 'red', words: "The guest's date of birth or document number agrees with the list's." },
-  possible: { badge: 'Possible match', color: 'orange', words: 'The same name, with no date of birth to compare: ask the guest for theirs, or compare their document.' },
+  probable: { badge: 'Probable match', color: 'red', words: "The guest's date of birth, year of birth or document number agrees with the list's." },
+  possible: {
+    badge: 'Possible match',
+    color: 'orange',
+    words: "The name alone, with no date of birth on both sides to compare: ask the guest for theirs, or compare the guest's document with the entry.",
+  },
   namesake: { badge: 'Most likely a namesake', color: 'grey', words: "The list gives another date of birth than the guest's." },
 };
 
+/** Each listed entry whole, beside what the guest's document says. */
 function ListedEntries({ entries, guest }: { entries: (ListedEntry & { match: SanctionsMatchKind })[]; guest: Identification }) {
   const guestName = [guest.first_name, guest.middle_name, guest.last_name].filter(Boolean).join(' ');
   return (
