@@ -8,9 +8,10 @@
  *   its a.k.a. compared word by word: MUHAMMAD, Yusuf a.k.a. MOHAMMED, Yousef);
  * - `different`: names that look alike (a letter or two apart, the same consonants, one
  *   beginning the other) but are different names: two entries of one of faker's name lists
- *   (Fernandez and Hernandez; Mehmet and Mahmut), a man's and a woman's name (Ivan and Ivana,
- *   Lucio and Lucia), or two given names each borne by several listed people and never given
- *   as aliases of each other (Mahmoud and Muhammad);
+ *   that begin with other letters or are two letters apart or more (Fernandez and Hernandez;
+ *   Jonathan and Jonathon, one letter apart, are spellings), a man's and a woman's name (Ivan
+ *   and Ivana, Lucio and Lucia), or two given names each borne by three listed people or more,
+ *   two letters apart or more, and never given as aliases of each other (Hasan and Husayn);
  * - `otherSex`: those of `different` that are a man's and a woman's name;
  * - `common`: how many listed names and name lists hold each token, for its weight.
  *

@@ -5,7 +5,7 @@
  * apart (Ivan and Ivana; Lucio and Lucia; Mahmoud and Muhammad). Only rules that change how a
  * name is written, never which name it is: doubled letters once, ph f, kh h, ks x, zh and dzh j,
  * ou and oo u, ee i, ya and yu as ia and iu, a closing -iy, -ii, -yi or -y as -i, an opening ye
- * as e, and ay and ei as ai (Husayn, Hussein).
+ * as e, c before a, o or u and q as k (Qasim, Kasim), and ay and ei as ai (Husayn, Hussein).
  */
 export function spellingKey(token: string): string {
   let found = KEYS.get(token);
