@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { matchName } from '../../src/lib/names/match.js';
 import { loadBundledLists } from '../../src/providers/sanctions/bundled.js';
-import { SANCTIONS_THRESHOLD, searchSanctions } from '../../src/providers/sanctions/index.js';
+import { SANCTIONS_THRESHOLD, searchSanctions, type SanctionsHit } from '../../src/providers/sanctions/index.js';
 import { createTestApp } from '../../test/harness.js';
 import type { Pair } from './make-pairs.js';
 
@@ -92,15 +92,14 @@ try {
   let alarmsWithYear = 0;
   // A guest may bear the very name of another listed person (Omar Al-Tikriti, AL-TIKRITI, Omar
   // Sabawi): a possible match by name, not a false alarm. Any other hit is one.
-  const sameName = (h: (typeof hits)[number]) => {
+  const sameName = (h: SanctionsHit) => {
     const core = (h.tokens ?? []).filter((x) => x.role === 'family' || x.role === 'given');
     // Of two family names, one given is the name (MORENO, for MORENO MEDINA).
     const familyFound = core.some((x) => x.role === 'family' && x.how !== 'missing');
     return core.every((x) => ['same', 'spelling', 'known variant'].includes(x.how) || (x.role === 'family' && x.how === 'missing' && familyFound));
   };
-  let hits: Awaited<ReturnType<typeof search>> = [];
   for (const p of unlisted) {
-    hits = await search(p.query);
+    const hits = await search(p.query);
     if (!hits.length) continue;
     // A year of birth that is none of the listed years: no hit on an entry that lists a year may stay.
     const years = hits.flatMap((h) => h.birthYears);

@@ -8,7 +8,7 @@ import { blacklist } from './blocklist.js';
 import { fraudDetection } from './fraud.js';
 import { identificationDocument } from './identification.js';
 import { paymentVerification } from './payment.js';
-import { adverseMedia, sanctions } from './watchlists.js';
+import { adverseMedia, sanctions, sanctionsMatchKind } from './watchlists.js';
 
 function snapshot(over: Partial<Snapshot> = {}, reservation: Partial<Snapshot['reservation']> = {}): Snapshot {
   return {
@@ -243,6 +243,9 @@ describe('checks', () => {
     assert.equal(strengthOf({ birthYear: 'same', birthDate: 'same' }).strength, 'decisive');
     assert.equal(strengthOf({ document: 'same' }).strength, 'decisive');
     assert.equal(strengthOf({ birthYear: 'same', birthDate: 'other' }).strength, 'weak', 'the list gives another date of birth: a namesake');
+    assert.equal(sanctionsMatchKind({ ...hit, birthYear: 'same', birthDate: 'other' }), 'namesake', 'the console says what the finding says');
+    assert.equal(sanctionsMatchKind({ ...hit, birthYear: 'same' }), 'probable');
+    assert.equal(sanctionsMatchKind(hit), 'possible');
     assert.equal(strengthOf({ score: 0.92, birthYear: 'same' }).strength, 'moderate', 'a close name is not strong even with the year');
     assert.equal(strengthOf({ score: 0.92, birthDate: 'same' }).strength, 'decisive', 'a close name with the same date of birth is a probable match');
     // A possible match says so and asks for what settles it: the guest's date of birth, or the document where the list gives none.

@@ -14,8 +14,10 @@ type Hit = NonNullable<Snapshot['sanctions']>[number];
 export type SanctionsMatchKind = 'probable' | 'possible' | 'namesake';
 
 export function sanctionsMatchKind(h: Hit): SanctionsMatchKind {
-  if (h.document === 'same' || h.birthDate === 'same' || (h.score >= SAME_NAME && h.birthYear === 'same')) return 'probable';
-  return h.birthDate === 'other' ? 'namesake' : 'possible';
+  if (h.document === 'same' || h.birthDate === 'same') return 'probable';
+  // Another listed date of birth outweighs the same year.
+  if (h.birthDate === 'other') return 'namesake';
+  return h.score >= SAME_NAME && h.birthYear === 'same' ? 'probable' : 'possible';
 }
 
 /**
@@ -29,8 +31,11 @@ function sanctionsFinding(h: Hit, guestBorn: boolean): Finding {
   const listed = `“${h.primaryName}”`;
   const at = { listed, source: h.source };
   const exact = h.score >= SAME_NAME;
-  const confirmedBy = h.document === 'same' ? 'document' : h.birthDate === 'same' ? 'birth' : null;
-  if (confirmedBy) {
+  const kind = sanctionsMatchKind(h);
+  if (kind === 'namesake') return { code: 'sanctions.born_otherwise', text: say('sanctions.born_otherwise', at), strength: 'weak', recommendation: say('sanctions.born_otherwise.do') };
+  if (kind === 'probable') {
+    const confirmedBy = h.document === 'same' ? 'document' : h.birthDate === 'same' ? 'birth' : null;
+    if (!confirmedBy) return { code: 'sanctions.year', text: say('sanctions.year', at), strength: 'strong', recommendation: say('sanctions.year.do') };
     return {
       code: exact ? 'sanctions.confirmed' : 'sanctions.close_confirmed',
       text: say(exact ? 'sanctions.confirmed' : 'sanctions.close_confirmed', { ...at, confirmedBy }),
@@ -38,8 +43,6 @@ function sanctionsFinding(h: Hit, guestBorn: boolean): Finding {
       recommendation: say('sanctions.confirmed.do'),
     };
   }
-  if (h.birthDate === 'other') return { code: 'sanctions.born_otherwise', text: say('sanctions.born_otherwise', at), strength: 'weak', recommendation: say('sanctions.born_otherwise.do') };
-  if (exact && h.birthYear === 'same') return { code: 'sanctions.year', text: say('sanctions.year', at), strength: 'strong', recommendation: say('sanctions.year.do') };
   const missing = guestBorn ? 'list' : 'guest';
   return {
     code: 'sanctions.possible_match',
