@@ -5,8 +5,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { Role } from './db/schema.js';
 import type { Deps } from './deps.js';
-import { registerAuth } from './http/auth.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { registerAuditTrail } from './modules/audit/trail.js';
+import { neededRole, registerAuth } from './http/auth.js';
 import { connectionOptions, registerLingeringClose } from './http/connections.js';
 import { AppError } from './lib/errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -46,6 +49,8 @@ export interface RouteInfo {
   public: boolean;
   allowSuspended: boolean;
   resellerOnly: boolean;
+  /** The console: the least role the page or form needs. */
+  role: Role | undefined;
 }
 
 declare module 'fastify' {
@@ -144,6 +149,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
         public: Boolean(route.config?.public),
         allowSuspended: Boolean(route.config?.allowSuspended),
         resellerOnly: Boolean(route.config?.resellerOnly),
+        role: route.url.startsWith('/console') && !route.config?.public ? neededRole(method, route.config ?? {}) : undefined,
       });
     }
   });
@@ -189,6 +195,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(swaggerUi, referencePage());
 
   registerAuth(app, deps);
+  registerAuditTrail(app, deps);
   registerIdempotency(app, deps);
   if (deps.config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
@@ -222,6 +229,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(lookupRoutes(deps));
       await v1.register(checkRoutes(deps));
       await v1.register(adverseMediaRoutes(deps));
+      await v1.register(auditRoutes(deps));
     },
     { prefix: '/v1' },
   );

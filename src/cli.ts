@@ -15,7 +15,9 @@ import type { Deps } from './deps.js';
 import { listJobs, retryJob } from './jobs/repo.js';
 import { generateApiKey } from './lib/api-keys.js';
 import { hashPassword } from './lib/passwords.js';
-import { accountsByEmail, allAccounts, findAccount, findRootAccount, updateAccount, type AccountRow } from './modules/accounts/repo.js';
+import { OPERATOR } from './lib/actor.js';
+import { setOwnerPassword } from './modules/users/service.js';
+import { accountsByEmail, allAccounts, findAccount, findRootAccount, type AccountRow } from './modules/accounts/repo.js';
 import { createAccount, toAccountView, webhookSecret } from './modules/accounts/service.js';
 import { beginShutdown, createDeps, startJobThreads, startMetricsListener, startServer, startWorker } from './runtime.js';
 import { VERSION } from './version.js';
@@ -181,7 +183,9 @@ function program(): Command {
     );
   accounts
     .command('password')
-    .description("set or reset an account's console password, read from the first line of standard input: printf '%s\\n' \"$PW\" | guestscreen accounts password ID-OR-EMAIL")
+    .description(
+      "set or reset the console password of an account's first owner (made from the account when it has no people yet), read from the first line of standard input: printf '%s\\n' \"$PW\" | guestscreen accounts password ID-OR-EMAIL",
+    )
     .argument('<account>', "the account's id, or its e-mail when one account has it")
     .action((which: string) =>
       run(async (deps) => {
@@ -189,8 +193,8 @@ function program(): Command {
         if (process.stdin.isTTY) process.stderr.write(`New password for ${account.name} (${account.email}), then Enter: `);
         const password = await firstLineOfInput();
         if (password.length < 8 || password.length > 256) throw new UsageError('the password must be 8 to 256 characters');
-        await updateAccount(deps.db, account.id, { password_hash: await hashPassword(password), updated_at: deps.clock().toISOString() });
-        out(`password set for account ${account.id} (${account.name}, ${account.email})`);
+        const owner = await setOwnerPassword(deps, deps.db, account, await hashPassword(password), OPERATOR);
+        out(`password set for account ${account.id} (${account.name}, ${account.email}): its owner ${owner.name} <${owner.email}> signs in with it`);
       }, {}),
     );
 

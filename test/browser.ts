@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import en from '../src/i18n/catalogues/en.js';
 import { hashPassword } from '../src/lib/passwords.js';
-import { updateAccount } from '../src/modules/accounts/repo.js';
+import { setOwnerPassword } from '../src/modules/users/service.js';
 import { dbKind, type Tenant, type TestApp } from './harness.js';
 
 /** Debian's Chromium, which .ci/run installs; the project never downloads a browser of its own. */
@@ -25,8 +25,9 @@ export const PASSWORD = 'correct horse battery';
 /** Where the console's screenshots go, desktop and phone, one folder per database (README, "Tests"). */
 export const SCREENSHOTS = path.resolve('artifacts', 'screenshots', dbKind);
 
+/** The tenant's first owner, with a console password, named and addressed as the account. */
 export async function withPassword(t: TestApp, who: Tenant, password = PASSWORD) {
-  await updateAccount(t.deps.db, who.account.id, { password_hash: await hashPassword(password) });
+  return setOwnerPassword(t.deps, t.deps.db, who.account, await hashPassword(password), null);
 }
 
 const CATALOGUE_KEYS = Object.keys(en).filter((k) => k.includes('.'));

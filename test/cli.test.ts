@@ -1,3 +1,4 @@
+import { firstOwner } from '../src/modules/users/repo.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/repo.js';
 import { generateApiKey, isWellFormedApiKey } from '../src/lib/api-keys.js';
 import { verifyPassword } from '../src/lib/passwords.js';
-import { findAccount } from '../src/modules/accounts/repo.js';
+
 import { createDeps, startWorker } from '../src/runtime.js';
 import pg from 'pg';
 import { createIsolatedEnv, databaseUrl, dbKind, freePort, openApp } from './harness.js';
@@ -200,14 +201,14 @@ describe(`guestscreen command (${dbKind})`, () => {
     };
     let r = set(id, 'correct horse battery\n');
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), `password set for account ${id} (Harbour Stays, ops@harbour.example)`);
+    assert.equal(r.stdout.trim(), `password set for account ${id} (Harbour Stays, ops@harbour.example): its owner Harbour Stays <ops@harbour.example> signs in with it`);
     const deps = createDeps(loadConfig(env));
     try {
-      const hash = (await findAccount(deps.db, id))?.password_hash ?? '';
+      const hash = (await firstOwner(deps.db, id))?.password_hash ?? '';
       assert.ok(await verifyPassword('correct horse battery', hash));
       r = set(id, 'a different one\n');
       assert.equal(r.code, 0, r.stderr);
-      const again = (await findAccount(deps.db, id))?.password_hash ?? '';
+      const again = (await firstOwner(deps.db, id))?.password_hash ?? '';
       assert.ok(await verifyPassword('a different one', again), 'a reset replaces it');
       assert.ok(!(await verifyPassword('correct horse battery', again)));
     } finally {

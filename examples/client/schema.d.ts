@@ -998,6 +998,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who did what in this account, latest first (beyond the spec)
+         * @description Every change made in the console names its person; every change made through the API names its key. Decisions, notes, people, keys, rules, blocklist, settings and webhooks.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     reservation_webhook_url: {
@@ -1263,6 +1283,9 @@ export interface components {
             supervised: "approve" | "decline" | null;
             /** @description beyond the hosted original: the host's reason for the manual decision, if they gave one */
             supervised_reason: string | null;
+            decided_by: components["schemas"]["DecidedBy"] | null;
+            /** @description beyond the hosted original: when the manual decision was made */
+            decided_at: string | null;
             /**
              * @description beyond the hosted original
              * @enum {string}
@@ -1666,12 +1689,27 @@ export interface components {
             };
             supervised_status: string | null;
         };
+        /** @description beyond the spec: who made the manual decision (null: no decision yet) */
+        DecidedBy: {
+            /**
+             * @description a person in the console, an API key, or the operator
+             * @enum {string}
+             */
+            type: "user" | "api_key" | "operator";
+            /** @description the person's or key's id */
+            id: string;
+            /** @description the person's name, or the key's name ('API key' for the account's own key), as it was when they decided */
+            name: string;
+        };
         ReservationStatusResponse: {
             status: string;
             pms_status: string;
             supervised: string | null;
             /** @description beyond the spec: the host's reason for the manual decision, if they gave one */
             supervised_reason: string | null;
+            decided_by: components["schemas"]["DecidedBy"] | null;
+            /** @description beyond the spec: when the manual decision was made */
+            decided_at: string | null;
             reason: string;
             guestportal_completed: boolean;
             business_rules: string[];
@@ -2472,6 +2510,27 @@ export interface components {
                 };
             }[];
             error?: string;
+        };
+        AuditLine: {
+            id: number;
+            /** @description when (ISO 8601, UTC) */
+            at: string;
+            actor: {
+                /**
+                 * @description a person in the console, an API key, or the operator (command line, the service itself)
+                 * @enum {string}
+                 */
+                type: "user" | "api_key" | "operator";
+                id: string;
+                /** @description as it was then */
+                name: string;
+            } | null;
+            /** @description what was done: 'reservation.approved', 'rules.changed', 'user.invited', … */
+            action: string;
+            /** @description the object it was done to */
+            subject_id: string | null;
+            /** @description more about it, never guest personal data */
+            detail: unknown;
         };
     };
     responses: never;
@@ -12724,6 +12783,140 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description offset, default 0 */
+                from?: number;
+                /** @description page size, default 20, at most 100 */
+                size?: number;
+                /** @description a person's or key's id */
+                actor?: string;
+                /** @description an action, or the start of one ending in a dot ('user.') */
+                action?: string;
+                /** @description from this date or time (inclusive) */
+                from_date?: string;
+                /** @description up to this date (the whole day) or time */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who did what in this account, latest first (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: number;
+                        size: number;
+                        total: number;
+                        items: components["schemas"]["AuditLine"][];
                     };
                 };
             };

@@ -12,7 +12,6 @@ export interface AccountsTable {
   name: string;
   email: string;
   phone: string | null;
-  password_hash: string | null;
   company_name: string | null;
   company_email: string | null;
   company_phone: string | null;
@@ -20,6 +19,8 @@ export interface AccountsTable {
   is_reseller: Flag;
   is_active: Flag;
   is_suspended: Flag;
+  /** Every user must sign in with a second factor (an owner's choice). */
+  require_two_factor: Generated<Flag>;
   webhook_secret_enc: string;
   webhook_secret_prev_enc: string | null;
   webhook_secret_rotated_at: string | null;
@@ -35,6 +36,14 @@ export interface ApiKeysTable {
   key_enc: string;
   created_at: string;
   revoked_at: string | null;
+  /** Null for the account's own key (the spec's one key); named keys are made in the console. */
+  name: string | null;
+  read_only: Generated<Flag>;
+  /** A rolled key keeps working until then. */
+  expires_at: string | null;
+  last_used_at: string | null;
+  /** The user who made a named key. */
+  created_by: string | null;
 }
 
 export interface WebhooksTable {
@@ -71,6 +80,10 @@ export interface AuditLogTable {
   id: Generated<number>;
   account_id: string | null;
   actor_id: string | null;
+  /** 'user' (the console), 'api_key' (the API) or 'operator' (the command line, the service itself). */
+  actor_type: string | null;
+  /** The actor's name when it acted: a removed person or a revoked key still reads as who they were. */
+  actor_name: string | null;
   action: string;
   subject_id: string | null;
   detail: string | null;
@@ -118,6 +131,9 @@ export interface ReservationsTable {
   /** The latest verdict (JSON), as the summary and status read it. */
   screening: string | null;
   screened_at: string | null;
+  /** Who made the manual decision (JSON {type, id, name}) and when. */
+  decided_by: string | null;
+  decided_at: string | null;
   created_at: string;
   updated_at: string;
   /** PostgreSQL only: the searchable text, generated from the columns it joins (migration 0002); SQLite keeps it in the full-text index. */
@@ -498,9 +514,54 @@ export interface NewsArticlesTable {
 /** A host console sign-in; the cookie holds the token, the table only its SHA-256. */
 export interface ConsoleSessionsTable {
   token_hash: string;
+  /** What a person sees and ends a session by; the token itself is only in the cookie. */
+  id: string;
   account_id: string;
+  user_id: string;
+  /** 'in', 'code' (the second factor awaited) or 'enrol' (a second factor must be set up first). */
+  stage: string;
+  address: string | null;
+  user_agent: string | null;
+  last_seen_at: string | null;
   created_at: string;
   expires_at: string;
+}
+
+export type Role = 'owner' | 'manager' | 'reviewer' | 'viewer';
+
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** Null until an invited person sets one. */
+  password_hash: string | null;
+  /** The TOTP secret, sealed; enabled once the first code is entered. */
+  totp_secret_enc: string | null;
+  totp_enabled_at: string | null;
+  /** The last time step whose code was accepted: a code works once. */
+  totp_last_step: number | string | null;
+  invited_by: string | null;
+  joined_at: string | null;
+  removed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'invite' | 'reset';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
 }
 
 export interface SignInFailuresTable {
@@ -513,6 +574,9 @@ export interface SignInFailuresTable {
 
 export interface Database {
   accounts: AccountsTable;
+  users: UsersTable;
+  user_tokens: UserTokensTable;
+  recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
   webhooks: WebhooksTable;
   account_settings: AccountSettingsTable;

@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { hashApiKey, isWellFormedApiKey } from '../lib/api-keys.js';
 import { iso } from '../lib/time.js';
-import { findAccountByKeyHash, touchLastLogin, type AccountRow } from '../modules/accounts/repo.js';
+import { findAccountByKeyHash, touchKeyUsed, touchLastLogin, type AccountRow, type KeyInfo } from '../modules/accounts/repo.js';
+import { keyActor, type Actor } from '../lib/actor.js';
 import { AppError } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     account: AccountRow;
+    /** Who is acting: the request's API key, or the person signed in to the console. */
+    actor: Actor;
   }
   interface FastifyContextConfig {
     /** No x-api-key or console session needed (health, the OpenAPI document, the guest pages, the console sign-in). */
@@ -16,8 +20,18 @@ declare module 'fastify' {
     allowSuspended?: boolean;
     /** Only for accounts that are resellers. */
     resellerOnly?: boolean;
+    /**
+     * The console: the least role a person needs (viewer < reviewer < manager < owner). Unsaid,
+     * a page (GET) needs viewer and a form needs manager.
+     */
+    role?: Role;
+    /** The console: reachable by a session still waiting for its second factor ('code') or to set one up ('enrol'). */
+    stages?: readonly ('code' | 'enrol')[];
   }
 }
+
+/** The least role a console page or form needs: its own, or viewer for a page and manager for a form. */
+export const neededRole = (method: string, config: { role?: Role | undefined }): Role => config.role ?? (method === 'GET' || method === 'HEAD' ? 'viewer' : 'manager');
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
@@ -67,6 +81,9 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
   const resolutionMs = deps.config.lastLoginResolutionSeconds * 1000;
   const failures = new AuthFailures(deps.config.authFailuresPerMinute);
   app.decorateRequest('account', null as unknown as AccountRow);
+  app.decorateRequest('actor', null as unknown as Actor);
+  // When each key's last use was last written, in this process: at most once per resolution.
+  const keyTouched = new Map<string, number>();
 
   /** Returns nothing when the key's account is known to this process, a promise when it must be read. */
   const authenticate = (request: FastifyRequest): void | Promise<void> => {
@@ -87,25 +104,33 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     // A cached key was found in the database, so it is well formed: the checksum (CRC32 and
     // base62, not free) is checked on a miss only.
     const cached = deps.keyCache.get(keyHash, now.getTime());
-    if (cached) return admit(request, cached, now);
+    if (cached) return admit(request, cached.account, cached.key, now);
     failures.assertAllowed(request.ip, now.getTime());
     if (!isWellFormedApiKey(key)) throw failed('x-api-key is not a valid API key');
-    return findAccountByKeyHash(deps.db, keyHash).then((account) => {
-      if (!account) throw failed('unknown API key');
-      deps.keyCache.set(keyHash, account, now.getTime());
-      if (!account.is_active) failures.record(request.ip, now.getTime());
-      admit(request, account, now);
+    return findAccountByKeyHash(deps.db, keyHash).then((found) => {
+      if (!found) throw failed('unknown API key');
+      deps.keyCache.set(keyHash, found, now.getTime());
+      if (!found.account.is_active) failures.record(request.ip, now.getTime());
+      admit(request, found.account, found.key, now);
     });
   };
 
-  const admit = (request: FastifyRequest, account: AccountRow, now: Date): void => {
+  const admit = (request: FastifyRequest, account: AccountRow, key: KeyInfo, now: Date): void => {
     const config = request.routeOptions.config;
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now.getTime()) throw unauthorized('this API key was rolled and its grace period has ended; use the new key');
     if (!account.is_active) throw unauthorized('account is disabled');
     if (account.is_suspended && !config.allowSuspended) throw new AppError('forbidden', 'account is suspended');
     if (config.resellerOnly && !account.is_reseller) {
       throw new AppError('forbidden', 'this endpoint is for reseller accounts');
     }
+    if (key.readOnly && request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('forbidden', 'this API key is read-only: it can only read (GET)');
     request.account = account;
+    request.actor = keyActor(key);
+    if (key.name !== null && now.getTime() - (keyTouched.get(key.id) ?? 0) >= resolutionMs) {
+      keyTouched.set(key.id, now.getTime());
+      if (keyTouched.size > 10_000) keyTouched.delete(keyTouched.keys().next().value!);
+      touchKeyUsed(deps.db, key.id, iso(now)).catch((err: unknown) => request.log.warn({ err }, 'key last use update failed'));
+    }
     if (!account.last_login || now.getTime() - Date.parse(account.last_login) >= resolutionMs) {
       const at = iso(now);
       account.last_login = at;

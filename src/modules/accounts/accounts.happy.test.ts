@@ -1,3 +1,4 @@
+import { firstOwner } from '../users/repo.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type TestApp } from '../../../test/harness.js';
@@ -45,10 +46,13 @@ describe(`accounts, happy paths (${dbKind})`, () => {
     assert.match(r.json.api_key, /^gsk_/);
     assert.ok(!JSON.stringify(r.json).includes('correct horse'));
 
-    const stored = await findAccount(t.deps.db, r.json.id);
+    // The account's password is its first owner's, named and addressed as the account.
+    const stored = await firstOwner(t.deps.db, r.json.id);
+    assert.equal(stored?.email, r.json.email);
+    assert.equal(stored?.role, 'owner');
     assert.ok(stored?.password_hash?.startsWith('scrypt$'));
-    assert.equal(await verifyPassword('correct horse battery', stored!.password_hash!), true);
-    assert.equal(await verifyPassword('wrong', stored!.password_hash!), false);
+    assert.equal(await verifyPassword('correct horse battery', stored.password_hash!), true);
+    assert.equal(await verifyPassword('wrong', stored.password_hash!), false);
 
     const children = await call(t, 'GET', '/v1/accounts/children', { key: reseller.key });
     assert.deepEqual(children.json, {

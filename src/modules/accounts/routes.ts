@@ -64,7 +64,7 @@ export const accountRoutes =
         },
       },
       async (request) => {
-        const { account, apiKey } = await accounts.registerChild(deps, request.account, request.body);
+        const { account, apiKey } = await accounts.registerChild(deps, request.account, request.actor, request.body);
         return { ...accounts.toAccountView(account), api_key: apiKey };
       },
     );
@@ -86,7 +86,7 @@ export const accountRoutes =
       },
       async (request) => {
         const { status, suspended } = request.query;
-        const updated = await accounts.updateManagedAccount(deps, request.account, request.params.id, request.body, {
+        const updated = await accounts.updateManagedAccount(deps, request.account, request.actor, request.params.id, request.body, {
           status,
           suspended: suspended === undefined ? undefined : suspended === 'true',
         });

@@ -1,12 +1,14 @@
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { generateApiKey, hashApiKey } from '../../lib/api-keys.js';
-import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict as conflictError, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
 import { randomBytes } from 'node:crypto';
+import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
+import { setOwnerPassword } from '../users/service.js';
 import { emitWebhook } from '../events/service.js';
 import * as repo from './repo.js';
 import type { AccountRow } from './repo.js';
@@ -69,7 +71,7 @@ const keyAad = (keyId: string, accountId: string) => `api_key:${keyId}:${account
 const webhookSecretAad = (accountId: string) => `webhook_secret:${accountId}`;
 
 /** Creates an account with its first API key and webhook signing secret, in the caller's transaction if any. */
-export async function createAccount(deps: Deps, db: Db, input: NewAccount, actorId: string | null): Promise<{ account: AccountRow; apiKey: string }> {
+export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor: Actor | null): Promise<{ account: AccountRow; apiKey: string }> {
   const id = newId('acc');
   const now = iso(deps.clock());
   const apiKey = input.apiKey ?? generateApiKey();
@@ -80,7 +82,6 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
     name: input.name,
     email: input.email,
     phone: input.phone ?? null,
-    password_hash: input.passwordHash ?? null,
     company_name: input.company?.name ?? null,
     company_email: input.company?.email ?? null,
     company_phone: input.company?.phone ?? null,
@@ -88,6 +89,7 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
     is_reseller: input.isReseller ?? false,
     is_active: true,
     is_suspended: false,
+    require_two_factor: false,
     webhook_secret_enc: deps.secrets.seal(`whsec_${randomBytes(32).toString('base64')}`, webhookSecretAad(id)),
     webhook_secret_prev_enc: null,
     webhook_secret_rotated_at: null,
@@ -106,7 +108,9 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
       created_at: now,
       revoked_at: null,
     });
-    await audit(tx, { account_id: row.parent_id, actor_id: actorId, action: 'account.created', subject_id: id, at: now });
+    await audit(tx, { account_id: row.parent_id, actor, action: 'account.created', subject_id: id, at: now });
+    // The console password of the API's `password` (and of the command line) is the first owner's.
+    if (input.passwordHash) await setOwnerPassword(deps, tx, row, input.passwordHash, actor);
     if (row.parent_id) {
       await emitWebhook(tx, deps, 'account_webhook_url', { accountId: row.parent_id, type: 'account.created', subjectId: id, body: toAccountView(row) });
     }
@@ -183,10 +187,10 @@ export async function listKeys(deps: Deps, caller: AccountRow) {
   }));
 }
 
-export async function registerChild(deps: Deps, caller: AccountRow, input: ProfileInput & { name: string; email: string }) {
+export async function registerChild(deps: Deps, caller: AccountRow, actor: Actor, input: ProfileInput & { name: string; email: string }) {
   const { password, ...rest } = input;
   const passwordHash = password ? await hashPassword(password) : null;
-  return createAccount(deps, deps.db, { ...rest, passwordHash, parent: caller }, caller.id);
+  return createAccount(deps, deps.db, { ...rest, passwordHash, parent: caller }, actor);
 }
 
 export interface StatusChange {
@@ -194,7 +198,7 @@ export interface StatusChange {
   suspended?: boolean | undefined;
 }
 
-export async function updateManagedAccount(deps: Deps, caller: AccountRow, id: string, profile: ProfileInput, change: StatusChange): Promise<AccountRow> {
+export async function updateManagedAccount(deps: Deps, caller: AccountRow, actor: Actor, id: string, profile: ProfileInput, change: StatusChange): Promise<AccountRow> {
   const target = await getManagedAccount(deps, caller, id);
   if (target.id === caller.id && (change.status !== undefined || change.suspended !== undefined)) {
     throw forbidden('an account cannot change its own status or suspension; its parent can');
@@ -204,7 +208,7 @@ export async function updateManagedAccount(deps: Deps, caller: AccountRow, id: s
   if (profile.name !== undefined) patch.name = profile.name;
   if (profile.email !== undefined) patch.email = profile.email;
   if (profile.phone !== undefined) patch.phone = profile.phone;
-  if (profile.password !== undefined) patch.password_hash = await hashPassword(profile.password);
+  const passwordHash = profile.password !== undefined ? await hashPassword(profile.password) : undefined;
   if (profile.company?.name !== undefined) patch.company_name = profile.company.name;
   if (profile.company?.email !== undefined) patch.company_email = profile.company.email;
   if (profile.company?.phone !== undefined) patch.company_phone = profile.company.phone;
@@ -212,15 +216,14 @@ export async function updateManagedAccount(deps: Deps, caller: AccountRow, id: s
   if (change.suspended !== undefined) patch.is_suspended = change.suspended;
   const result = await withTx(deps.db, async (tx) => {
     await repo.updateAccount(tx, target.id, patch);
+    if (passwordHash) await setOwnerPassword(deps, tx, target, passwordHash, actor);
     await audit(tx, {
       account_id: target.parent_id,
-      actor_id: caller.id,
+      actor,
       action: 'account.updated',
       subject_id: target.id,
       detail: {
-        fields: Object.keys(patch)
-          .filter((k) => k !== 'updated_at')
-          .map((k) => k.replace('_hash', '')),
+        fields: [...Object.keys(patch).filter((k) => k !== 'updated_at'), ...(passwordHash ? ['password'] : [])],
         ...change,
       },
       at: now,
@@ -235,4 +238,80 @@ export async function updateManagedAccount(deps: Deps, caller: AccountRow, id: s
   // After the commit, so no request caches the row as it was.
   deps.keyCache.clear();
   return result;
+}
+
+/** Named keys live beside the account's own key: for one integration each, optionally read-only. */
+export const GRACE_HOURS = { min: 1, max: 7 * 24 };
+
+export async function listNamedKeys(deps: Deps, account: AccountRow) {
+  const rows = await repo.listNamedKeys(deps.db, account.id);
+  const now = iso(deps.clock());
+  return rows.filter((k) => !k.expires_at || k.expires_at > now).map((k) => ({ ...k, read_only: Boolean(k.read_only) }));
+}
+
+/** A new named key; its value is shown once and only its hash and sealed copy are kept. */
+export async function createNamedKey(deps: Deps, account: AccountRow, actor: Actor, input: { name: string; readOnly: boolean }): Promise<{ id: string; value: string }> {
+  const name = input.name.trim();
+  if (!name || name.length > 100) throw badRequest('give the key a name (up to 100 characters), such as the integration that uses it');
+  const value = generateApiKey();
+  const id = newId('key');
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.insertApiKey(tx, {
+      id,
+      account_id: account.id,
+      key_hash: hashApiKey(value),
+      key_enc: deps.secrets.seal(value, keyAad(id, account.id)),
+      created_at: now,
+      revoked_at: null,
+      name,
+      read_only: input.readOnly,
+      created_by: actor.id,
+    });
+    await audit(tx, { account_id: account.id, actor, action: 'key.created', subject_id: id, detail: { name, read_only: input.readOnly }, at: now });
+  });
+  return { id, value };
+}
+
+export async function revokeNamedKey(deps: Deps, account: AccountRow, actor: Actor, id: string): Promise<void> {
+  const key = await repo.findNamedKey(deps.db, account.id, id);
+  if (!key) throw notFound(`key ${id}`);
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.updateApiKey(tx, id, { revoked_at: now });
+    await audit(tx, { account_id: account.id, actor, action: 'key.revoked', subject_id: id, detail: { name: key.name }, at: now });
+  });
+  deps.keyCache.clear();
+}
+
+/**
+ * Rolls a named key: a new key with the same name and access, shown once, while the old one keeps
+ * working for the grace period so integrations move over without a gap.
+ */
+export async function rollNamedKey(deps: Deps, account: AccountRow, actor: Actor, id: string, graceHours: number): Promise<{ id: string; value: string; oldUntil: string }> {
+  if (!Number.isInteger(graceHours) || graceHours < GRACE_HOURS.min || graceHours > GRACE_HOURS.max) throw badRequest(`the grace period must be ${GRACE_HOURS.min} to ${GRACE_HOURS.max} hours`);
+  const key = await repo.findNamedKey(deps.db, account.id, id);
+  if (!key || (key.expires_at && key.expires_at <= iso(deps.clock()))) throw notFound(`key ${id}`);
+  if (key.expires_at) throw conflictError('this key was rolled already; roll its successor instead');
+  const now = deps.clock();
+  const oldUntil = iso(new Date(now.getTime() + graceHours * 3_600_000));
+  const value = generateApiKey();
+  const newKeyId = newId('key');
+  await withTx(deps.db, async (tx) => {
+    await repo.updateApiKey(tx, id, { expires_at: oldUntil });
+    await repo.insertApiKey(tx, {
+      id: newKeyId,
+      account_id: account.id,
+      key_hash: hashApiKey(value),
+      key_enc: deps.secrets.seal(value, keyAad(newKeyId, account.id)),
+      created_at: iso(now),
+      revoked_at: null,
+      name: key.name,
+      read_only: key.read_only,
+      created_by: actor.id,
+    });
+    await audit(tx, { account_id: account.id, actor, action: 'key.rolled', subject_id: id, detail: { name: key.name, successor: newKeyId, old_until: oldUntil }, at: iso(now) });
+  });
+  deps.keyCache.clear();
+  return { id: newKeyId, value, oldUntil };
 }

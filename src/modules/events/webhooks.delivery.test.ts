@@ -55,6 +55,8 @@ describe(`webhook delivery (${dbKind})`, () => {
     const body = verify(await secretOf(me), got);
     assert.deepEqual(Object.keys(body).sort(), [
       'business_rules',
+      'decided_at',
+      'decided_by',
       'guestportal_completed',
       'id',
       'notes',
@@ -69,6 +71,10 @@ describe(`webhook delivery (${dbKind})`, () => {
     ]);
     assert.equal(body.status, 'declined');
     assert.equal(body.supervised, 'decline');
+    // The account's own key made the decision: the webhook names it.
+    assert.equal(body.decided_by.type, 'api_key');
+    assert.equal(body.decided_by.name, 'API key');
+    assert.match(body.decided_by.id, /^key_/);
   });
 
   it('retries on failure with the configured schedule and records every attempt', async () => {

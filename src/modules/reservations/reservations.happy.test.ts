@@ -94,6 +94,8 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       pms_status: 'CONFIRMED',
       supervised: null,
       supervised_reason: null,
+      decided_by: null,
+      decided_at: null,
       reason: 'Not screened yet: screening is on its way',
       guestportal_completed: false,
       business_rules: [],
@@ -128,12 +130,15 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       notes.map((n: { author_type: string; text: string }) => [n.author_type, n.text]),
       [
         ['system', 'Reservation created through the API (pms api).'],
-        ['user', 'Manually declined by Harbour Hosts.'],
-        ['user', 'Manual decision changed from decline to approve by Harbour Hosts.'],
-        ['user', 'Guest called to confirm arrival time.'],
+        ['api_key', 'Manually declined by API key.'],
+        ['api_key', 'Manual decision changed from decline to approve by API key.'],
+        ['api_key', 'Guest called to confirm arrival time.'],
       ],
     );
-    assert.equal(notes[1].author_id, me.account.id);
+    // Through the API, the account's own key decided: the notes and the status name it.
+    assert.match(notes[1].author_id, /^key_/);
+    const decided = (await call(t, 'GET', `/v1/reservations/${id}/status`, { key: me.key })).json;
+    assert.deepEqual(decided.decided_by, { type: 'api_key', id: notes[1].author_id, name: 'API key' });
   });
 
   it('resolves screens by source, then for repeat guests, else the defaults', async () => {

@@ -49,12 +49,23 @@ async function writeOptions(deps: Deps, q: { callback?: string | undefined; skip
   return { callback: q.callback, skipGp: q.skip_gp === undefined ? undefined : isTrue(q.skip_gp) };
 }
 
+const DecidedBy = Type.Object(
+  {
+    type: StringEnum(['user', 'api_key', 'operator'] as const, { description: 'a person in the console, an API key, or the operator' }),
+    id: Type.String({ description: "the person's or key's id" }),
+    name: Type.String({ description: "the person's name, or the key's name ('API key' for the account's own key), as it was when they decided" }),
+  },
+  { title: 'DecidedBy', description: 'beyond the spec: who made the manual decision (null: no decision yet)' },
+);
+
 const StatusResponse = Type.Object(
   {
     status: Type.String(),
     pms_status: Type.String(),
     supervised: Nullable(Type.String()),
     supervised_reason: Nullable(Type.String({ description: "beyond the spec: the host's reason for the manual decision, if they gave one" })),
+    decided_by: Nullable(DecidedBy),
+    decided_at: Nullable(Type.String({ description: 'beyond the spec: when the manual decision was made' })),
     reason: Type.String(),
     guestportal_completed: Type.Boolean(),
     business_rules: Type.Array(Type.String()),
@@ -84,6 +95,8 @@ export const ScreeningEvent = Type.Object(
     notes: Type.Array(Type.Object({ text: Type.String(), author_id: Type.String(), author_name: Type.String(), author_type: Type.String(), timestamp: Type.String() })),
     supervised: Nullable(StringEnum(['approve', 'decline'] as const)),
     supervised_reason: Nullable(Type.String({ description: "beyond the hosted original: the host's reason for the manual decision, if they gave one" })),
+    decided_by: Nullable(DecidedBy),
+    decided_at: Nullable(Type.String({ description: 'beyond the hosted original: when the manual decision was made' })),
     risk_color: StringEnum(['green', 'yellow', 'orange', 'red'] as const, { description: 'beyond the hosted original' }),
     top_risks: Type.Array(Type.String(), { description: 'beyond the hosted original: what was found, strongest first' }),
     top_recommendations: Type.Array(Type.String(), { description: 'beyond the hosted original: what to do' }),
@@ -255,7 +268,7 @@ export const reservationRoutes =
         },
       },
       async (request) => {
-        await reservations.eraseReservation(deps, request.account, request.params.id);
+        await reservations.eraseReservation(deps, request.account, request.actor, request.params.id);
         return { message: `reservation ${request.params.id} erased` };
       },
     );
@@ -305,7 +318,7 @@ export const reservationRoutes =
       },
       async (request) => {
         const r = await load(request);
-        return statusView(await review.setManualDecision(deps, request.account, r, request.body.supervised, request.body.reason));
+        return statusView(await review.setManualDecision(deps, request.actor, r, request.body.supervised, request.body.reason));
       },
     );
 
@@ -345,7 +358,7 @@ export const reservationRoutes =
           response: { 200: NotesResponse, ...errors },
         },
       },
-      async (request) => review.addHostNote(deps, request.account, await load(request), request.body.text),
+      async (request) => review.addHostNote(deps, request.actor, await load(request), request.body.text),
     );
 
     app.get(

@@ -8,6 +8,7 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { newId, newPortalToken } from '../../lib/ids.js';
 import { DAY_MS, iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
+import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { planCheckIn } from '../messages/check-in.js';
@@ -138,6 +139,8 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     risk_color: null,
     supervised_reason: null,
     screened_at: null,
+    decided_by: null,
+    decided_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -274,7 +277,7 @@ export async function searchReservations(deps: Deps, account: AccountRow, q: Sea
  * records that it happened, without the data. On SQLite a `search.purge` job then clears the
  * guest's terms out of the full-text index's pages (purgeSearchIndex).
  */
-export async function eraseReservation(deps: Deps, account: AccountRow, id: string): Promise<void> {
+export async function eraseReservation(deps: Deps, account: AccountRow, actor: Actor, id: string): Promise<void> {
   const r = await getReservation(deps, account, id);
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
@@ -282,7 +285,7 @@ export async function eraseReservation(deps: Deps, account: AccountRow, id: stri
     if (messageIds.length) await enqueue(tx, deps, 'message.erase', { message_ids: messageIds }, { runAt: new Date(deps.clock().getTime() + 5_000) });
     await deleteDismissalsOf(tx, r.id);
     await repo.deleteReservation(tx, r.id);
-    await audit(tx, { account_id: account.id, actor_id: account.id, action: 'reservation.erased', subject_id: r.id, at: now });
+    await audit(tx, { account_id: account.id, actor, action: 'reservation.erased', subject_id: r.id, at: now });
     // In the same transaction, so a crash right after the commit still purges the index.
     if (deps.dialect.keepsDeletedTerms) await enqueue(tx, deps, 'search.purge', {}, { uniqueKey: 'search.purge' });
   });

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/connection.js';
+import type { Actor } from '../../lib/actor.js';
 import type { ReservationRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { say } from '../../lib/host-messages.js';
@@ -33,12 +34,20 @@ function reason(r: ReservationRow): string {
   return screening;
 }
 
+/** Who made the manual decision: a person in the console or an API key (null: no decision, or one made before people were recorded). */
+export function decidedBy(r: Pick<ReservationRow, 'supervised' | 'decided_by'>): Actor | null {
+  if (!r.supervised || !r.decided_by) return null;
+  return JSON.parse(r.decided_by) as Actor;
+}
+
 export function statusView(r: ReservationRow) {
   return {
     status: compositeStatus(r),
     pms_status: r.status,
     supervised: r.supervised,
     supervised_reason: r.supervised ? r.supervised_reason : null,
+    decided_by: decidedBy(r),
+    decided_at: r.supervised ? r.decided_at : null,
     reason: reason(r),
     guestportal_completed: Boolean(r.guestportal_completed),
     business_rules: storedVerdict(r)?.rules_fired ?? [],
@@ -109,6 +118,8 @@ export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow, 
     notes: notes.map((n) => ({ text: n.text, author_id: n.author_id, author_name: n.author_name, author_type: n.author_type, timestamp: n.created_at })),
     supervised: s.supervised,
     supervised_reason: s.supervised_reason,
+    decided_by: s.decided_by,
+    decided_at: s.decided_at,
     ...outlook(r),
     url: `${deps.config.publicUrl}/v1/reservations/${r.id}`,
     ...(readingRef ? { identity_document: readingRef } : {}),

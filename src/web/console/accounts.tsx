@@ -153,7 +153,7 @@ async function accountsPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
 export const accountPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const config = { resellerOnly: true };
+    const config = { resellerOnly: true, role: 'owner' as const };
 
     app.get('/console/accounts', { config, schema: { hide: true, querystring: Query } }, async (request, reply) =>
       show(request, reply, (ctx) => accountsPage(deps, ctx, { from: request.query.from ?? 0, done: request.query.done })),
@@ -161,7 +161,7 @@ export const accountPages =
 
     app.post('/console/accounts', { config, preValidation: dropEmpty, schema: { hide: true, body: CreateForm } }, async (request, reply) => {
       const { _csrf, ...input } = request.body;
-      const { account, apiKey } = await registerChild(deps, request.account, input);
+      const { account, apiKey } = await registerChild(deps, request.account, request.actor, input);
       return show(request, reply, (ctx) => accountsPage(deps, ctx, { from: 0, created: { name: account.name, apiKey } }));
     });
 
@@ -169,7 +169,7 @@ export const accountPages =
       const change = request.body.change;
       const status = change === 'disable' ? 'disabled' : change === 'enable' ? 'active' : undefined;
       const suspended = change === 'suspend' ? true : change === 'resume' ? false : undefined;
-      await updateManagedAccount(deps, request.account, request.params.id, {}, { status, suspended });
+      await updateManagedAccount(deps, request.account, request.actor, request.params.id, {}, { status, suspended });
       const done = { suspend: 'suspended', resume: 'resumed', disable: 'disabled', enable: 'enabled' }[change];
       return seeOther(reply, `/console/accounts?done=${done}`);
     });

@@ -135,11 +135,15 @@ export const blocklistPages =
       show(request, reply, (ctx) => listPage(deps, ctx, request.query.from ?? 0, request.query.done)),
     );
 
-    app.post('/console/blocklist', { preValidation: dropEmpty, schema: { hide: true, body: Type.Composite([EntryBody, Type.Object(CsrfField)]) } }, async (request, reply) => {
-      const { _csrf, ...input } = request.body;
-      await addEntry(deps, request.account, input);
-      return seeOther(reply, '/console/blocklist?done=added');
-    });
+    app.post(
+      '/console/blocklist',
+      { config: { role: 'reviewer' }, preValidation: dropEmpty, schema: { hide: true, body: Type.Composite([EntryBody, Type.Object(CsrfField)]) } },
+      async (request, reply) => {
+        const { _csrf, ...input } = request.body;
+        await addEntry(deps, request.account, input);
+        return seeOther(reply, '/console/blocklist?done=added');
+      },
+    );
 
     app.get('/console/blocklist/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
       const e = await getEntry(deps, request.account, request.params.id);

@@ -7,7 +7,9 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../lib/errors.js';
 import { statusOf } from '../../http/errors.js';
 import { createValidatorCompiler } from '../../http/validators.js';
-import { sessionAccount } from '../../modules/sessions/service.js';
+import { neededRole } from '../../http/auth.js';
+import { sessionFor, type LiveSession } from '../../modules/sessions/service.js';
+import { can, ROLE_WORDS, userActor, type UserRow } from '../../modules/users/service.js';
 import { CardPage, sendPage } from '../layout.js';
 import { accountPages } from './accounts.js';
 import { blocklistPages } from './blocklist.js';
@@ -16,6 +18,10 @@ import { reservationPages } from './reservation.js';
 import { rulePages } from './rules.js';
 import { settingsPages } from './settings.js';
 import { webhookPages } from './webhooks.js';
+import { mePages } from './me.js';
+import { peoplePages } from './people.js';
+import { auditPages } from './audit.js';
+import { keyPages } from './keys.js';
 import { queuePages } from './queue.js';
 import { ConsolePage, show } from './shell.js';
 import { signInPages, SESSION_COOKIE, sessionCookie } from './sign-in.js';
@@ -24,6 +30,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The console session's token, when the request carries a live one. */
     sessionToken: string | undefined;
+    /** The person signed in to the console. */
+    user: UserRow;
+    /** Their session: its stage, id and times. */
+    session: LiveSession['session'];
   }
 }
 
@@ -49,7 +59,7 @@ function consoleErrorHandler(err: FastifyError, request: FastifyRequest, reply: 
       </p>
     </>
   );
-  if (request.account && request.sessionToken && !request.account.is_suspended) {
+  if (request.account && request.sessionToken && request.session?.stage === 'in' && !request.account.is_suspended) {
     return show(
       request,
       reply,
@@ -96,13 +106,18 @@ export const consolePages =
     // Form fields are text: "21" is the number 21, one ticked box a list of one.
     app.setValidatorCompiler(createValidatorCompiler([], { formBodies: true }));
     app.decorateRequest('sessionToken', undefined);
+    app.decorateRequest('user', null as unknown as UserRow);
+    app.decorateRequest('session', null as unknown as LiveSession['session']);
     app.setErrorHandler(consoleErrorHandler);
 
     app.addHook('onRequest', async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
-      const account = token ? await sessionAccount(deps, token) : undefined;
-      if (account?.is_active) {
-        request.account = account;
+      const live = token ? await sessionFor(deps, token) : undefined;
+      if (live?.account.is_active) {
+        request.account = live.account;
+        request.user = live.user;
+        request.session = live.session;
+        request.actor = userActor(live.user);
         request.sessionToken = token;
       } else if (token) {
         reply.clearCookie(SESSION_COOKIE, sessionCookie(secure));
@@ -118,11 +133,22 @@ export const consolePages =
             .send();
         throw new AppError('unauthorized', token ? 'Your session has ended. Sign in again, then repeat what you were doing.' : 'Sign in to the console first.');
       }
+      const config = request.routeOptions.config;
+      const stage = request.session.stage;
+      if (stage !== 'in' && !config.stages?.includes(stage as 'code' | 'enrol')) {
+        const to = stage === 'code' ? '/console/sign-in/code' : '/console/two-factor';
+        if (request.method === 'GET') return reply.code(303).header('location', to).send();
+        throw new AppError('unauthorized', stage === 'code' ? 'Enter the code from your authenticator app first.' : 'Set up two-factor sign-in first: this account requires it.');
+      }
       if (request.account.is_suspended && request.routeOptions.url !== '/console/sign-out') {
         throw new AppError('forbidden', 'This account is suspended: the console and the API are closed to it until whoever manages it lifts the suspension.');
       }
-      if (request.routeOptions.config.resellerOnly && !request.account.is_reseller) {
+      if (config.resellerOnly && !request.account.is_reseller) {
         throw new AppError('forbidden', 'Only reseller accounts manage other accounts.');
+      }
+      const needed = neededRole(request.method, config);
+      if (!can(request.user, needed)) {
+        throw new AppError('forbidden', `This needs the ${ROLE_WORDS[needed].toLowerCase()} role or higher; you are ${ROLE_WORDS[request.user.role].toLowerCase()}. Ask an owner of the account.`);
       }
     });
     // Forms carry their token in the body, so it is checked once the body is read.
@@ -137,4 +163,8 @@ export const consolePages =
     await app.register(webhookPages(deps));
     await app.register(checkPages(deps));
     await app.register(accountPages(deps));
+    await app.register(mePages(deps));
+    await app.register(peoplePages(deps));
+    await app.register(auditPages(deps));
+    await app.register(keyPages(deps));
   };

@@ -29,7 +29,7 @@ import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
-import { COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
+import { ago, COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   general_risk: 'Booking pattern',
@@ -598,6 +598,8 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
   const status = compositeStatus(r);
   const o = outlook(r);
   const s = statusView(r);
+  const decider = s.decided_by;
+  const now = deps.clock();
   const base = `/console/reservations/${r.id}`;
   const deposit = payments.security_deposit;
   return (
@@ -618,9 +620,20 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
           Verdict: <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
         </h2>
         <p id="reason">{s.reason}</p>
-        {r.supervised_reason ? (
+        {decider && r.decided_at ? (
+          <p id="decided-by">
+            {r.supervised === 'approve' ? 'Approved' : 'Declined'} by {decider.name}, <time datetime={r.decided_at}>{ago(r.decided_at, now)}</time>
+            {r.supervised_reason ? (
+              <>
+                : <q>{r.supervised_reason}</q>
+              </>
+            ) : (
+              '.'
+            )}
+          </p>
+        ) : r.supervised_reason ? (
           <p id="decision-reason">
-            Your reason: <q>{r.supervised_reason}</q>
+            Reason given: <q>{r.supervised_reason}</q>
           </p>
         ) : null}
         <form method="post" action={`${base}/decision`} class="decision">
@@ -783,6 +796,7 @@ export const reservationPages =
     app.post(
       '/console/reservations/:id/decision',
       {
+        config: { role: 'reviewer' },
         schema: {
           hide: true,
           params: IdParams,
@@ -799,7 +813,7 @@ export const reservationPages =
         const { supervised, reason, confirm } = request.body;
         // A decline turns the guest away: it is asked once more, on a page of its own (no script needed).
         if (supervised === 'decline' && confirm !== 'yes') return show(request, reply, (ctx) => confirmDecline(deps, ctx, r, reason ?? ''));
-        await review.setManualDecision(deps, request.account, r, supervised, reason);
+        await review.setManualDecision(deps, request.actor, r, supervised, reason);
         return seeOther(reply, back(r.id, supervised));
       },
     );
@@ -812,17 +826,23 @@ export const reservationPages =
 
     app.post(
       '/console/reservations/:id/notes',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }), ...CsrfField }) } },
+      {
+        config: { role: 'reviewer' },
+        schema: { hide: true, params: IdParams, body: Type.Object({ text: Type.String({ minLength: 1, maxLength: 5000 }), ...CsrfField }) },
+      },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
-        await review.addHostNote(deps, request.account, r, request.body.text);
+        await review.addHostNote(deps, request.actor, r, request.body.text);
         return seeOther(reply, back(r.id, 'note'));
       },
     );
 
     app.post(
       '/console/reservations/:id/blocklist',
-      { schema: { hide: true, params: IdParams, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }), ...CsrfField }) } },
+      {
+        config: { role: 'reviewer' },
+        schema: { hide: true, params: IdParams, body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 1000 }), ...CsrfField }) },
+      },
       async (request, reply) => {
         const r = await getReservation(deps, request.account, request.params.id);
         const id = openIdentification(deps, r);

@@ -3,11 +3,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { dateInWords } from '../../lib/host-messages.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
+import type { UserRow } from '../../modules/users/repo.js';
+import { tokenDigest } from '../../modules/sessions/service.js';
 import { Document, sendPage } from '../layout.js';
 
 /** What every console page knows: who is signed in, the form token, and where it is. */
 export interface Ctx {
   account: AccountRow;
+  /** The person signed in: their role decides which links and buttons the pages show. */
+  user: UserRow;
+  /** The digest of this session's token: which of a person's sessions is this one. */
+  sessionDigest: string;
   csrf: string;
   path: string;
 }
@@ -22,7 +28,14 @@ const NAV = [
   ['checks', '/console/checks', 'Background checks'],
 ] as const;
 
-export type Section = (typeof NAV)[number][0] | 'accounts';
+/** An owner's pages, after the work's. */
+const OWNER_NAV = [
+  ['people', '/console/people', 'People'],
+  ['keys', '/console/keys', 'API keys'],
+  ['audit', '/console/audit', 'Who did what'],
+] as const;
+
+export type Section = (typeof NAV)[number][0] | (typeof OWNER_NAV)[number][0] | 'accounts' | 'me';
 
 /** The form token every console form carries (CSRF). */
 export const Csrf = ({ ctx }: { ctx: Ctx }) => <input type="hidden" name="_csrf" value={ctx.csrf} />;
@@ -40,7 +53,8 @@ export function PostButton({ ctx, action, label, name, value, kind, id }: { ctx:
 }
 
 export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ctx; title: string; section?: Section; notice?: string | undefined; children: ComponentChildren }) {
-  const nav = ctx.account.is_reseller ? [...NAV, ['accounts', '/console/accounts', 'Accounts'] as const] : NAV;
+  const owner = ctx.user.role === 'owner';
+  const nav = [...NAV, ...(owner ? OWNER_NAV : []), ...(owner && ctx.account.is_reseller ? [['accounts', '/console/accounts', 'Accounts'] as const] : [])];
   return (
     <Document title={title} script>
       <body>
@@ -53,9 +67,9 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
               guestscreen
             </a>
             <span class="me">
-              <span class="who" title={ctx.account.id}>
-                {ctx.account.name}
-              </span>
+              <a class="who" href="/console/me" title={`${ctx.user.email}, ${ctx.account.name} (${ctx.account.id})`} aria-current={section === 'me' ? 'page' : undefined}>
+                {ctx.user.name || ctx.user.email} · {ctx.account.name}
+              </a>
               <form method="post" action="/console/sign-out" class="inline">
                 <Csrf ctx={ctx} />
                 <button type="submit">Sign out</button>
@@ -113,6 +127,20 @@ export function stay(checkIn: string | null, checkOut: string | null): string {
   return checkOut && checkOut > checkIn ? SHORT_DATE.formatRange(day(checkIn), day(checkOut)) : `from ${SHORT_DATE.format(day(checkIn))}`;
 }
 
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "3 minutes ago", "yesterday": how long ago a time was, in the largest unit that fits. */
+export function ago(at: string, now: Date): string {
+  const seconds = Math.round((Date.parse(at) - now.getTime()) / 1000);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ];
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return RELATIVE.format(Math.trunc(seconds / size), unit);
+  return 'just now';
+}
+
 export const when = (at: string | null | undefined) => (at ? dateInWords(at, true) : '—');
 
 /** Previous and next links for a page of `size` rows from `from` out of `total`. */
@@ -135,7 +163,7 @@ export function Pager({ base, from, size, total, query = {} }: { base: string; f
 export async function show(request: FastifyRequest, reply: FastifyReply, page: (ctx: Ctx) => VNode | Promise<VNode>, status = 200) {
   const csrf = reply.generateCsrf({ userInfo: request.sessionToken });
   const path = request.url.split('?')[0] ?? '/console';
-  return sendPage(reply, await page({ account: request.account, csrf, path }), status);
+  return sendPage(reply, await page({ account: request.account, user: request.user, sessionDigest: tokenDigest(request.sessionToken ?? ''), csrf, path }), status);
 }
 
 /** Empty fields of a form are fields not given, not empty values the API's schemas would refuse. */

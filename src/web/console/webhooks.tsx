@@ -91,22 +91,24 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
           ) : null}
         </form>
       </section>
-      <section class="panel" aria-labelledby="secret-h">
-        <h2 id="secret-h">Signing secret</h2>
-        {opts.secret ? (
-          <p class="notice" role="status">
-            New secret: <code id="new-secret">{opts.secret.signing_secret}</code>. The old one still signs every delivery too until {when(opts.secret.previous_secret_valid_until)}.
-          </p>
-        ) : (
-          <details>
-            <summary>Show the secret</summary>
-            <p class="key">
-              <code>{hooks.signing_secret}</code>
+      {ctx.user.role === 'owner' ? (
+        <section class="panel" aria-labelledby="secret-h">
+          <h2 id="secret-h">Signing secret</h2>
+          {opts.secret ? (
+            <p class="notice" role="status">
+              New secret: <code id="new-secret">{opts.secret.signing_secret}</code>. The old one still signs every delivery too until {when(opts.secret.previous_secret_valid_until)}.
             </p>
-          </details>
-        )}
-        <PostButton ctx={ctx} action="/console/webhooks/rotate" label="Replace the secret" kind="secondary" id="rotate" />
-      </section>
+          ) : (
+            <details>
+              <summary>Show the secret</summary>
+              <p class="key">
+                <code>{hooks.signing_secret}</code>
+              </p>
+            </details>
+          )}
+          <PostButton ctx={ctx} action="/console/webhooks/rotate" label="Replace the secret" kind="secondary" id="rotate" />
+        </section>
+      ) : null}
       <section class="panel" aria-labelledby="log-h">
         <h2 id="log-h">Delivery log</h2>
         {log.items.length ? (
@@ -174,7 +176,7 @@ export const webhookPages =
       return seeOther(reply, '/console/webhooks?done=removed');
     });
 
-    app.post('/console/webhooks/rotate', { schema: { hide: true, body: Type.Object(CsrfField) } }, async (request, reply) => {
+    app.post('/console/webhooks/rotate', { config: { role: 'owner' }, schema: { hide: true, body: Type.Object(CsrfField) } }, async (request, reply) => {
       const secret = await rotateWebhookSecret(deps, request.account);
       return show(request, reply, (ctx) => webhooksPage(deps, ctx, { from: 0, secret }));
     });

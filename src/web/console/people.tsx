@@ -1,0 +1,187 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { StringEnum } from '../../http/validation.js';
+import { accountSessions, endSession } from '../../modules/sessions/service.js';
+import { changeRole, invite, listPeople, removeUser, resendInvitation, ROLE_HELP, ROLE_WORDS, ROLES, setRequireTwoFactor, INVITATION_DAYS, type Invitation } from '../../modules/users/service.js';
+import { Problems } from '../layout.js';
+import { SessionsTable } from './me.js';
+import { ConsolePage, Csrf, CsrfField, dropEmpty, Head, PostButton, seeOther, show, when, type Ctx } from './shell.js';
+
+const DONE: Record<string, string> = {
+  role: 'The role is changed.',
+  removed: 'The person is removed: their sessions have ended.',
+  revoked: 'The invitation is withdrawn: its link no longer works.',
+  required: 'Everyone now signs in with a second factor; those without one set it up at their next sign-in.',
+  optional: 'Two-factor sign-in is now each person’s choice.',
+  'session-ended': 'The session has ended.',
+};
+
+async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined; invited?: Invitation; problems?: string[]; form?: { email?: string; name?: string; role?: string } }) {
+  const [people, sessions] = await Promise.all([listPeople(deps, ctx.account), accountSessions(deps, ctx.account)]);
+  const names = new Map(people.map((p) => [p.user.id, p.user.name || p.user.email]));
+  const inv = opts.invited;
+  return (
+    <ConsolePage ctx={ctx} title="People" section="people" notice={opts.done ? DONE[opts.done] : undefined}>
+      <h1>People</h1>
+      <p>Everyone who works in this account, each with their own sign-in and role.</p>
+      {inv ? (
+        <p class="notice" role="status" id="invited">
+          {inv.sent
+            ? `Invitation sent to ${inv.user.email}. The link works once, for ${INVITATION_DAYS} days.`
+            : `The e-mail to ${inv.user.email} could not be sent. Pass on this link yourself; it works once, for ${INVITATION_DAYS} days: `}
+          {inv.sent ? null : <code>{inv.link}</code>}
+        </p>
+      ) : null}
+      <table class="list" id="people">
+        <Head columns={['Name', 'E-mail', 'Role', 'Two-factor', 'State']} actions />
+        <tbody>
+          {people.map(({ user, state, invitationExpires }) => (
+            <tr data-email={user.email}>
+              <td>{user.name || '—'}</td>
+              <td>{user.email}</td>
+              <td>
+                {user.id === ctx.user.id ? (
+                  ROLE_WORDS[user.role]
+                ) : (
+                  <form method="post" action={`/console/people/${user.id}/role`} class="inline">
+                    <Csrf ctx={ctx} />
+                    <label class="skip" for={`role-${user.id}`}>
+                      Role of {user.email}
+                    </label>
+                    <select id={`role-${user.id}`} name="role">
+                      {ROLES.map((r) => (
+                        <option value={r} selected={r === user.role}>
+                          {ROLE_WORDS[r]}
+                        </option>
+                      ))}
+                    </select>
+                    <button type="submit" class="secondary">
+                      Change
+                    </button>
+                  </form>
+                )}
+              </td>
+              <td>{user.totp_enabled_at ? <span class="badge green">On</span> : <span class="muted">Off</span>}</td>
+              <td>
+                {state === 'active' ? (
+                  `Joined ${when(user.joined_at)}`
+                ) : state === 'invited' ? (
+                  <span class="badge yellow">Invited, until {when(invitationExpires)}</span>
+                ) : (
+                  <span class="badge orange">Invitation expired</span>
+                )}
+              </td>
+              <td>
+                {user.id === ctx.user.id ? (
+                  <span class="muted">You</span>
+                ) : (
+                  <>
+                    {state !== 'active' ? <PostButton ctx={ctx} action={`/console/people/${user.id}/resend`} label="Send again" kind="secondary" /> : null}
+                    <PostButton ctx={ctx} action={`/console/people/${user.id}/remove`} label={state === 'active' ? 'Remove' : 'Withdraw'} kind="danger" />
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <section class="panel" aria-labelledby="invite-h">
+        <h2 id="invite-h">Invite someone</h2>
+        <Problems list={opts.problems ?? []} />
+        <form method="post" action="/console/people" id="invite">
+          <Csrf ctx={ctx} />
+          <label for="invite-email">E-mail</label>
+          <input id="invite-email" name="email" type="email" required maxLength={254} value={opts.form?.email ?? ''} />
+          <label for="invite-name">Name (they can change it)</label>
+          <input id="invite-name" name="name" maxLength={200} value={opts.form?.name ?? ''} />
+          <fieldset>
+            <legend>Role</legend>
+            {ROLES.map((r) => (
+              <label class="choice">
+                <input type="radio" name="role" value={r} checked={r === (opts.form?.role ?? 'reviewer')} /> <strong>{ROLE_WORDS[r]}</strong>: {ROLE_HELP[r]}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Send the invitation</button>
+        </form>
+      </section>
+      <section class="panel" aria-labelledby="tfa-h">
+        <h2 id="tfa-h">Two-factor sign-in</h2>
+        {ctx.account.require_two_factor ? (
+          <>
+            <p>
+              <span class="badge green">Required</span> Everyone signs in with a code from an authenticator app too.
+            </p>
+            <PostButton ctx={ctx} action="/console/people/two-factor" name="required" value="no" label="Let each person choose" kind="secondary" />
+          </>
+        ) : (
+          <>
+            <p>Each person chooses. Requiring it means a stolen password alone opens nothing; people without it set it up at their next sign-in.</p>
+            <PostButton ctx={ctx} action="/console/people/two-factor" name="required" value="yes" label="Require it for everyone" id="require-tfa" />
+          </>
+        )}
+      </section>
+      <section class="panel" aria-labelledby="sessions-h">
+        <h2 id="sessions-h">Everyone’s sessions</h2>
+        <SessionsTable ctx={ctx} sessions={sessions} who={(s) => names.get(s.user_id) ?? '—'} action={(s) => `/console/people/sessions/${s.id}/end`} />
+      </section>
+    </ConsolePage>
+  );
+}
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const Done = Type.Object({ done: Type.Optional(Type.String({ maxLength: 30 })) });
+const InviteForm = Type.Object({
+  email: Type.String({ maxLength: 254 }),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  role: StringEnum(ROLES),
+  ...CsrfField,
+});
+
+/**
+ * The account's people (DESIGN.md section 12), for owners: invitations, roles, removal, the
+ * account's two-factor rule and everyone's sessions. The services refuse what would leave the
+ * account without an owner.
+ */
+export const peoplePages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const config = { role: 'owner' as const };
+    app.get('/console/people', { config, schema: { hide: true, querystring: Done } }, async (request, reply) => show(request, reply, (ctx) => peoplePage(deps, ctx, { done: request.query.done })));
+
+    app.post('/console/people', { config, preValidation: dropEmpty, schema: { hide: true, body: InviteForm } }, async (request, reply) => {
+      const { _csrf, ...form } = request.body;
+      const invited = await invite(deps, request.account, request.actor, form).catch((err: unknown) => err as Error);
+      if (invited instanceof Error) {
+        if (!('code' in invited) || !['bad_request', 'conflict'].includes(String(invited.code))) throw invited;
+        return show(request, reply, (ctx) => peoplePage(deps, ctx, { problems: [`${invited.message[0]!.toUpperCase()}${invited.message.slice(1)}.`], form }), 400);
+      }
+      return show(request, reply, (ctx) => peoplePage(deps, ctx, { invited }));
+    });
+
+    app.post('/console/people/:id/resend', { config, schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
+      const invited = await resendInvitation(deps, request.account, request.actor, request.params.id);
+      return show(request, reply, (ctx) => peoplePage(deps, ctx, { invited }));
+    });
+
+    app.post('/console/people/:id/role', { config, schema: { hide: true, params: IdParams, body: Type.Object({ role: StringEnum(ROLES), ...CsrfField }) } }, async (request, reply) => {
+      await changeRole(deps, request.account, request.actor, request.params.id, request.body.role);
+      return seeOther(reply, '/console/people?done=role');
+    });
+
+    app.post('/console/people/:id/remove', { config, schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
+      const removed = await removeUser(deps, request.account, request.actor, request.params.id);
+      return seeOther(reply, `/console/people?done=${removed.password_hash ? 'removed' : 'revoked'}`);
+    });
+
+    app.post('/console/people/two-factor', { config, schema: { hide: true, body: Type.Object({ required: StringEnum(['yes', 'no'] as const), ...CsrfField }) } }, async (request, reply) => {
+      await setRequireTwoFactor(deps, request.account, request.actor, request.body.required === 'yes');
+      return seeOther(reply, `/console/people?done=${request.body.required === 'yes' ? 'required' : 'optional'}`);
+    });
+
+    app.post('/console/people/sessions/:id/end', { config, schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
+      await endSession(deps, request.user, request.params.id, true);
+      return seeOther(reply, '/console/people?done=session-ended');
+    });
+  };
