@@ -72,9 +72,10 @@ describe(`webhook delivery (${dbKind})`, () => {
     assert.equal(body.status, 'declined');
     assert.equal(body.supervised, 'decline');
     // The account's own key made the decision: the webhook names it.
-    assert.equal(body.decided_by.type, 'api_key');
-    assert.equal(body.decided_by.name, 'API key');
-    assert.match(body.decided_by.id, /^key_/);
+    const decidedBy = body.decided_by as { type: string; id: string; name: string };
+    assert.equal(decidedBy.type, 'api_key');
+    assert.equal(decidedBy.name, 'API key');
+    assert.match(decidedBy.id, /^key_/);
   });
 
   it('retries on failure with the configured schedule and records every attempt', async () => {
