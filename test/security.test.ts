@@ -242,14 +242,7 @@ async function consoleSession(t: TestApp, who: Tenant): Promise<Session> {
   await setOwnerPassword(t.deps, t.deps.db, who.account, await hashPassword(password), null);
   const signedIn = await signIn(t.deps, { email: who.account.email, password, address: '127.0.0.1' });
   assert.ok(signedIn.ok);
-  const page = await t.app.inject({ method: 'GET', url: '/console/settings', headers: { cookie: `gs_session=${signedIn.token}` } });
-  const csrfCookie = [page.headers['set-cookie']]
-    .flat()
-    .find((c) => c?.startsWith('gs_csrf='))
-    ?.split(';')[0];
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
-  assert.ok(csrfCookie && csrf, 'a console page carries a form token');
-  return { cookie: `gs_session=${signedIn.token}; ${csrfCookie}`, csrf };
+  return sessionOf(t, signedIn.token);
 }
 
 // A valid form for every console form, so the probes below reach the handler behind each check.
