@@ -227,7 +227,7 @@ describe(`guestscreen command (${dbKind})`, () => {
     const solo = JSON.parse(runCli(['accounts', 'create', '--name', 'Solo Host', '--email', 'solo@host.example', '--json'], env).stdout).account.id as string;
     r = set('Solo@Host.example', 'set by e-mail now\n');
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), `password set for account ${solo} (Solo Host, solo@host.example)`);
+    assert.equal(r.stdout.trim(), `password set for account ${solo} (Solo Host, solo@host.example): its owner Solo Host <solo@host.example> signs in with it`);
     // And the list shows every account.
     const list = runCli(['accounts', 'list'], env);
     assert.equal(list.code, 0, list.stderr);
