@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -208,6 +208,22 @@ export const decodeQuotedPrintable = (text: string) =>
     text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     'latin1',
   ).toString('utf8');
+
+/** The messages in the outbox (where mail goes without SMTP) now, to tell the ones written after. */
+export function mailSince(t: TestApp): Set<string> {
+  const outbox = path.join(t.deps.config.dataDir, 'outbox');
+  return new Set(existsSync(outbox) ? readdirSync(outbox) : []);
+}
+
+/** The token of the first console link of this kind (an invitation, a password reset) in the mail written since `before`. */
+export function linkInNewMail(t: TestApp, before: Set<string>, kind: 'invitation' | 'reset'): string | undefined {
+  const outbox = path.join(t.deps.config.dataDir, 'outbox');
+  for (const file of existsSync(outbox) ? readdirSync(outbox).filter((f) => !before.has(f)) : []) {
+    const token = new RegExp(`/console/${kind}/([A-Za-z0-9_-]+)`).exec(decodeQuotedPrintable(readFileSync(path.join(outbox, file), 'utf8')))?.[1];
+    if (token) return token;
+  }
+  return undefined;
+}
 
 /** A real SMTP server on 127.0.0.1 that records every mail: its recipients and its raw data. */
 export async function startSmtp() {

@@ -63,20 +63,26 @@ export async function up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> 
     .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
     .execute();
 
-  await db.deleteFrom('console_sessions' as never).execute();
-  await db.schema.alterTable('console_sessions').addColumn('id', 'text').execute();
-  await db.schema.alterTable('console_sessions').addColumn('user_id', 'text').execute();
-  // 'in': signed in; 'code': the password was right, the second factor is awaited; 'enrol': the
-  // account requires a second factor this user has not set up yet.
+  // A session now belongs to a person, so the account-wide ones cannot carry on: everyone signs in
+  // again. The table is made anew rather than altered so its new columns are NOT NULL on SQLite too.
+  await db.schema.dropTable('console_sessions').execute();
   await db.schema
-    .alterTable('console_sessions')
+    .createTable('console_sessions')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+    // 'in': signed in; 'code': the password was right, the second factor is awaited; 'enrol': the
+    // account requires a second factor this user has not set up yet.
     .addColumn('stage', 'text', (c) => c.notNull().defaultTo('in'))
+    .addColumn('address', 'text')
+    .addColumn('user_agent', 'text')
+    .addColumn('last_seen_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.alterTable('console_sessions').addColumn('address', 'text').execute();
-  await db.schema.alterTable('console_sessions').addColumn('user_agent', 'text').execute();
-  await db.schema.alterTable('console_sessions').addColumn('last_seen_at', 'text').execute();
+  await db.schema.createIndex('console_sessions_account_idx').on('console_sessions').column('account_id').execute();
   await db.schema.createIndex('console_sessions_user_idx').on('console_sessions').column('user_id').execute();
-  await db.schema.createIndex('console_sessions_id_idx').on('console_sessions').column('id').unique().execute();
 
   await db.schema.alterTable('audit_log').addColumn('actor_type', 'text').execute();
   await db.schema.alterTable('audit_log').addColumn('actor_name', 'text').execute();

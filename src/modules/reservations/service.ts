@@ -322,6 +322,9 @@ export async function reviewQueue(deps: Deps, account: AccountRow, page: { from:
   return { ...page, total, byColor, rows };
 }
 
+/** Reservations of the account by id, in that order; those not found (erased, another account's) left out. */
+export const reservationsById = (deps: Deps, account: AccountRow, ids: string[]) => repo.findReservations(deps.db, account.id, ids);
+
 /** searchReservations with each row whole (its verdict too), for pages that show colours and risks. */
 export async function searchWithVerdicts(deps: Deps, account: AccountRow, q: SearchInput) {
   const found = await searchReservations(deps, account, q);

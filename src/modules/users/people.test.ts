@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TOTP, Secret } from 'otpauth';
 import { hashPassword } from '../../lib/passwords.js';
-import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestApp, dbKind, linkInNewMail, mailSince, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { completeSignIn, signIn } from '../sessions/service.js';
 import { acceptInvitation, enableTwoFactor, invite, newTotpSecret, openToken, requestPasswordReset, resetPassword, setOwnerPassword, userActor, type UserRow } from './service.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 
 const code = (secret: string, at: Date) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
 
@@ -56,17 +54,15 @@ describe(`people: invitations, password resets, two-factor sign-in (${dbKind})`,
   });
 
   it('resets a password by e-mail once, within the hour, with the same answer for an unknown address', async () => {
-    const outbox = path.join(t.deps.config.dataDir, 'outbox');
-    const before = new Set(readdirSync(outbox));
+    const before = mailSince(t);
     const known = await call(t, 'POST', '/console/forgot', { rawBody: Buffer.from('email=ana%40example.test'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const unknown = await call(t, 'POST', '/console/forgot', { rawBody: Buffer.from('email=nobody%40example.test'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     // Refused without a form token, both alike.
     assert.equal(known.status, unknown.status);
     await requestPasswordReset(t.deps, 'nobody@example.test');
     await requestPasswordReset(t.deps, 'ana@example.test');
-    const mail = readdirSync(outbox).filter((f) => !before.has(f));
-    assert.equal(mail.length, 1, 'one message, to the address that exists');
-    const link = /\/console\/reset\/(gst_[A-Za-z0-9_-]+)/.exec(readFileSync(path.join(outbox, mail[0]!), 'utf8').replace(/=\r?\n/g, ''))?.[1];
+    assert.equal(mailSince(t).size - before.size, 1, 'one message, to the address that exists');
+    const link = linkInNewMail(t, before, 'reset');
     assert.ok(link);
     const old = await signIn(t.deps, { email: 'ana@example.test', password: 'ana password', address: '10.0.0.2' });
     assert.ok(old.ok);

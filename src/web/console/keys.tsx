@@ -34,12 +34,12 @@ async function keysPage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined;
           {opts.fresh.oldUntil ? <p>The old key keeps working until {when(opts.fresh.oldUntil)}.</p> : null}
         </div>
       ) : null}
-      <table class="list" id="keys">
+      <table class="list cards" id="keys">
         <Head columns={['Name', 'Access', 'Made', 'Last used', 'Works until']} actions />
         <tbody>
           {keys.map((k) => (
             <tr>
-              <td>
+              <td data-label="Name">
                 {k.name}
                 <br />
                 <small class="muted">
@@ -47,10 +47,10 @@ async function keysPage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined;
                   {k.created_by ? ` by ${names.get(k.created_by) ?? k.created_by}` : ''}
                 </small>
               </td>
-              <td>{k.read_only ? 'Read only' : 'Read and write'}</td>
-              <td>{when(k.created_at)}</td>
-              <td>{k.last_used_at ? when(k.last_used_at) : 'Never'}</td>
-              <td>{k.expires_at ? <span class="badge orange">{when(k.expires_at)}</span> : 'Until revoked'}</td>
+              <td data-label="Access">{k.read_only ? 'Read only' : 'Read and write'}</td>
+              <td data-label="Made">{when(k.created_at)}</td>
+              <td data-label="Last used">{k.last_used_at ? when(k.last_used_at) : 'Never'}</td>
+              <td data-label="Works until">{k.expires_at ? <span class="badge orange">{when(k.expires_at)}</span> : 'Until revoked'}</td>
               <td>
                 {k.expires_at ? null : (
                   <form method="post" action={`/console/keys/${k.id}/roll`} class="inline">
@@ -83,8 +83,8 @@ async function keysPage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined;
           <Csrf ctx={ctx} />
           <label for="key-name">Name</label>
           <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Channel manager sync" />
-          <label class="choice">
-            <input type="checkbox" name="read_only" value="yes" /> Read only: it can look but not change anything
+          <label class="check">
+            <input type="checkbox" name="read_only" value="yes" /> <span>Read only: it can look but not change anything</span>
           </label>
           <button type="submit">Make the key</button>
         </form>

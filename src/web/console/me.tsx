@@ -36,19 +36,24 @@ export function browserName(ua: string | null): string {
 export function SessionsTable({ ctx, sessions, who, action }: { ctx: Ctx; sessions: SessionRow[]; who?: (s: SessionRow) => string; action: (s: SessionRow) => string }) {
   const mine = (s: SessionRow) => s.token_hash === ctx.sessionDigest;
   return (
-    <table class="list" id="sessions">
+    <table class="list cards" id="sessions">
       <Head columns={[...(who ? ['Person'] : []), 'Browser', 'Address', 'Signed in', 'Last seen']} actions />
       <tbody>
         {sessions.map((s) => (
           <tr>
-            {who ? <td>{who(s)}</td> : null}
-            <td>
+            {who ? <td data-label="Person">{who(s)}</td> : null}
+            <td data-label="Browser">
               {browserName(s.user_agent)}
-              {mine(s) ? <span class="badge green">This session</span> : null}
+              {mine(s) ? (
+                <>
+                  {' '}
+                  <span class="badge green">This session</span>
+                </>
+              ) : null}
             </td>
-            <td>{s.address ?? '—'}</td>
-            <td>{when(s.created_at)}</td>
-            <td>{when(s.last_seen_at)}</td>
+            <td data-label="Address">{s.address ?? '—'}</td>
+            <td data-label="Signed in">{when(s.created_at)}</td>
+            <td data-label="Last seen">{when(s.last_seen_at)}</td>
             <td>{mine(s) ? null : <PostButton ctx={ctx} action={action(s)} label="End" kind="secondary" />}</td>
           </tr>
         ))}

@@ -33,14 +33,14 @@ async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefine
           {inv.sent ? null : <code>{inv.link}</code>}
         </p>
       ) : null}
-      <table class="list" id="people">
+      <table class="list cards" id="people">
         <Head columns={['Name', 'E-mail', 'Role', 'Two-factor', 'State']} actions />
         <tbody>
           {people.map(({ user, state, invitationExpires }) => (
             <tr data-email={user.email}>
-              <td>{user.name || '—'}</td>
-              <td>{user.email}</td>
-              <td>
+              <td data-label="Name">{user.name || '—'}</td>
+              <td data-label="E-mail">{user.email}</td>
+              <td data-label="Role">
                 {user.id === ctx.user.id ? (
                   ROLE_WORDS[user.role]
                 ) : (
@@ -62,8 +62,8 @@ async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefine
                   </form>
                 )}
               </td>
-              <td>{user.totp_enabled_at ? <span class="badge green">On</span> : <span class="muted">Off</span>}</td>
-              <td>
+              <td data-label="Two-factor">{user.totp_enabled_at ? <span class="badge green">On</span> : <span class="muted">Off</span>}</td>
+              <td data-label="State">
                 {state === 'active' ? (
                   `Joined ${when(user.joined_at)}`
                 ) : state === 'invited' ? (
@@ -98,8 +98,11 @@ async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefine
           <fieldset>
             <legend>Role</legend>
             {ROLES.map((r) => (
-              <label class="choice">
-                <input type="radio" name="role" value={r} checked={r === (opts.form?.role ?? 'reviewer')} /> <strong>{ROLE_WORDS[r]}</strong>: {ROLE_HELP[r]}
+              <label class="check">
+                <input type="radio" name="role" value={r} checked={r === (opts.form?.role ?? 'reviewer')} />{' '}
+                <span>
+                  <strong>{ROLE_WORDS[r]}</strong>: {ROLE_HELP[r]}
+                </span>
               </label>
             ))}
           </fieldset>

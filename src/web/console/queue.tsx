@@ -7,7 +7,7 @@ import { StringEnum } from '../../http/validation.js';
 import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/screening/verdict.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
 import { QUEUE_COLORS, QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts, type QueueColor } from '../../modules/reservations/service.js';
-import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
+import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, guestName, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
 
 const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
@@ -40,8 +40,6 @@ function ColorFilter({ byColor, chosen }: { byColor: Map<QueueColor, number>; ch
     </nav>
   );
 }
-
-const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
 
 /** One reservation per row: who, when, where, the colour and the strongest risk in words. */
 function ReservationTable({ rows, caption }: { rows: ReservationRow[]; caption: string }) {

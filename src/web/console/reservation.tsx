@@ -29,7 +29,7 @@ import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
-import { ago, COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
+import { ago, COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, guestName, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   general_risk: 'Booking pattern',
@@ -109,8 +109,6 @@ async function decisionNotice(deps: Deps, account: AccountRow, r: ReservationRow
   const told = host ? `Your screening webhook at ${host} is being sent the decision.` : 'No screening webhook is set up, so no other system was told; Webhooks sets one up.';
   return `${what}${why}. ${told}`;
 }
-
-const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
 
 type Decisions = Awaited<ReturnType<typeof decisionsView>>;
 type Verdict = { status: string; risk_color: string; reason: string; trace: { risk: string; check: string; code: string; strength?: string }[] };
