@@ -18,7 +18,9 @@ function bound(value: string | undefined, name: string, endOfDay: boolean): stri
   if (!value) return undefined;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const t = Date.parse(day ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(t) || t < 0 || t > 253_402_300_799_000) throw badRequest(`${name} must be a date (YYYY-MM-DD) or an ISO 8601 time`);
+  // A day that does not exist (2026-02-30) is refused, not rolled over into the next month.
+  const real = !Number.isNaN(t) && t >= 0 && t <= 253_402_300_799_000 && (!day || new Date(t).toISOString().startsWith(value));
+  if (!real) throw badRequest(`${name} must be a date (YYYY-MM-DD) or an ISO 8601 time`);
   return new Date(day && endOfDay ? t + 86_400_000 : t).toISOString();
 }
 

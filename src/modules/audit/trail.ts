@@ -36,6 +36,9 @@ export function actionOf(method: string, url: string): string {
   return [...words, verb].join('.').replace(/-/g, '_');
 }
 
+/** A console form's "try it" button (the rule form's intent=dry-run) posts to the route that saves. */
+const isDryRun = (request: FastifyRequest) => (request.body as { intent?: unknown } | undefined)?.intent === 'dry-run';
+
 const subjectOf = (request: FastifyRequest) => {
   const p = request.params as Record<string, string | undefined>;
   return p.id ?? p.listing_id ?? p.key ?? null;
@@ -52,7 +55,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: Deps) {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.actor || !request.account) return done(null, payload);
     const url = request.routeOptions.url ?? '';
-    if (!/^\/(v1|console)\//.test(url) || OWN_LINE.some((re) => re.test(url))) return done(null, payload);
+    if (!/^\/(v1|console)\//.test(url) || OWN_LINE.some((re) => re.test(url)) || isDryRun(request)) return done(null, payload);
     audit(deps.db, { account_id: request.account.id, actor: request.actor, action: actionOf(request.method, url), subject_id: subjectOf(request), at: iso(deps.clock()) }).then(
       () => done(null, payload),
       (err: unknown) => {

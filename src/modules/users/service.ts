@@ -57,6 +57,24 @@ async function issueToken(db: Db, userId: string, purpose: 'invite' | 'reset', n
   return token;
 }
 
+/** A person as first stored: an owner made by the operator or at sign-up, or someone invited. */
+function newUser(accountId: string, who: Pick<UserRow, 'email' | 'name' | 'role'> & Partial<Pick<UserRow, 'password_hash' | 'invited_by' | 'joined_at'>>, now: string): UserRow {
+  return {
+    id: newId('usr'),
+    account_id: accountId,
+    password_hash: null,
+    totp_secret_enc: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    invited_by: null,
+    joined_at: null,
+    removed_at: null,
+    created_at: now,
+    updated_at: now,
+    ...who,
+  };
+}
+
 /**
  * The account's console password, as the operator's command line and the API's `password` set
  * it: the first owner's. An account without people gets its first owner, named and addressed as
@@ -70,22 +88,7 @@ export async function setOwnerPassword(deps: Deps, db: Db, account: AccountRow, 
     await audit(db, { account_id: account.id, actor, action: 'user.password_set', subject_id: owner.id, at: now });
     return { ...owner, password_hash: passwordHash };
   }
-  const row: UserRow = {
-    id: newId('usr'),
-    account_id: account.id,
-    email: account.email,
-    name: account.name,
-    role: 'owner',
-    password_hash: passwordHash,
-    totp_secret_enc: null,
-    totp_enabled_at: null,
-    totp_last_step: null,
-    invited_by: null,
-    joined_at: now,
-    removed_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const row = newUser(account.id, { email: account.email, name: account.name, role: 'owner', password_hash: passwordHash, joined_at: now }, now);
   await repo.insertUser(db, row);
   await audit(db, { account_id: account.id, actor, action: 'user.created', subject_id: row.id, detail: { role: 'owner' }, at: now });
   return row;
@@ -143,22 +146,7 @@ export async function invite(deps: Deps, account: AccountRow, by: Actor, input: 
   if (!ROLES.includes(input.role)) throw badRequest(`the role must be one of ${ROLES.join(', ')}`);
   const name = (input.name ?? '').trim().slice(0, 200);
   const now = deps.clock();
-  const user: UserRow = {
-    id: newId('usr'),
-    account_id: account.id,
-    email,
-    name,
-    role: input.role,
-    password_hash: null,
-    totp_secret_enc: null,
-    totp_enabled_at: null,
-    totp_last_step: null,
-    invited_by: by.id,
-    joined_at: null,
-    removed_at: null,
-    created_at: iso(now),
-    updated_at: iso(now),
-  };
+  const user = newUser(account.id, { email, name, role: input.role, invited_by: by.id }, iso(now));
   const token = await withTx(deps.db, async (tx) => {
     if (await repo.findAccountUserByEmail(tx, account.id, email)) throw conflict(`${email} is already one of this account's people`);
     await repo.insertUser(tx, user);

@@ -89,6 +89,12 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     const saved = (Array.isArray(rules) ? rules : rules.items)[0];
     assert.equal(saved.expression, 'reservation.number_of_guests > 8');
     assert.equal(saved.enabled, true);
+    const audit = (await call(t, 'GET', '/v1/audit?action=rules.', { key: host.key })).json;
+    assert.deepEqual(
+      audit.items.map((l: { action: string }) => l.action),
+      ['rules.created'],
+      'the tries leave no line in the audit, the save one',
+    );
   });
 
   it('saves screening settings and guest portal screens, which the API then reports', async () => {
