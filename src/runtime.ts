@@ -112,6 +112,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
         ? []
         : [
             ...(deps.config.checkRetentionDays > 0 ? [{ name: 'check retention', everyMs: 3_600_000, run: async () => void (await purgeExpiredChecks(deps)) }] : []),
+            // People told of unfinished guest portals near check-in, and the daily digests.
+            { name: 'alerts', everyMs: 3_600_000, firstAfterMs: 90_000, run: async () => void (await enqueue(deps.db, deps, 'alert.hourly', {}, { uniqueKey: 'alert-hourly' })) },
             // Identity documents' photos, deleted the account's number of days after check-out.
             { name: 'document photo retention', everyMs: 3_600_000, firstAfterMs: 30_000, run: async () => void (await purgeDocumentPhotos(deps)) },
             // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.

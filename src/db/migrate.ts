@@ -26,6 +26,7 @@ import * as m0022 from './migrations/0022-identity-documents.js';
 import * as m0023 from './migrations/0023-run-documents.js';
 import * as m0024 from './migrations/0024-selfies.js';
 import * as m0025 from './migrations/0025-people.js';
+import * as m0026 from './migrations/0026-alerts.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -57,6 +58,7 @@ const STEPS: Record<string, Step> = {
   '0023-run-documents': m0023,
   '0024-selfies': m0024,
   '0025-people': m0025,
+  '0026-alerts': m0026,
 };
 
 class StaticProvider implements MigrationProvider {

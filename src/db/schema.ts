@@ -21,6 +21,8 @@ export interface AccountsTable {
   is_suspended: Flag;
   /** Every user must sign in with a second factor (an owner's choice). */
   require_two_factor: Generated<Flag>;
+  /** Hours before check-in at which an unfinished guest portal is told to the account's people; 0: never. */
+  portal_alert_hours: Generated<number>;
   webhook_secret_enc: string;
   webhook_secret_prev_enc: string | null;
   webhook_secret_rotated_at: string | null;
@@ -547,6 +549,25 @@ export interface UsersTable {
   removed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** How this person is told of guests who need a decision: 'each' (at once), 'digest' (daily) or 'off'. */
+  alerts: Generated<string>;
+  last_digest_at: string | null;
+}
+
+/** One person told (or to be told) of one reservation for one reason. */
+export interface AlertsTable {
+  id: string;
+  account_id: string;
+  reservation_id: string;
+  user_id: string;
+  /** 'red', 'orange' or 'portal'. */
+  reason: string;
+  /** 'each' or 'digest'. */
+  mode: string;
+  /** 'queued', 'sent' or 'dropped'. */
+  state: string;
+  created_at: string;
+  sent_at: string | null;
 }
 
 export interface UserTokensTable {
@@ -575,6 +596,7 @@ export interface SignInFailuresTable {
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
+  alerts: AlertsTable;
   user_tokens: UserTokensTable;
   recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;

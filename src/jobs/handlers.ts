@@ -1,3 +1,4 @@
+import { alertHourly, sendAlert } from '../modules/alerts/service.js';
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
@@ -14,6 +15,8 @@ export const handlers: JobHandlers = {
   'webhook.deliver': deliverWebhook,
   'message.send': sendGuestMessage,
   'message.erase': eraseSentCopies,
+  'alert.send': sendAlert,
+  'alert.hourly': alertHourly,
   'screening.run': runScreening,
   'check.run': runCheck,
   'check.checkr': runCheckr,

@@ -118,6 +118,20 @@ export const JOB_KINDS = {
     backoff: exponential(30, 3600),
     timeoutMs: 60_000,
   },
+  'alert.send': {
+    // One person told by e-mail of one guest who needs them (modules/alerts).
+    payload: Type.Object({ alert_id: Type.String() }),
+    maxAttempts: () => 8,
+    backoff: exponential(30, 3600),
+    timeoutMs: 60_000,
+  },
+  'alert.hourly': {
+    // Queued by the worker's chore every hour (one waits at a time): unfinished portals close to check-in, and the daily digests.
+    payload: Type.Object({}),
+    maxAttempts: () => 3,
+    backoff: exponential(60, 600),
+    timeoutMs: 600_000,
+  },
 } satisfies Record<string, JobPolicy<TSchema>>;
 
 export type JobKind = keyof typeof JOB_KINDS;

@@ -67,6 +67,9 @@ export interface NewAccount {
   apiKey?: string;
 }
 
+/** Hours before check-in at which a guest portal still unfinished is told to the account's people, unless the account says otherwise. */
+export const DEFAULT_PORTAL_ALERT_HOURS = 48;
+
 const keyAad = (keyId: string, accountId: string) => `api_key:${keyId}:${accountId}`;
 const webhookSecretAad = (accountId: string) => `webhook_secret:${accountId}`;
 
@@ -90,6 +93,7 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
     is_active: true,
     is_suspended: false,
     require_two_factor: false,
+    portal_alert_hours: DEFAULT_PORTAL_ALERT_HOURS,
     webhook_secret_enc: deps.secrets.seal(`whsec_${randomBytes(32).toString('base64')}`, webhookSecretAad(id)),
     webhook_secret_prev_enc: null,
     webhook_secret_rotated_at: null,

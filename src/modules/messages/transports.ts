@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { postOutbound } from '../../lib/outbound.js';
+import { messageHtml, messageText, type MessageParts } from './email.js';
 
 export interface OutgoingMessage {
   id: string;
@@ -42,6 +43,15 @@ export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via
   const built = await outboxBuilder.sendMail(mail);
   await writeOutbox(config, `${m.id}.eml`, built.message as Buffer);
   return 'outbox';
+}
+
+/**
+ * An e-mail to one of an account's people (an invitation, a password reset, a guest who needs a
+ * decision): the guest messages' layout, signed by the service rather than a host.
+ */
+export function sendPeopleEmail(config: Config, id: string, to: string, subject: string, parts: Omit<MessageParts, 'signature'>): Promise<Via> {
+  const m = { ...parts, signature: 'guestscreen' };
+  return sendEmail(config, { id, to: { email: to, phone: null }, subject, text: messageText(m), html: messageHtml(m) });
 }
 
 /**

@@ -135,8 +135,8 @@ export const findByCode = (db: Db, accountId: string, pms: string, code: string)
 /**
  * Erasure: deletes what every other table holds about a reservation (payment events, notes,
  * idempotency records, events with their deliveries, guest messages, the portal and its files,
- * the identity documents read and their photos);
- * the ids of the deleted messages, whose copies at the provider are erased by a job.
+ * the identity documents read and their photos, the alerts to the account's people);
+ * the ids of the deleted messages and alerts, whose copies at the provider are erased by a job.
  */
 export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   await tx.deleteFrom('payment_events').where('reservation_id', '=', id).execute();
@@ -150,7 +150,9 @@ export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   const documents = tx.selectFrom('identity_verifications').select('id').where('reservation_id', '=', id);
   await tx.deleteFrom('identity_images').where('verification_id', 'in', documents).execute();
   await tx.deleteFrom('identity_verifications').where('reservation_id', '=', id).execute();
-  return messages.map((m) => m.id);
+  // The e-mails that told the account's people of the guest are kept in the outbox by the alert's id.
+  const alerts = await tx.deleteFrom('alerts').where('reservation_id', '=', id).returning('id').execute();
+  return [...messages, ...alerts].map((m) => m.id);
 }
 
 export async function deleteReservation(db: Db, id: string): Promise<void> {

@@ -10,8 +10,7 @@ import { iso } from '../../lib/time.js';
 import { findAccount, updateAccount, type AccountRow } from '../accounts/repo.js';
 import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
-import { messageHtml, messageText } from '../messages/email.js';
-import { sendEmail } from '../messages/transports.js';
+import { sendPeopleEmail } from '../messages/transports.js';
 import { deleteUserSessions } from '../sessions/repo.js';
 import * as repo from './repo.js';
 import type { UserRow } from './repo.js';
@@ -71,6 +70,8 @@ function newUser(accountId: string, who: Pick<UserRow, 'email' | 'name' | 'role'
     removed_at: null,
     created_at: now,
     updated_at: now,
+    alerts: 'each',
+    last_digest_at: null,
     ...who,
   };
 }
@@ -112,11 +113,6 @@ export async function listPeople(deps: Deps, account: AccountRow): Promise<Perso
   });
 }
 
-async function sendAccountEmail(deps: Deps, to: string, subject: string, parts: { greeting: string; lead: string; url: string; closing: string }) {
-  const m = { ...parts, signature: 'guestscreen' };
-  return sendEmail(deps.config, { id: newId('not'), to: { email: to, phone: null }, subject, text: messageText(m), html: messageHtml(m) });
-}
-
 export interface Invitation {
   user: UserRow;
   /** The link, for an owner to pass on when the e-mail could not be sent. */
@@ -127,7 +123,7 @@ export interface Invitation {
 async function sendInvitation(deps: Deps, account: AccountRow, by: Actor, user: UserRow, token: string): Promise<Invitation> {
   const link = `${deps.config.publicUrl}/console/invitation/${token}`;
   try {
-    await sendAccountEmail(deps, user.email, `${by.name} invited you to ${account.name} on guestscreen`, {
+    await sendPeopleEmail(deps.config, newId('not'), user.email, `${by.name} invited you to ${account.name} on guestscreen`, {
       greeting: `Hello${user.name ? ` ${user.name}` : ''},`,
       lead: `${by.name} invited you to screen guests with ${account.name} as ${ROLE_WORDS[user.role].toLowerCase()}. Open this link within ${INVITATION_DAYS} days to choose your password:`,
       url: link,
@@ -251,7 +247,7 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
       return issueToken(tx, user.id, 'reset', now, RESET_MINUTES * 60_000);
     });
     const account = await findAccount(deps.db, user.account_id);
-    await sendAccountEmail(deps, user.email, 'Reset your guestscreen password', {
+    await sendPeopleEmail(deps.config, newId('not'), user.email, 'Reset your guestscreen password', {
       greeting: `Hello ${user.name},`,
       lead: `Someone asked to reset your password for ${account?.name ?? 'your account'} on guestscreen. Open this link within ${RESET_MINUTES} minutes to choose a new one:`,
       url: `${deps.config.publicUrl}/console/reset/${token}`,

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
+import { StringEnum } from '../../http/validation.js';
 import { AppError } from '../../lib/errors.js';
+import { ALERT_MODE_WORDS, ALERT_MODES, setAlertMode } from '../../modules/alerts/service.js';
 import { endSession, enrolled, tokenDigest, userSessions, type SessionRow } from '../../modules/sessions/service.js';
 import { changePassword, disableTwoFactor, enableTwoFactor, newRecoveryCodesFor, newTotpSecret, recoveryCodesLeft, ROLE_HELP, ROLE_WORDS } from '../../modules/users/service.js';
 import { CardPage, Problems } from '../layout.js';
@@ -9,6 +11,7 @@ import { ConsolePage, Csrf, CsrfField, Head, PostButton, seeOther, show, when, t
 
 const DONE: Record<string, string> = {
   password: 'Your password is changed. Your other sessions have ended.',
+  alerts: 'Saved: this is how you are told of guests who need you.',
   'two-factor-off': 'Two-factor sign-in is off.',
   'session-ended': 'The session has ended.',
   'recovery-used': 'You signed in with a recovery code, which now no longer works. If you have lost your phone, set up two-factor sign-in again below.',
@@ -116,6 +119,22 @@ async function mePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined; p
           </>
         )}
       </section>
+      <section class="panel" aria-labelledby="alerts-h">
+        <h2 id="alerts-h">Guests who need you</h2>
+        <p>When a guest turns red or orange, or has not finished the guest portal close to check-in, you are told by e-mail at {ctx.user.email}:</p>
+        <form method="post" action="/console/me/alerts">
+          <Csrf ctx={ctx} />
+          <fieldset>
+            <legend>Tell me</legend>
+            {ALERT_MODES.map((m) => (
+              <label class="check">
+                <input type="radio" name="alerts" value={m} checked={m === ctx.user.alerts} /> <span>{ALERT_MODE_WORDS[m]}</span>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Save</button>
+        </form>
+      </section>
       <section class="panel" aria-labelledby="sessions-h">
         <h2 id="sessions-h">Your sessions</h2>
         <p>Where you are signed in. End any you do not recognise, then change your password.</p>
@@ -203,6 +222,11 @@ export const mePages =
     const enrol = { role: 'viewer' as const, stages: ['enrol' as const] };
 
     app.get('/console/me', { config: own, schema: { hide: true, querystring: Done } }, async (request, reply) => show(request, reply, (ctx) => mePage(deps, ctx, { done: request.query.done })));
+
+    app.post('/console/me/alerts', { config: own, schema: { hide: true, body: Type.Object({ alerts: StringEnum(ALERT_MODES), ...CsrfField }) } }, async (request, reply) => {
+      await setAlertMode(deps, request.user, request.body.alerts);
+      return seeOther(reply, '/console/me?done=alerts');
+    });
 
     app.post(
       '/console/me/password',

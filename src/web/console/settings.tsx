@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
+import { MAX_PORTAL_ALERT_HOURS, setPortalAlertHours } from '../../modules/alerts/service.js';
 import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../../modules/screening/settings.js';
 import { ScreeningSettingsUpdate } from '../../modules/settings/screening-routes.js';
 import { SCREEN_SETTINGS, SCREENS, type Screen, type ScreenSetting } from '../../modules/settings/screens.js';
@@ -9,7 +10,11 @@ import { readScreenSettings, writeScreenSettings } from '../../modules/settings/
 import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
 import { ConsolePage, Csrf, CsrfField, seeOther, show } from './shell.js';
 
-const DONE: Record<string, string> = { screening: 'Screening settings saved. They apply from the next screening.', portal: 'Guest portal screens saved. They apply to portals opened from now on.' };
+const DONE: Record<string, string> = {
+  screening: 'Screening settings saved. They apply from the next screening.',
+  portal: 'Guest portal screens saved. They apply to portals opened from now on.',
+  alerts: 'Saved. Your team is told of unfinished guest portals at that time.',
+};
 const TOLERANCE_WORDS = { low: 'Low: review and decline sooner', balanced: 'Balanced', high: 'High: fewer reviews' } as const;
 const SETTING_WORDS: Record<ScreenSetting, string> = { required: 'Required', optional: 'Optional', disabled: 'Not asked' };
 const DEFAULT_KEY = 'guest_portal_screens_default';
@@ -82,6 +87,19 @@ export const settingsPages =
               <button type="submit">Save portal screens</button>
             </form>
           </section>
+          <section class="panel" aria-labelledby="alerts-h">
+            <h2 id="alerts-h">Telling your team</h2>
+            <p class="muted">
+              Everyone is told by e-mail when a guest turns red or orange, as each chose under their name. Guests who have not finished the guest portal are told too, this long before the day they
+              check in:
+            </p>
+            <form method="post" action="/console/settings/alerts">
+              <Csrf ctx={ctx} />
+              <label for="a_hours">Hours before the check-in day (0: never)</label>
+              <input id="a_hours" name="portal_alert_hours" type="number" min="0" max={String(MAX_PORTAL_ALERT_HOURS)} step="1" required value={String(ctx.account.portal_alert_hours)} />
+              <button type="submit">Save</button>
+            </form>
+          </section>
         </ConsolePage>
       ));
     });
@@ -91,6 +109,15 @@ export const settingsPages =
       await writeScreeningSettings(deps, request.account, { ...rest, disabled_checks: OPTIONAL_CHECKS.filter((c) => !enabled_checks.includes(c)) });
       return seeOther(reply, '/console/settings?done=screening');
     });
+
+    app.post(
+      '/console/settings/alerts',
+      { schema: { hide: true, body: Type.Object({ portal_alert_hours: Type.Integer({ minimum: 0, maximum: MAX_PORTAL_ALERT_HOURS }), ...CsrfField }) } },
+      async (request, reply) => {
+        await setPortalAlertHours(deps, request.account, request.body.portal_alert_hours);
+        return seeOther(reply, '/console/settings?done=alerts');
+      },
+    );
 
     app.post('/console/settings/portal', { schema: { hide: true, body: ScreensForm } }, async (request, reply) => {
       const body = request.body as Record<string, string | undefined>;

@@ -1,0 +1,84 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { AlertsTable } from '../../db/schema.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import type { UserRow } from '../users/repo.js';
+
+export type AlertRow = Selectable<AlertsTable>;
+
+/** People of the account who signed up and want to be told (each at once or in a digest). */
+export function alertedPeople(db: Db, accountId: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('removed_at', 'is', null)
+    .where('password_hash', 'is not', null)
+    .where('alerts', '!=', 'off')
+    .orderBy('created_at')
+    .execute();
+}
+
+/** The alerts not yet recorded (one per person, reservation and reason); answers those it inserted. */
+export async function insertAlerts(db: Db, rows: Insertable<AlertsTable>[]): Promise<Pick<AlertRow, 'id' | 'mode'>[]> {
+  if (!rows.length) return [];
+  return db
+    .insertInto('alerts')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['reservation_id', 'reason', 'user_id']).doNothing())
+    .returning(['id', 'mode'])
+    .execute();
+}
+
+export function findAlert(db: Db, id: string): Promise<AlertRow | undefined> {
+  return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks queued alerts sent or dropped; answers whether each was still queued (a retried job sends nothing twice). */
+export async function closeAlerts(db: Db, ids: string[], state: 'sent' | 'dropped', at: string): Promise<number> {
+  if (!ids.length) return 0;
+  const r = await db.updateTable('alerts').set({ state, sent_at: at }).where('id', 'in', ids).where('state', '=', 'queued').executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A person's alerts waiting for their digest, oldest first. */
+export function queuedDigest(db: Db, userId: string): Promise<AlertRow[]> {
+  return db.selectFrom('alerts').selectAll().where('user_id', '=', userId).where('state', '=', 'queued').where('mode', '=', 'digest').orderBy('created_at').execute();
+}
+
+/** People with a digest waiting whose last one went before `since`. */
+export function dueForDigest(db: Db, since: string): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('removed_at', 'is', null)
+    .where('alerts', '=', 'digest')
+    .where((eb) => eb.or([eb('last_digest_at', 'is', null), eb('last_digest_at', '<', since)]))
+    .where((eb) => eb.exists(eb.selectFrom('alerts').select('alerts.id').whereRef('alerts.user_id', '=', 'users.id').where('alerts.state', '=', 'queued').where('alerts.mode', '=', 'digest')))
+    .execute();
+}
+
+export async function digestSent(db: Db, userId: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_digest_at: at }).where('id', '=', userId).execute();
+}
+
+/**
+ * Confirmed bookings checking in between `from` and `until` whose guest portal is unfinished,
+ * undecided, of accounts that want to hear of them, and not yet told: with the account's hours.
+ */
+export async function unfinishedPortals(db: Db, from: string, until: string): Promise<(ReservationRow & { portal_alert_hours: number })[]> {
+  const rows = await db
+    .selectFrom('reservations')
+    .innerJoin('accounts', 'accounts.id', 'reservations.account_id')
+    .selectAll('reservations')
+    .select('accounts.portal_alert_hours')
+    .where('accounts.portal_alert_hours', '>', 0)
+    .where('reservations.status', '=', 'CONFIRMED')
+    .where('reservations.check_in_date', '>=', from)
+    .where('reservations.check_in_date', '<=', until)
+    .where(sql<boolean>`not reservations.guestportal_completed`)
+    .where('reservations.supervised', 'is', null)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('alerts').select('alerts.id').whereRef('alerts.reservation_id', '=', 'reservations.id').where('alerts.reason', '=', 'portal'))))
+    .execute();
+  return rows;
+}

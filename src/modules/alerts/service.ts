@@ -1,0 +1,197 @@
+import { withTx, type Db } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
+import { enqueueAll } from '../../jobs/repo.js';
+import { dateInWords } from '../../lib/host-messages.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { releaseTime } from '../messages/check-in.js';
+import { sendPeopleEmail } from '../messages/transports.js';
+import { findById, type ReservationRow } from '../reservations/repo.js';
+import { storedVerdict } from '../screening/verdict.js';
+import { findUser, updateUser, type UserRow } from '../users/repo.js';
+import { userActor } from '../users/service.js';
+import { updateAccount, type AccountRow } from '../accounts/repo.js';
+import { audit } from '../audit/repo.js';
+import { badRequest } from '../../lib/errors.js';
+import * as repo from './repo.js';
+
+/** Why the account's people are told of a guest: the verdict turned red or orange, or the portal is unfinished close to check-in. */
+export type AlertReason = 'red' | 'orange' | 'portal';
+export const ALERT_MODES = ['each', 'digest', 'off'] as const;
+export type AlertMode = (typeof ALERT_MODES)[number];
+export const ALERT_MODE_WORDS: Record<AlertMode, string> = {
+  each: 'An e-mail for each guest, as it happens',
+  digest: 'One e-mail a day, listing them',
+  off: 'No e-mail',
+};
+
+/**
+ * Records that the account's people are to be told of this reservation for this reason, once
+ * per person whatever runs again, and queues the e-mails of those who want each at once. Runs in
+ * the transaction that made the reason true (the screening's, the hourly look's).
+ */
+export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: AlertReason): Promise<void> {
+  const people = await repo.alertedPeople(tx, r.account_id);
+  if (!people.length) return;
+  const now = iso(deps.clock());
+  const added = await repo.insertAlerts(
+    tx,
+    people.map((p) => ({
+      id: newId('alr'),
+      account_id: r.account_id,
+      reservation_id: r.id,
+      user_id: p.id,
+      reason,
+      mode: p.alerts === 'digest' ? 'digest' : 'each',
+      state: 'queued',
+      created_at: now,
+      sent_at: null,
+    })),
+  );
+  const each = added.filter((a) => a.mode === 'each');
+  if (!each.length) return;
+  await enqueueAll(
+    tx,
+    deps,
+    'alert.send',
+    each.map((a) => ({ payload: { alert_id: a.id } })),
+  );
+  deps.wakeWorker();
+}
+
+/** A person's choice of how to be told of guests who need them. */
+export async function setAlertMode(deps: Deps, user: UserRow, mode: AlertMode): Promise<void> {
+  if (!ALERT_MODES.includes(mode)) throw badRequest(`alerts must be one of ${ALERT_MODES.join(', ')}`);
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await updateUser(tx, user.id, { alerts: mode, updated_at: now });
+    await audit(tx, { account_id: user.account_id, actor: userActor(user), action: 'user.alerts_changed', subject_id: user.id, detail: { alerts: mode }, at: now });
+  });
+}
+
+/** The account's hours before check-in at which an unfinished guest portal is told (0: never; at most 14 days). */
+export async function setPortalAlertHours(deps: Deps, account: AccountRow, hours: number): Promise<void> {
+  if (!Number.isInteger(hours) || hours < 0 || hours > MAX_PORTAL_ALERT_HOURS) throw badRequest(`portal_alert_hours must be a whole number from 0 to ${MAX_PORTAL_ALERT_HOURS}`);
+  // Its audit line is the console's, as for the other settings (audit/trail.ts).
+  await updateAccount(deps.db, account.id, { portal_alert_hours: hours, updated_at: iso(deps.clock()) });
+}
+
+export const MAX_PORTAL_ALERT_HOURS = 14 * 24;
+
+/** The reason a verdict gives to tell people, if any: red or orange, not yet decided. */
+export function verdictAlert(r: ReservationRow): AlertReason | null {
+  if (r.supervised || r.status === 'CANCELED') return null;
+  return r.risk_color === 'red' || r.risk_color === 'orange' ? r.risk_color : null;
+}
+
+/** Whether there is still something to tell: nobody decided meanwhile, the booking stands, the portal is still unfinished. */
+function stillNeeded(r: ReservationRow, reason: string, today: string): boolean {
+  if (r.supervised || r.status === 'CANCELED') return false;
+  if (reason === 'portal') return !r.guestportal_completed && (r.check_in_date ?? '') >= today;
+  return r.risk_color === reason;
+}
+
+const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'A guest without a name';
+
+/** One guest as an e-mail tells them: who, the stay, what happened in words, and the reservation page. */
+function describe(deps: Deps, r: ReservationRow, reason: string) {
+  const name = guestName(r);
+  const stay = r.check_in_date ? `${dateInWords(r.check_in_date)}${r.check_out_date ? ` to ${dateInWords(r.check_out_date)}` : ''}` : 'no dates yet';
+  const where = r.listing_nickname ? ` at ${r.listing_nickname}` : '';
+  const verdict = storedVerdict(r);
+  const what =
+    reason === 'portal'
+      ? `${name} has not finished the guest portal, and checks in on ${r.check_in_date ? dateInWords(r.check_in_date) : 'a date to come'}.`
+      : `${name} is ${reason === 'red' ? 'red' : 'orange'}: ${verdict?.reason ?? 'the screening asks for a decision'}`;
+  return {
+    name,
+    headline: reason === 'portal' ? `${name}: guest portal unfinished` : `${name} needs your decision`,
+    lines: [
+      ['Guest', name],
+      ['Stay', `${stay}${where}`],
+      ['Why', what],
+    ] as [string, string][],
+    url: `${deps.config.publicUrl}/console/reservations/${r.id}`,
+  };
+}
+
+/** The `alert.send` job: one person told of one guest, unless someone decided meanwhile. */
+export async function sendAlert(payload: JobPayload<'alert.send'>, { deps }: JobContext): Promise<void> {
+  const alert = await repo.findAlert(deps.db, payload.alert_id);
+  if (!alert || alert.state !== 'queued') return;
+  const now = deps.clock();
+  const [r, user] = await Promise.all([findById(deps.db, alert.account_id, alert.reservation_id), findUser(deps.db, alert.user_id)]);
+  if (!r || !user || user.removed_at || !stillNeeded(r, alert.reason, iso(now).slice(0, 10))) {
+    await repo.closeAlerts(deps.db, [alert.id], 'dropped', iso(now));
+    return;
+  }
+  const d = describe(deps, r, alert.reason);
+  await sendPeopleEmail(deps.config, alert.id, user.email, d.headline, {
+    greeting: greeting(user),
+    lead: alert.reason === 'portal' ? 'A guest has not finished the guest portal yet:' : 'A guest is waiting for your decision:',
+    lines: d.lines,
+    url: d.url,
+    closing: CLOSING,
+  });
+  await repo.closeAlerts(deps.db, [alert.id], 'sent', iso(now));
+}
+
+const greeting = (user: UserRow) => `Hello${user.name ? ` ${user.name}` : ''},`;
+const CLOSING = 'You get these because of your choice in the console, under your name: change it there at any time.';
+
+/** The latest hour of the day at which digests go (GUESTSCREEN_ALERT_DIGEST_HOUR, UTC) that has passed. */
+export function lastDigestTime(now: Date, hour: number): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hour);
+  return new Date(today <= now.getTime() ? today : today - 86_400_000);
+}
+
+/**
+ * The `alert.hourly` job, queued by the worker's chore every hour: tells the people of unfinished
+ * guest portals whose time has come (the account's hours before the check-in day begins where
+ * the listing is), then sends the daily digests that are due.
+ */
+export async function alertHourly(_payload: JobPayload<'alert.hourly'>, { deps }: JobContext): Promise<void> {
+  const now = deps.clock();
+  const today = iso(now).slice(0, 10);
+  // The longest an account may ask for, and a day more for time zones.
+  const until = iso(new Date(now.getTime() + (MAX_PORTAL_ALERT_HOURS + 24) * 3_600_000)).slice(0, 10);
+  for (const r of await repo.unfinishedPortals(deps.db, today, until)) {
+    if (releaseTime(r, r.portal_alert_hours).getTime() > now.getTime()) continue;
+    await planAlerts(deps.db, deps, r, 'portal');
+  }
+  await sendDigests(deps, now);
+}
+
+async function sendDigests(deps: Deps, now: Date): Promise<void> {
+  const since = iso(lastDigestTime(now, deps.config.alertDigestHour));
+  for (const user of await repo.dueForDigest(deps.db, since)) {
+    const waiting = (await repo.queuedDigest(deps.db, user.id)).filter((a) => a.created_at < since);
+    if (!waiting.length) continue;
+    const today = iso(now).slice(0, 10);
+    const told: { alert: repo.AlertRow; d: ReturnType<typeof describe> }[] = [];
+    const dropped: string[] = [];
+    for (const alert of waiting) {
+      const r = await findById(deps.db, alert.account_id, alert.reservation_id);
+      if (r && stillNeeded(r, alert.reason, today)) told.push({ alert, d: describe(deps, r, alert.reason) });
+      else dropped.push(alert.id);
+    }
+    await repo.closeAlerts(deps.db, dropped, 'dropped', iso(now));
+    if (told.length) {
+      await sendPeopleEmail(deps.config, `dig_${user.id}_${since.slice(0, 13)}`, user.email, `${told.length} ${told.length === 1 ? 'guest needs' : 'guests need'} you today`, {
+        greeting: greeting(user),
+        lead: `Since your last summary, ${told.length === 1 ? 'this guest needs' : 'these guests need'} a look:`,
+        lines: told.map(({ d }) => [d.headline, `${d.lines[1]![1]}. ${d.lines[2]![1]} ${d.url}`] as [string, string]),
+        closing: CLOSING,
+      });
+      await repo.closeAlerts(
+        deps.db,
+        told.map(({ alert }) => alert.id),
+        'sent',
+        iso(now),
+      );
+    }
+    await repo.digestSent(deps.db, user.id, iso(now));
+  }
+}
