@@ -83,7 +83,7 @@ async function mePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined; p
           <input id="current" name="current" type="password" required autocomplete="current-password" maxLength={256} />
           <label for="password">New password</label>
           <input id="password" name="password" type="password" required minLength={8} maxLength={256} autocomplete="new-password" />
-          <small>At least 8 characters. Your other sessions end.</small>
+          <small class="hint">At least 8 characters. Your other sessions end.</small>
           <button type="submit">Change the password</button>
         </form>
       </section>

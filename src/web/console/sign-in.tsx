@@ -111,7 +111,7 @@ function passwordPage(csrf: string, action: string, opts: { title: string; lead:
         ) : null}
         <label for="password">New password</label>
         <input id="password" name="password" type="password" required minLength={8} maxLength={256} autocomplete="new-password" />
-        <small>At least 8 characters.</small>
+        <small class="hint">At least 8 characters.</small>
         <label for="confirm">The same again</label>
         <input id="confirm" name="confirm" type="password" required minLength={8} maxLength={256} autocomplete="new-password" />
         <button type="submit">{opts.name !== undefined ? 'Join' : 'Set the password'}</button>
