@@ -412,7 +412,7 @@ export const reservationRoutes =
       },
       async (request) => {
         const r = await load(request);
-        await dismissSanctionsHit(deps, request.account, r, request.body);
+        await dismissSanctionsHit(deps, request.actor, r, request.body);
         return statusView(await reservations.getReservation(deps, request.account, r.id));
       },
     );

@@ -4,7 +4,7 @@ import { badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { entryContent, sanctionsLists } from '../../providers/sanctions/index.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { Actor } from '../../lib/actor.js';
 import type { ReservationRow } from '../../db/schema.js';
 import { guestKey } from './dismissed.js';
 import * as repo from './repo.js';
@@ -15,7 +15,7 @@ import { requestScreening } from './run.js';
  * of theirs in the account) and the entry as it is now, noted in the reservation's history, and
  * the reservation screened again. The entry alerts again once an import changes it.
  */
-export async function dismissSanctionsHit(deps: Deps, author: AccountRow, r: ReservationRow, input: { list: string; entry_id: string; reason?: string | undefined }) {
+export async function dismissSanctionsHit(deps: Deps, author: Actor, r: ReservationRow, input: { list: string; entry_id: string; reason?: string | undefined }) {
   const content = await entryContent(deps, input.list, input.entry_id);
   if (!content) {
     const lists = (await sanctionsLists(deps)).map((l) => `'${l.source}'`).join(', ');
@@ -39,7 +39,7 @@ export async function dismissSanctionsHit(deps: Deps, author: AccountRow, r: Res
         author_id: author.id,
         created_at: at,
       });
-      await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: 'user', created_at: at });
+      await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: author.type, created_at: at });
       await requestScreening(tx, deps, r.id, 'manual');
     },
     { subject: r.id },

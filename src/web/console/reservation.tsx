@@ -22,6 +22,8 @@ import type { DocumentField, DocumentReading } from '../../lib/documents/read.js
 import type { PrintedPage } from '../../lib/documents/printed.js';
 import { decisionsView } from '../../modules/screening/decisions.js';
 import { guestListedEntries } from '../../modules/screening/match.js';
+import { dismissSanctionsHit } from '../../modules/screening/dismissals.js';
+import { can } from '../../modules/users/service.js';
 import type { ListedEntry } from '../../modules/screening/match.js';
 import type { SanctionsMatchKind } from '../../modules/screening/checks/watchlists.js';
 import { dateInWords } from '../../lib/host-messages.js';
@@ -87,6 +89,7 @@ const DONE: Record<string, string> = {
   screen: 'Screening again: the new verdict shows here in a few seconds (reload).',
   note: 'Note added.',
   blocklist: "Added to your blocklist. This booking and the guest's other stays that have not ended are being screened again.",
+  dismissed: 'Dismissed as a different person, with a note. The booking is being screened again; the entry alerts again if the list changes it.',
 };
 
 /** The console speaks English; the guest's answers are shown in it. */
@@ -484,7 +487,7 @@ const MATCH_WORDS: Record<SanctionsMatchKind, { badge: string; color: string; wo
 };
 
 /** Each listed entry whole, beside what the guest's document says. */
-function ListedEntries({ entries, guest }: { entries: (ListedEntry & { match: SanctionsMatchKind })[]; guest: Identification }) {
+function ListedEntries({ ctx, base, entries, guest }: { ctx: Ctx; base: string; entries: (ListedEntry & { match: SanctionsMatchKind })[]; guest: Identification }) {
   const guestName = [guest.first_name, guest.middle_name, guest.last_name].filter(Boolean).join(' ');
   return (
     <div class="grid2">
@@ -524,6 +527,18 @@ function ListedEntries({ entries, guest }: { entries: (ListedEntry & { match: Sa
               </>
             ) : null}
           </dl>
+          {can(ctx.user, 'reviewer') ? (
+            <form method="post" action={`${base}/dismiss`} class="dismiss">
+              <Csrf ctx={ctx} />
+              <input type="hidden" name="list" value={e.source} />
+              <input type="hidden" name="entry_id" value={e.entryId} />
+              <label for={`why-${e.entryId}`}>Not the guest? Say why</label>
+              <input id={`why-${e.entryId}`} name="reason" maxLength={1000} placeholder="e.g. another date of birth on the passport" />
+              <button type="submit" class="secondary">
+                A different person
+              </button>
+            </form>
+          ) : null}
         </article>
       ))}
       <article class="entry guest">
@@ -681,7 +696,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
         <section class="panel" aria-labelledby="entries-h">
           <h2 id="entries-h">Listed entries to compare with the guest</h2>
           <p class="muted">Compare each with the guest's identity document: a shared name alone is not the same person.</p>
-          <ListedEntries entries={entries} guest={identification} />
+          <ListedEntries ctx={ctx} base={base} entries={entries} guest={identification} />
         </section>
       ) : null}
       <section class="panel" id="rules" aria-labelledby="rules-h">
@@ -832,6 +847,29 @@ export const reservationPages =
         const r = await getReservation(deps, request.account, request.params.id);
         await review.addHostNote(deps, request.actor, r, request.body.text);
         return seeOther(reply, back(r.id, 'note'));
+      },
+    );
+
+    app.post(
+      '/console/reservations/:id/dismiss',
+      {
+        config: { role: 'reviewer' },
+        schema: {
+          hide: true,
+          params: IdParams,
+          body: Type.Object({
+            list: Type.String({ minLength: 1, maxLength: 200 }),
+            entry_id: Type.String({ minLength: 1, maxLength: 100 }),
+            reason: Type.Optional(Type.String({ maxLength: 1000 })),
+            ...CsrfField,
+          }),
+        },
+      },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const { list, entry_id, reason } = request.body;
+        await dismissSanctionsHit(deps, request.actor, r, { list, entry_id, reason: reason?.trim() || undefined });
+        return seeOther(reply, back(r.id, 'dismissed'));
       },
     );
 

@@ -225,6 +225,36 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.equal(await page.inputValue('#bg_country'), 'VE');
   });
 
+  it('dismisses a possible sanctions match as a different person from the reservation page, with a note that names who did', async () => {
+    const other = await tenant(t, { name: 'Lagoon Flats' });
+    await withPassword(t, other);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await context.newPage();
+    await signIn(p, base, other.account.email);
+    const r = await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', {
+      key: other.key,
+      body: { check_in_date: '2027-07-01', check_out_date: '2027-07-03', guest: { first_name: 'Nicolas', last_name: 'Maduro Moros' } },
+    });
+    await p.goto(`${base}/console/reservations/${r.json.id}`);
+    // The name is on more than one list: each entry is set aside on its own.
+    const listed = await p.$$eval('section[aria-labelledby=entries-h] article[data-match=possible]', (articles) => articles.map((a) => a.getAttribute('data-entry')));
+    assert.ok(listed.length >= 1);
+    for (const id of listed) {
+      await p.goto(`${base}/console/reservations/${r.json.id}`);
+      const entry = p.locator(`article[data-entry="${id}"]`);
+      await entry.locator('input[name=reason]').fill('born 1991, per the passport');
+      await Promise.all([p.waitForURL(/done=dismissed/), entry.locator('button', { hasText: 'A different person' }).click()]);
+      assert.match((await p.textContent('[role=status]')) ?? '', /Dismissed as a different person/);
+    }
+    assert.match((await p.textContent('#notes')) ?? '', /Dismissed the possible match with OFAC SDN entry \d+ as a different person: born 1991, per the passport/);
+    assert.match((await p.textContent('#notes')) ?? '', /Lagoon Flats/, 'the note names the person who dismissed it');
+    await eventually(async () => {
+      const summary = (await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: other.key })).json;
+      return summary.details.sanctions.status === 'PASS';
+    }, 'the sanctions check passing without the dismissed match');
+    await context.close();
+  });
+
   it('lets a reseller create an account whose key works, suspend it, and make a signup link', async () => {
     const reseller = await tenant(t, { reseller: true, name: 'Coastline Group' });
     await withPassword(t, reseller);
