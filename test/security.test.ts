@@ -251,6 +251,7 @@ const FORMS: Record<string, Record<string, string>> = {
   'POST /console/reservations/:id/notes': { text: 'probe' },
   'POST /console/reservations/:id/blocklist': { reason: 'probe' },
   'POST /console/reservations/:id/dismiss': { list: 'OFAC SDN', entry_id: 'no-such-entry', reason: 'probe' },
+  'POST /console/reservations/:id/messages': { kind: 'words', text: 'probe' },
   'POST /console/blocklist': { email: 'probe@example.test', reason: 'probe' },
   'POST /console/blocklist/:id': { email: 'blocked@example.test', reason: 'changed' },
   'POST /console/rules': { name: 'probe rule', expression: 'reservation.nights > 30', action: 'review', intent: 'dry-run' },
@@ -278,8 +279,15 @@ const FORMS: Record<string, Record<string, string>> = {
   'POST /console/sign-in/code': { code: '000000' },
 };
 
-/** Forms the probes send with a wrong password or code, or an entry no list has, so that they change nothing. */
-const WRONG_ON_PURPOSE = ['POST /console/reservations/:id/dismiss', 'POST /console/me/password', 'POST /console/two-factor', 'POST /console/two-factor/off', 'POST /console/two-factor/recovery-codes'];
+/** Forms the probes send with a wrong password or code, an entry no list has, or to a guest with no address, so that they change nothing. */
+const WRONG_ON_PURPOSE = [
+  'POST /console/reservations/:id/dismiss',
+  'POST /console/reservations/:id/messages',
+  'POST /console/me/password',
+  'POST /console/two-factor',
+  'POST /console/two-factor/off',
+  'POST /console/two-factor/recovery-codes',
+];
 
 /** Routes in an order that keeps a session alive to the end: removals late, signing out last of all. */
 function lastSignOut(routes: RouteInfo[]) {

@@ -149,6 +149,7 @@ const de: Catalogue = {
   'message.hello': 'Hallo {name},',
   'message.hello_anonymous': 'Hallo,',
   'message.thanks': 'Vielen Dank.',
+  'message.host.subject': '{named, select, yes {Eine Nachricht von {host}} other {Eine Nachricht zu Ihrer Buchung}}',
   'message.signature': '{named, select, yes {{host}} other {Ihr Gastgeber}}',
   'message.invitation.subject': '{place, select, none {Schließen Sie Ihren Check-in ab} other {Check-in für {place}}}',
   'message.invitation.lead': 'Danke für Ihre Buchung{place, select, none {} other { von {place}}}{from, select, none {} other { ab dem {from}}}. Bitte schließen Sie Ihren Gäste-Check-in ab:',

@@ -154,6 +154,7 @@ const en = {
   'message.hello': 'Hello {name},',
   'message.hello_anonymous': 'Hello,',
   'message.thanks': 'Thank you.',
+  'message.host.subject': '{named, select, yes {A message from {host}} other {A message about your booking}}',
   'message.signature': '{named, select, yes {{host}} other {Your host}}',
   'message.invitation.subject': '{place, select, none {Complete your check-in} other {Check-in for {place}}}',
   'message.invitation.lead': 'Thank you for booking {place, select, none {with us} other {{place}}}{from, select, none {} other { from {from}}}. Please complete your guest check-in:',

@@ -150,6 +150,7 @@ const es: Catalogue = {
   'message.hello': 'Hola, {name}:',
   'message.hello_anonymous': 'Hola:',
   'message.thanks': 'Gracias.',
+  'message.host.subject': '{named, select, yes {Un mensaje de {host}} other {Un mensaje sobre tu reserva}}',
   'message.signature': '{named, select, yes {{host}} other {Tu anfitrión}}',
   'message.invitation.subject': '{place, select, none {Completa tu registro} other {Registro para {place}}}',
   'message.invitation.lead': 'Gracias por reservar {place, select, none {con nosotros} other {{place}}}{from, select, none {} other { desde el {from}}}. Completa tu registro de huésped:',

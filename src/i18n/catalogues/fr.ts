@@ -150,6 +150,7 @@ const fr: Catalogue = {
   'message.hello': 'Bonjour {name},',
   'message.hello_anonymous': 'Bonjour,',
   'message.thanks': 'Merci.',
+  'message.host.subject': '{named, select, yes {Un message de {host}} other {Un message au sujet de votre réservation}}',
   'message.signature': '{named, select, yes {{host}} other {Votre hôte}}',
   'message.invitation.subject': '{place, select, none {Finalisez votre enregistrement} other {Enregistrement pour {place}}}',
   'message.invitation.lead': 'Merci d’avoir réservé {place, select, none {chez nous} other {{place}}}{from, select, none {} other { à partir du {from}}}. Merci de finaliser votre enregistrement :',

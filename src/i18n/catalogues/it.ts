@@ -150,6 +150,7 @@ const it: Catalogue = {
   'message.hello': 'Ciao {name},',
   'message.hello_anonymous': 'Ciao,',
   'message.thanks': 'Grazie.',
+  'message.host.subject': '{named, select, yes {Un messaggio da {host}} other {Un messaggio sulla tua prenotazione}}',
   'message.signature': '{named, select, yes {{host}} other {Il tuo host}}',
   'message.invitation.subject': '{place, select, none {Completa la tua registrazione} other {Registrazione per {place}}}',
   'message.invitation.lead': 'Grazie per aver prenotato {place, select, none {con noi} other {{place}}}{from, select, none {} other { dal {from}}}. Completa la tua registrazione:',

@@ -148,6 +148,7 @@ const pt: Catalogue = {
   'message.hello': 'Olá, {name},',
   'message.hello_anonymous': 'Olá,',
   'message.thanks': 'Obrigado.',
+  'message.host.subject': '{named, select, yes {Uma mensagem de {host}} other {Uma mensagem sobre a sua reserva}}',
   'message.signature': '{named, select, yes {{host}} other {O seu anfitrião}}',
   'message.invitation.subject': '{place, select, none {Conclua o seu registo} other {Registo para {place}}}',
   'message.invitation.lead': 'Obrigado por reservar {place, select, none {connosco} other {{place}}}{from, select, none {} other { a partir de {from}}}. Conclua o seu registo de hóspede:',

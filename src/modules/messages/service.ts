@@ -1,4 +1,5 @@
-import type { Db } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
+import { badRequest, conflict } from '../../lib/errors.js';
 import type { Deps } from '../../deps.js';
 import { enqueueAll } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
@@ -92,6 +93,50 @@ export async function queueGuestMessages(db: Db, deps: Deps, r: ReservationRow, 
     rows.map((m, i) => ({ payload: { message_id: m.id }, runAt: plans[i]!.at })),
   );
   deps.wakeWorker();
+}
+
+/**
+ * A message the host sends now, from the reservation page: the guest-portal link again, or words
+ * of their own framed in the guest's language (greeting, closing and the host's name). It goes
+ * the way the others go (e-mail, else SMS) and shows in the booking's messages.
+ */
+export async function sendFromHost(deps: Deps, r: ReservationRow, input: { kind: 'portal' } | { kind: 'words'; text: string }): Promise<{ to: string }> {
+  if (!r.guest_email && !r.guest_phone) throw badRequest('the booking has no e-mail address or phone number for the guest');
+  if (r.status === 'CANCELED') throw conflict('the booking is canceled');
+  if (input.kind === 'portal' && r.guestportal_completed) throw conflict('the guest has completed the guest portal already');
+  const text = input.kind === 'words' ? input.text.trim() : '';
+  if (input.kind === 'words' && !text) throw badRequest('write the message to the guest');
+  const profile = await effectiveProfile(deps.db, r.account_id, r.listing_id);
+  let content;
+  if (input.kind === 'portal') content = compose(deps, r, profile, ['invitation'])[0]!;
+  else {
+    const t = translator(messageLocale(r));
+    const parts = { ...messageFrame(deps, t, r, profile), lead: text };
+    content = { subject: t.t('message.host.subject', hostValues(profile)), text: messageText(parts), html: messageHtml(parts) };
+  }
+  const now = deps.clock();
+  const row = {
+    id: newId('not').replace('not_', 'msg_'),
+    account_id: r.account_id,
+    reservation_id: r.id,
+    tag: input.kind === 'portal' ? 'invitation' : 'host',
+    method: r.guest_email ? 'email' : 'sms',
+    via: null,
+    email: r.guest_email,
+    phone: r.guest_phone,
+    ...content,
+    send_after: iso(now),
+    state: 'queued',
+    error: null,
+    created_at: iso(now),
+    updated_at: iso(now),
+  };
+  await withTx(deps.db, async (tx) => {
+    await repo.insertMessages(tx, [row]);
+    await enqueueAll(tx, deps, 'message.send', [{ payload: { message_id: row.id }, runAt: now }]);
+  });
+  deps.wakeWorker();
+  return { to: (r.guest_email ?? r.guest_phone)! };
 }
 
 /** A canceled reservation sends nothing more. */

@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/validation.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
 import { addEntry } from '../../modules/blocklist/service.js';
 import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
-import { stargateView } from '../../modules/messages/service.js';
+import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
 import { countryCode, translator } from '../../i18n/index.js';
 import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
@@ -89,7 +89,19 @@ const DONE: Record<string, string> = {
   screen: 'Screening again: the new verdict shows here in a few seconds (reload).',
   note: 'Note added.',
   blocklist: "Added to your blocklist. This booking and the guest's other stays that have not ended are being screened again.",
+  sent: 'The message is on its way to the guest; it shows above once sent.',
   dismissed: 'Dismissed as a different person, with a note. The booking is being screened again; the entry alerts again if the list changes it.',
+};
+
+/** A guest's language by name ("German"), as a host reads it. */
+const LANGUAGE_NAMES = new Intl.DisplayNames('en', { type: 'language', fallback: 'code' });
+const languageName = (tag: string) => {
+  try {
+    return LANGUAGE_NAMES.of(tag) ?? tag;
+  } catch {
+    // Not a language tag (a PMS may send "German"): shown as sent.
+    return tag;
+  }
 };
 
 /** The console speaks English; the guest's answers are shown in it. */
@@ -772,6 +784,26 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
           ) : (
             <p>No messages.</p>
           )}
+          {(r.guest_email || r.guest_phone) && r.status !== 'CANCELED' && can(ctx.user, 'reviewer') ? (
+            <>
+              {r.guestportal_completed ? null : (
+                <PostButton ctx={ctx} action={`${base}/messages`} name="kind" value="portal" label="Send the guest portal link again" kind="secondary" id="resend-portal" />
+              )}
+              <form method="post" action={`${base}/messages`}>
+                <Csrf ctx={ctx} />
+                <input type="hidden" name="kind" value="words" />
+                <label for="guest-words">Write to the guest</label>
+                <textarea id="guest-words" name="text" rows={4} required maxLength={5000} />
+                <small class="hint">
+                  Sent to {r.guest_email ?? r.guest_phone} with a greeting and your name in the guest's language
+                  {r.guest_language ? ` (${languageName(r.guest_language)})` : ''}; your words go as you write them.
+                </small>
+                <button type="submit" id="send-words">
+                  Send
+                </button>
+              </form>
+            </>
+          ) : null}
         </section>
       </div>
       <section class="panel" aria-labelledby="history-h">
@@ -847,6 +879,24 @@ export const reservationPages =
         const r = await getReservation(deps, request.account, request.params.id);
         await review.addHostNote(deps, request.actor, r, request.body.text);
         return seeOther(reply, back(r.id, 'note'));
+      },
+    );
+
+    app.post(
+      '/console/reservations/:id/messages',
+      {
+        config: { role: 'reviewer' },
+        schema: {
+          hide: true,
+          params: IdParams,
+          body: Type.Object({ kind: StringEnum(['portal', 'words'] as const), text: Type.Optional(Type.String({ maxLength: 5000 })), ...CsrfField }),
+        },
+      },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const { kind, text = '' } = request.body;
+        await sendFromHost(deps, r, kind === 'portal' ? { kind } : { kind, text });
+        return seeOther(reply, back(r.id, 'sent'));
       },
     );
 

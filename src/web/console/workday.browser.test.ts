@@ -46,7 +46,7 @@ describe(`a host's working day in a real browser (${dbKind})`, { skip: haveChrom
         check_in_date: day(4),
         check_out_date: day(7),
         listing_nickname: 'Dune Loft',
-        guest: { first_name: 'Olga', last_name: 'Orange', email: 'olga@example.org' },
+        guest: { first_name: 'Olga', last_name: 'Orange', email: 'olga@example.org', language: 'de' },
         identification: { document_number: 'X123', expiry_date: day(5), birth_date: '1990-01-01' },
       },
     });
@@ -60,5 +60,26 @@ describe(`a host's working day in a real browser (${dbKind})`, { skip: haveChrom
     assert.match((await page.textContent('#verdict-h')) ?? '', /Orange/);
     await page.goto(`${base}/console/settings`);
     await snap(page, 'settings-alerts');
+  });
+
+  it("sends the portal link again and writes to the guest from the reservation page, framed in the guest's language", async () => {
+    const r = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+      key: host.key,
+      body: { check_in_date: day(9), listing_nickname: 'Dune Loft', guest: { first_name: 'Jonas', last_name: 'Weber', email: 'jonas@example.de', language: 'de' } },
+    });
+    assert.equal(r.status, 200, r.body);
+    const toJonas = () => smtp.mails.filter((m) => m.to === 'jonas@example.de').map((m) => decodeQuotedPrintable(m.data));
+    await page.goto(`${base}/console/reservations/${r.json.id}`);
+    await Promise.all([page.waitForURL(/done=sent/), page.click('#resend-portal')]);
+    const portal = await eventually(async () => toJonas().find((m) => m.includes('/gp/')), 'the portal link again');
+    assert.match(portal, /Hallo Jonas,/);
+    await page.fill('#guest-words', 'Der Schlüssel liegt im Kasten neben der Tür.');
+    await Promise.all([page.waitForURL(/done=sent/), page.click('#send-words')]);
+    const words = await eventually(async () => toJonas().find((m) => m.includes('Der Schlüssel liegt im Kasten')), "the host's message");
+    assert.match(words, /Subject: Eine Nachricht /);
+    assert.match(words, /Hallo Jonas,/);
+    await page.reload();
+    assert.match((await page.textContent('section[aria-labelledby=messages-h]')) ?? '', /Eine Nachricht/, 'the message shows on the page');
+    await snap(page, 'reservation-messages');
   });
 });
