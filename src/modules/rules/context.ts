@@ -65,12 +65,56 @@ export const RULE_ENV = (() => {
 
 export type RuleContext = Record<keyof typeof SCHEMA, Record<string, unknown>>;
 
-/** null when the expression is a valid boolean rule; otherwise CEL's own error text. */
+/** Every field a rule can name, with its CEL type: 'reservation.nights' → 'int'. */
+export const RULE_FIELD_TYPES: Map<string, string> = (() => {
+  const out = new Map<string, string>();
+  const walk = (prefix: string, node: unknown) => {
+    if (typeof node === 'string') out.set(prefix, node);
+    else for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(prefix ? `${prefix}.${k}` : k, v);
+  };
+  walk('', SCHEMA);
+  return out;
+})();
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known field nearest a name CEL did not know, by the whole path or its last part. */
+export function nearestField(name: string): string | undefined {
+  let best: { path: string; d: number } | undefined;
+  for (const path of RULE_FIELD_TYPES.keys()) {
+    const d = Math.min(editDistance(name, path), editDistance(name, path.slice(path.lastIndexOf('.') + 1)));
+    if (!best || d < best.d) best = { path, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.path : undefined;
+}
+
+/**
+ * null when the expression is a valid boolean rule; otherwise CEL's message, first line, with a
+ * word of help where one is clear: the field meant, or CEL's spelling of "and" and "or".
+ */
 export function compileProblem(expression: string): string | null {
   const result = RULE_ENV.check(expression) as { valid: boolean; type?: string; error?: Error };
-  if (!result.valid) return (result.error?.message ?? 'invalid expression').split('\n    at ')[0]!.trim();
-  if (result.type !== 'bool') return `the expression is of type ${result.type}; a rule must be true or false`;
-  return null;
+  if (result.valid) return result.type === 'bool' ? null : `the expression is of type ${result.type}; a rule must be true or false`;
+  const message = (result.error?.message ?? 'invalid expression').split('\n')[0]!.trim();
+  const unknown = /^(?:Unknown variable|No such key): (\w+)/.exec(message)?.[1];
+  if (unknown) {
+    const near = nearestField(unknown);
+    return `${message}: “${unknown}” is not a field a rule knows${near ? `; did you mean ${near}?` : ' (the fields are in docs/rules.md)'}`;
+  }
+  if (/^Unexpected character: [|&]/.test(message)) return `${message}: write “||” for or, “&&” for and`;
+  return message;
 }
 
 const int = (n: number | null | undefined, missing = 0) => BigInt(Math.trunc(n ?? missing));
