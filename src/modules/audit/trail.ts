@@ -36,8 +36,8 @@ export function actionOf(method: string, url: string): string {
   return [...words, verb].join('.').replace(/-/g, '_');
 }
 
-/** A console form's "try it" button (the rule form's intent=dry-run) posts to the route that saves. */
-const isDryRun = (request: FastifyRequest) => (request.body as { intent?: unknown } | undefined)?.intent === 'dry-run';
+/** A console form's "try it" and "write it in CEL" buttons (the rule form's intent) post to the route that saves. */
+const isDryRun = (request: FastifyRequest) => ['dry-run', 'switch'].includes(String((request.body as { intent?: unknown } | undefined)?.intent));
 
 const subjectOf = (request: FastifyRequest) => {
   const p = request.params as Record<string, string | undefined>;

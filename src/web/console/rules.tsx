@@ -1,7 +1,8 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
+import { fromCel, OPERATORS, RULE_FIELDS, toCel, type Condition, type Join, type Operator } from '../../modules/rules/builder.js';
 import { compileProblem } from '../../modules/rules/context.js';
 import { Expression, RuleAction } from '../../modules/rules/routes.js';
 import { createRule, deleteRule, dryRun, getRule, listRules, updateRule } from '../../modules/rules/service.js';
@@ -15,16 +16,32 @@ const DONE: Record<string, string> = {
   enabled: 'Rule enabled.',
   disabled: 'Rule disabled.',
 };
-/** The rule form: the API's fields, `intent` saying whether to save or only try it. */
+/** Condition rows the builder offers; a rule needing more is written in CEL. */
+const ROWS = 4;
+const RowFields = Object.fromEntries(
+  Array.from({ length: ROWS }, (_, i) => [
+    [`c${i}_field`, Type.Optional(Type.String({ maxLength: 100 }))],
+    [`c${i}_op`, Type.Optional(Type.String({ maxLength: 20 }))],
+    [`c${i}_value`, Type.Optional(Type.String({ maxLength: 1000 }))],
+  ]).flat(),
+) as Record<string, TOptional<TString>>;
+/**
+ * The rule form: the API's fields, the condition either built (`mode` builder: rows of field,
+ * comparison and value, joined by `join`) or written in CEL; `intent` saying whether to save it,
+ * only try it, or switch between the two ways of writing it.
+ */
 const RuleForm = Type.Object({
   name: Type.String({ maxLength: 100 }),
-  expression: Expression,
+  mode: Type.Optional(StringEnum(['builder', 'cel'] as const)),
+  expression: Type.Optional(Type.String({ maxLength: Expression.maxLength })),
+  join: Type.Optional(StringEnum(['all', 'any'] as const)),
+  ...RowFields,
   action: RuleAction,
   enabled: Type.Optional(Type.Literal('yes')),
-  intent: StringEnum(['save', 'dry-run'] as const),
+  intent: StringEnum(['save', 'dry-run', 'switch'] as const),
   ...CsrfField,
 });
-type Values = { name: string; expression: string; action: 'review' | 'decline' | 'approve'; enabled: boolean };
+type Values = { name: string; expression: string; action: 'review' | 'decline' | 'approve'; enabled: boolean; mode: 'builder' | 'cel'; conditions: Condition[]; join: Join };
 type DryRun = Awaited<ReturnType<typeof dryRun>>;
 const ACTION_WORDS = { review: 'ask for review', decline: 'decline', approve: 'approve' } as const;
 
@@ -35,25 +52,36 @@ function RuleEditor({ ctx, action, values, problem, dry }: { ctx: Ctx; action: s
         <Csrf ctx={ctx} />
         <label for="r_name">Name</label>
         <input id="r_name" name="name" required maxLength={100} value={values.name} />
-        <label for="r_expression">Condition (CEL)</label>
-        <textarea
-          id="r_expression"
-          name="expression"
-          class="code"
-          required
-          maxLength={4000}
-          value={values.expression}
-          aria-invalid={problem ? 'true' : undefined}
-          aria-describedby={problem ? 'r_problem' : 'r_help'}
-        />
-        {problem ? (
-          <p class="error" id="r_problem" role="alert">
-            {problem}
-          </p>
+        <input type="hidden" name="mode" value={values.mode} />
+        {values.mode === 'builder' ? (
+          <Builder values={values} problem={problem} />
         ) : (
-          <small id="r_help">
-            For example <code>risk.score &gt;= 50 &amp;&amp; reservation.nights &gt; 14</code> or <code>checks.payment_verification.status == "FAIL"</code>.
-          </small>
+          <>
+            <label for="r_expression">Condition (CEL)</label>
+            <textarea
+              id="r_expression"
+              name="expression"
+              class="code"
+              required
+              maxLength={4000}
+              value={values.expression}
+              aria-invalid={problem ? 'true' : undefined}
+              aria-describedby={problem ? 'r_problem' : 'r_help'}
+            />
+            {problem ? (
+              <p class="error" id="r_problem" role="alert">
+                <CodeWords text={problem} />
+              </p>
+            ) : (
+              <small id="r_help">
+                For example <code>risk.score &gt;= 50 &amp;&amp; reservation.nights &gt; 14</code> or <code>checks.payment_verification.status == "FAIL"</code>. The fields are in the rules
+                documentation.
+              </small>
+            )}
+            <button type="submit" name="intent" value="switch" class="secondary" id="to-builder">
+              Use the builder
+            </button>
+          </>
         )}
         <label for="r_action">When it holds</label>
         <select id="r_action" name="action">
@@ -77,6 +105,72 @@ function RuleEditor({ ctx, action, values, problem, dry }: { ctx: Ctx; action: s
       </form>
       {dry ? <DryRunResult dry={dry} /> : null}
     </>
+  );
+}
+
+/** A CEL error as text, the names of fields and variables in it set as code. */
+function CodeWords({ text }: { text: string }) {
+  return <>{text.split(/(\b[a-z]\w*(?:\.\w+)+\b|\b[a-z]+_\w+\b)/).map((part, i) => (i % 2 ? <code>{part}</code> : part))}</>;
+}
+
+/** The condition as rows of field, comparison and value; the CEL it makes shown beneath. */
+function Builder({ values, problem }: { values: Values; problem?: string | undefined }) {
+  const rows = Array.from({ length: ROWS }, (_, i) => values.conditions[i] ?? { field: '', op: '' as Operator, value: '' });
+  return (
+    <fieldset id="builder" aria-describedby={problem ? 'r_problem' : undefined}>
+      <legend>Condition</legend>
+      <label for="r_join">The rule holds when</label>
+      <select id="r_join" name="join">
+        <option value="all" selected={values.join === 'all'}>
+          all of these hold
+        </option>
+        <option value="any" selected={values.join === 'any'}>
+          any one of these holds
+        </option>
+      </select>
+      {rows.map((c, i) => (
+        <div class="filters condition" data-row={String(i)}>
+          <div>
+            <label for={`c${i}_field`}>{i === 0 ? 'Field' : `Field ${i + 1} (optional)`}</label>
+            <select id={`c${i}_field`} name={`c${i}_field`}>
+              <option value="">—</option>
+              {RULE_FIELDS.map((f) => (
+                <option value={f.path} selected={f.path === c.field}>
+                  {f.words}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for={`c${i}_op`}>Comparison</label>
+            <select id={`c${i}_op`} name={`c${i}_op`}>
+              {(Object.keys(OPERATORS) as Operator[]).map((op) => (
+                <option value={op} selected={op === c.op}>
+                  {OPERATORS[op]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label for={`c${i}_value`}>Value</label>
+            <input id={`c${i}_value`} name={`c${i}_value`} maxLength={1000} value={c.value} />
+          </div>
+        </div>
+      ))}
+      {problem ? (
+        <p class="error" id="r_problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {values.expression ? (
+        <p id="r_cel">
+          In CEL: <code>{values.expression}</code>
+        </p>
+      ) : null}
+      <button type="submit" name="intent" value="switch" class="secondary" id="to-cel">
+        Write it in CEL instead
+      </button>
+    </fieldset>
   );
 }
 
@@ -113,7 +207,43 @@ function DryRunResult({ dry }: { dry: DryRun }) {
   );
 }
 
-const BLANK: Values = { name: '', expression: '', action: 'review', enabled: true };
+const BLANK: Values = { name: '', expression: '', action: 'review', enabled: true, mode: 'builder', conditions: [], join: 'all' };
+
+/** A stored rule as the form shows it: in the builder when its CEL reads back, else as CEL. */
+function valuesOf(rule: { name: string; expression: string; action: Values['action']; enabled: boolean }): Values {
+  const built = fromCel(rule.expression);
+  return { ...rule, mode: built ? 'builder' : 'cel', conditions: built?.conditions ?? [], join: built?.join ?? 'all' };
+}
+
+type Form = Static<typeof RuleForm>;
+
+/**
+ * The form as sent: its values, the CEL it stands for and the problem with it, if any. `switch`
+ * turns the builder's rows into CEL, or CEL the builder can read into rows.
+ */
+function readForm(b: Form): { values: Values; problem: string | undefined } {
+  const rows = b as unknown as Record<string, string | undefined>;
+  const conditions = Array.from({ length: ROWS }, (_, i) => ({ field: rows[`c${i}_field`] ?? '', op: (rows[`c${i}_op`] ?? '') as Operator, value: rows[`c${i}_value`] ?? '' })).filter((c) => c.field);
+  const base = { name: b.name, action: b.action, enabled: b.enabled === 'yes', join: b.join ?? 'all' };
+  const mode = b.mode ?? 'cel';
+  if (mode === 'builder') {
+    const built = toCel(conditions, base.join);
+    if ('problem' in built) return { values: { ...base, mode: 'builder', expression: '', conditions }, problem: built.problem };
+    if (b.intent === 'switch') return { values: { ...base, mode: 'cel', expression: built.expression, conditions }, problem: undefined };
+    return { values: { ...base, mode: 'builder', expression: built.expression, conditions }, problem: compileProblem(built.expression) ?? undefined };
+  }
+  const expression = b.expression ?? '';
+  if (b.intent === 'switch') {
+    const back = fromCel(expression);
+    if (back) return { values: { ...base, mode: 'builder', expression, conditions: back.conditions, join: back.join }, problem: undefined };
+    return {
+      values: { ...base, mode: 'cel', expression, conditions: [] },
+      problem: 'This condition cannot be shown in the builder (it uses brackets, functions, both “and” and “or”, or fields the builder does not offer): keep it in CEL.',
+    };
+  }
+  if (!expression.trim()) return { values: { ...base, mode: 'cel', expression, conditions: [] }, problem: 'Write the condition.' };
+  return { values: { ...base, mode: 'cel', expression, conditions: [] }, problem: compileProblem(expression) ?? undefined };
+}
 
 export const rulePages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -168,7 +298,7 @@ export const rulePages =
           </p>
           <h1>{rule.name}</h1>
           <section class="panel">
-            <RuleEditor ctx={ctx} action={`/console/rules/${rule.id}`} values={opts.values ?? { ...rule, enabled: rule.enabled }} problem={opts.problem} dry={opts.dry} />
+            <RuleEditor ctx={ctx} action={`/console/rules/${rule.id}`} values={opts.values ?? valuesOf(rule)} problem={opts.problem} dry={opts.dry} />
           </section>
           <section class="panel">
             <PostButton ctx={ctx} action={`/console/rules/${rule.id}/delete`} label="Delete this rule" kind="danger" />
@@ -182,12 +312,10 @@ export const rulePages =
     );
 
     app.post('/console/rules', { schema: { hide: true, body: RuleForm } }, async (request, reply) => {
-      const b = request.body;
-      const values: Values = { name: b.name, expression: b.expression, action: b.action, enabled: b.enabled === 'yes' };
-      const problem = compileProblem(b.expression) ?? undefined;
-      if (problem || b.intent === 'dry-run') {
-        const dry = problem ? undefined : await dryRun(deps, request.account, values);
-        return show(request, reply, (ctx) => listPage(ctx, { values, problem, dry }), problem ? 400 : 200);
+      const { values, problem } = readForm(request.body);
+      if (problem || request.body.intent !== 'save') {
+        const dry = problem || request.body.intent === 'switch' ? undefined : await dryRun(deps, request.account, values);
+        return show(request, reply, (ctx) => listPage(ctx, { values, problem, dry }), problem && request.body.intent !== 'switch' ? 400 : 200);
       }
       await createRule(deps, request.account, values);
       return seeOther(reply, '/console/rules?done=created');
@@ -196,13 +324,11 @@ export const rulePages =
     app.get('/console/rules/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => show(request, reply, (ctx) => rulePage(ctx, request.params.id)));
 
     app.post('/console/rules/:id', { schema: { hide: true, params: IdParams, body: RuleForm } }, async (request, reply) => {
-      const b = request.body;
-      const values: Values = { name: b.name, expression: b.expression, action: b.action, enabled: b.enabled === 'yes' };
-      const problem = compileProblem(b.expression) ?? undefined;
-      if (problem || b.intent === 'dry-run') {
+      const { values, problem } = readForm(request.body);
+      if (problem || request.body.intent !== 'save') {
         await getRule(deps, request.account, request.params.id);
-        const dry = problem ? undefined : await dryRun(deps, request.account, values);
-        return show(request, reply, (ctx) => rulePage(ctx, request.params.id, { values, problem, dry }), problem ? 400 : 200);
+        const dry = problem || request.body.intent === 'switch' ? undefined : await dryRun(deps, request.account, values);
+        return show(request, reply, (ctx) => rulePage(ctx, request.params.id, { values, problem, dry }), problem && request.body.intent !== 'switch' ? 400 : 200);
       }
       await updateRule(deps, request.account, request.params.id, values);
       return seeOther(reply, '/console/rules?done=saved');
