@@ -159,7 +159,8 @@ export async function alertHourly(_payload: JobPayload<'alert.hourly'>, { deps }
   const until = iso(new Date(now.getTime() + (MAX_PORTAL_ALERT_HOURS + 24) * 3_600_000)).slice(0, 10);
   for (const r of await repo.unfinishedPortals(deps.db, today, until)) {
     if (releaseTime(r, r.portal_alert_hours).getTime() > now.getTime()) continue;
-    await planAlerts(deps.db, deps, r, 'portal');
+    // The rows and their jobs together: a row without its job would never be sent.
+    await withTx(deps.db, (tx) => planAlerts(tx, deps, r, 'portal'));
   }
   await sendDigests(deps, now);
 }
