@@ -114,7 +114,7 @@ describe(`a team in the console, in a real browser (${dbKind})`, { skip: haveChr
     await submit(page, `tr[data-reservation="${id}"] a`);
     await page.fill('#decision-why', 'called him, a namesake');
     await Promise.all([page.waitForURL(/done=approve/), page.click('#approve')]);
-    assert.match((await page.textContent('#decided-by')) ?? '', /^Approved by Ana Ruiz, (just now|\d+ seconds? ago): “?called him, a namesake/);
+    assert.match((await page.textContent('#decided-by')) ?? '', /^Approved by Ana Ruiz, (just now|\d+ minutes? ago): “?called him, a namesake/);
 
     const got = await eventually(async () => rx.received.find((r) => r.url === '/screening' && r.body.includes(id) && r.body.includes('"supervised":"approve"')), 'the screening webhook');
     const signing = (await call(t, 'GET', '/v1/accounts/webhooks', { key: host.key })).json.signing_secret as string;
