@@ -81,6 +81,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/v1/accounts/')) return who.account.id;
   // A listing's id is the account's own name for it: the same id names another listing in another account.
   if (route.startsWith('/v1/listings/')) return 'probe-listing';
+  // The console's listing pages show only listings bookings have named: each tenant's booking names its own.
+  if (route.startsWith('/console/listings/')) return `listing-of-${who.account.id}`;
   // The console's pages name the same objects as the API's routes.
   if (route.startsWith('/console/reservations/')) return c.reservations.get(who.account.id) ?? 'res_missing';
   if (route.startsWith('/console/blocklist/')) return c.blocks.get(who.account.id) ?? 'blk_missing';
@@ -165,9 +167,12 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
     key: who.key,
     body: { webhook_key: 'reservation_webhook_url', webhook_url: 'http://127.0.0.1:9/never-delivered' },
   });
-  const r = await call(c.t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Ada', last_name: 'Owner' } } });
+  const r = await call(c.t, 'POST', '/v1/reservations', { key: who.key, body: { listing_id: `listing-of-${who.account.id}`, guest: { first_name: 'Ada', last_name: 'Owner' } } });
   assert.equal(r.status, 200, r.body);
   c.reservations.set(who.account.id, r.json.id);
+  // A logo for the account and its listing, for the pages that serve one.
+  const logo = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  for (const url of ['/v1/accounts/host-profile', `/v1/listings/listing-of-${who.account.id}/host-profile`]) assert.equal((await call(c.t, 'PUT', url, { key: who.key, body: { logo } })).status, 200);
   // A file the guest uploaded in the portal, for the routes that name one.
   await setPortalScreens(c.t, who.key, { FileUpload: 'required' });
   const portal = await openPortal(c.t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
@@ -260,6 +265,9 @@ const FORMS: Record<string, Record<string, string>> = {
   'POST /console/settings/screening': { risk_tolerance: 'balanced', minimum_age: '21', name_match_threshold: '0.9' },
   'POST /console/settings/portal': { FileUpload: 'required' },
   'POST /console/settings/alerts': { portal_alert_hours: '24' },
+  'POST /console/settings/host-profile': { display_name: 'Probe', accent_color: '#123456', own_color: 'yes' },
+  'POST /console/listings/:listing_id/host-profile': { display_name: 'Probe listing' },
+  'POST /console/listings/:listing_id/check-in': { door_code: '1234', send_hours_before: '24' },
   'POST /console/webhooks': { webhook_key: 'listing_webhook_url', webhook_url: 'https://example.test/hook' },
   'POST /console/webhooks/remove': { webhook_key: 'listing_webhook_url' },
   'POST /console/checks/background': { first_name: 'Probe', last_name: 'Person' },

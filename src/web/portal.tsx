@@ -46,7 +46,7 @@ const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }
 const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
 const StepQuery = Type.Object({ step: Type.Optional(Type.String({ maxLength: 40 })), after: Type.Optional(Type.String({ maxLength: 40 })) });
 
-const isScreen = (s: string | undefined): s is Screen => (SCREENS as readonly string[]).includes(s ?? '');
+export const isScreen = (s: string | undefined): s is Screen => (SCREENS as readonly string[]).includes(s ?? '');
 
 /** What a step's form shows before the guest has answered it: what the booking already says. */
 function defaults(deps: Deps, screen: Screen, p: Portal, read: Record<string, string> | null): Record<string, string> {
@@ -71,20 +71,22 @@ const asForm = (a: Answer | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(a ?? {}).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 'yes' : '') : typeof v === 'string' ? v : '']));
 
 /** What every page of a portal shares: its language, the host's brand and the switcher. */
-interface View {
+export interface View {
   t: Translator;
   request: FastifyRequest;
   p?: Portal | undefined;
+  /** The host's preview from the console: where its logo and colours are served, and the way back. */
+  preview?: { base: string; back: string } | undefined;
 }
 
 const hostOf = (p: Portal | undefined) => ({ named: p?.profile.display_name ? 'yes' : 'no', host: p?.profile.display_name ?? '' });
 
 function GuestPage({ v, title, refreshEvery, pageScript, children }: { v: View; title: string; refreshEvery?: number; pageScript?: string; children: ComponentChildren }) {
   const { p, t } = v;
-  const token = p?.reservation.gp_token;
+  const base = v.preview?.base ?? `/gp/${p?.reservation.gp_token}`;
   const header = (
     <header class="host">
-      {p?.profile.logo ? <img src={`/gp/${token}/logo`} alt={p.profile.display_name ?? ''} class="logo" /> : null}
+      {p?.profile.logo ? <img src={`${base}/logo`} alt={p.profile.display_name ?? ''} class="logo" /> : null}
       <span class="host-name">{p?.profile.display_name ?? t.t('page.brand')}</span>
     </header>
   );
@@ -92,10 +94,15 @@ function GuestPage({ v, title, refreshEvery, pageScript, children }: { v: View; 
     <CardPage
       title={title}
       lang={t.locale}
-      brandCss={p?.profile.accent_color ? `/gp/${token}/brand.css` : undefined}
+      brandCss={p?.profile.accent_color ? `${base}/brand.css` : undefined}
       refreshEvery={refreshEvery}
       pageScript={pageScript}
-      header={header}
+      header={
+        <>
+          {v.preview && p ? <PreviewBar v={v} p={p} /> : null}
+          {header}
+        </>
+      }
       footer={
         <>
           {p ? (
@@ -109,6 +116,34 @@ function GuestPage({ v, title, refreshEvery, pageScript, children }: { v: View; 
     >
       {children}
     </CardPage>
+  );
+}
+
+/**
+ * Above a preview, in the host's words (the console's language): what this is, each step to look
+ * at, and the way back. The steps' names are the guest's, in the language previewed.
+ */
+function PreviewBar({ v, p }: { v: View; p: Portal }) {
+  const here = new URL(v.request.url, 'http://page');
+  const link = (step: Screen) => {
+    here.searchParams.set('step', step);
+    return `${here.pathname}${here.search}`;
+  };
+  return (
+    <nav class="notice preview" lang="en" aria-label="Preview">
+      <p>
+        <strong>Preview:</strong> what a guest of this listing sees. Nothing here can be sent. <a href={v.preview!.back}>Back to the listing</a>
+      </p>
+      <ol class="preview-steps">
+        {p.steps.map((step) => (
+          <li>
+            <a href={link(step)} lang={v.t.locale} data-step={step}>
+              {v.t.t(SCREEN_DEFS[step].title)}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 
@@ -274,7 +309,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       {screen === 'UsageAgreement' ? <TermsText t={t} terms={p.profile.usage_agreement} p={p} /> : null}
       <Problems list={problems} />
       <Warnings t={t} p={p} list={warnings} />
-      <form method="post" action={`/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data">
+      <form method="post" action={v.preview ? undefined : `/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data" inert={v.preview ? true : undefined}>
         {screen === 'Selfie' ? <Camera t={t} /> : null}
         {fields.map((f) => (
           <FieldInput t={t} f={f} values={shown} saved={saved} />
@@ -564,6 +599,11 @@ async function readBody(request: FastifyRequest, t: Translator): Promise<{ field
  * redirects (303) so a reload never sends a form twice. Every page is in the guest's language
  * (web/guest.tsx) and carries the host's name, logo and accent colour.
  */
+/** A step of the portal as the guest of the booking would see it, for the host's preview (a console page). */
+export function previewStepPage(deps: Deps, v: View & { p: Portal; preview: NonNullable<View['preview']> }, screen: Screen) {
+  return stepPage(deps, v, screen, undefined, []);
+}
+
 export const portalPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -708,7 +748,7 @@ export const portalPages =
   };
 
 /** The host's accent colour over the stylesheet's, with text on it dark or light as reads best. */
-function brandCss(accent: string | null): string {
+export function brandCss(accent: string | null): string {
   if (!accent) return '';
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(accent.slice(i, i + 2), 16) / 255);
   const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);

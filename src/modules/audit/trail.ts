@@ -3,6 +3,16 @@ import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { audit } from './repo.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The action a console form's line records when it does what an API route does, so both read
+     * alike in the log ("accounts.screening_settings.changed", not the form's own address).
+     */
+    audit?: string;
+  }
+}
+
 /**
  * Routes whose service writes its own audit line, in the change's transaction (decisions, notes,
  * people, passwords, two-factor, sessions, accounts, erasure), and routes that change nothing
@@ -56,7 +66,13 @@ export function registerAuditTrail(app: FastifyInstance, deps: Deps) {
     if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400 || !request.actor || !request.account) return done(null, payload);
     const url = request.routeOptions.url ?? '';
     if (!/^\/(v1|console)\//.test(url) || OWN_LINE.some((re) => re.test(url)) || isDryRun(request)) return done(null, payload);
-    audit(deps.db, { account_id: request.account.id, actor: request.actor, action: actionOf(request.method, url), subject_id: subjectOf(request), at: iso(deps.clock()) }).then(
+    audit(deps.db, {
+      account_id: request.account.id,
+      actor: request.actor,
+      action: request.routeOptions.config.audit ?? actionOf(request.method, url),
+      subject_id: subjectOf(request),
+      at: iso(deps.clock()),
+    }).then(
       () => done(null, payload),
       (err: unknown) => {
         request.log.error({ err }, 'audit line not written');

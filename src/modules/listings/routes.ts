@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
-import { CHECK_IN_FIELDS, DEFAULT_CHECK_IN_HOURS, readCheckIn, writeCheckIn } from '../messages/check-in.js';
+import { changeCheckIn, checkInView, DEFAULT_CHECK_IN_HOURS, readCheckIn } from '../messages/check-in.js';
 import { accountProfile, listingProfile, MAX_LOGO_BYTES, profileView, writeAccountProfile, writeListingProfile } from './profile.js';
 
 const tags = ['Host profile'];
@@ -25,7 +25,7 @@ const Profile = Type.Object(
   { title: 'HostProfile' },
 );
 
-const ProfileUpdate = Type.Object(
+export const ProfileUpdate = Type.Object(
   {
     display_name: Type.Optional(Text(100, 'null clears')),
     accent_color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }))),
@@ -47,7 +47,7 @@ const CheckIn = Type.Object(
   },
   { title: 'CheckInInstructions' },
 );
-const CheckInUpdate = Type.Object(
+export const CheckInUpdate = Type.Object(
   {
     address: Type.Optional(Text(500, '')),
     door_code: Type.Optional(Text(100, '')),
@@ -127,19 +127,6 @@ export const listingRoutes =
       async (request) => profileView(await writeListingProfile(deps, request.account.id, request.params.listing_id, request.body)),
     );
 
-    const checkInView = async (accountId: string, listingId: string) => {
-      const s = await readCheckIn(deps, deps.db, accountId, listingId);
-      const d = s?.details;
-      return {
-        address: d?.address ?? null,
-        door_code: d?.door_code ?? null,
-        wifi_name: d?.wifi_name ?? null,
-        wifi_password: d?.wifi_password ?? null,
-        directions: d?.directions ?? null,
-        send_hours_before: s?.hours ?? DEFAULT_CHECK_IN_HOURS,
-      };
-    };
-
     app.get(
       '/listings/:listing_id/check-in',
       {
@@ -151,7 +138,7 @@ export const listingRoutes =
           response: { 200: CheckIn, ...authErrors },
         },
       },
-      async (request) => checkInView(request.account.id, request.params.listing_id),
+      async (request) => checkInView(await readCheckIn(deps, deps.db, request.account.id, request.params.listing_id)),
     );
 
     app.put(
@@ -166,19 +153,6 @@ export const listingRoutes =
           response: { 200: CheckIn, ...authErrors },
         },
       },
-      async (request) => {
-        const { account } = request;
-        const { listing_id } = request.params;
-        const current = await readCheckIn(deps, deps.db, account.id, listing_id);
-        const details = { ...(current?.details ?? { address: null, door_code: null, wifi_name: null, wifi_password: null, directions: null }) };
-        for (const f of CHECK_IN_FIELDS) {
-          const v = request.body[f];
-          if (v !== undefined) details[f] = v?.trim() || null;
-        }
-        const hours = request.body.send_hours_before ?? current?.hours ?? DEFAULT_CHECK_IN_HOURS;
-        const empty = CHECK_IN_FIELDS.every((f) => !details[f]);
-        await writeCheckIn(deps, account.id, listing_id, empty ? null : { details, hours });
-        return checkInView(account.id, listing_id);
-      },
+      async (request) => checkInView(await changeCheckIn(deps, request.account.id, request.params.listing_id, request.body)),
     );
   };

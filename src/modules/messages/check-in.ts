@@ -65,6 +65,36 @@ export async function writeCheckIn(deps: Deps, accountId: string, listingId: str
 }
 
 /** When the details go out: `hours` before the check-in day begins where the listing is (its time zone; UTC when the booking names none). */
+/** A change to a listing's instructions: a field given replaces, null or blank clears, one left out stays. */
+export type CheckInChange = { [F in (typeof CHECK_IN_FIELDS)[number]]?: string | null | undefined } & { send_hours_before?: number | undefined };
+
+/** The instructions as the API and the console show them: every field, and the hours with their default. */
+export function checkInView(s: CheckInSetting | null) {
+  const d = s?.details;
+  return {
+    address: d?.address ?? null,
+    door_code: d?.door_code ?? null,
+    wifi_name: d?.wifi_name ?? null,
+    wifi_password: d?.wifi_password ?? null,
+    directions: d?.directions ?? null,
+    send_hours_before: s?.hours ?? DEFAULT_CHECK_IN_HOURS,
+  };
+}
+
+/** Applies a change to a listing's instructions and saves them; with every field cleared they are removed. */
+export async function changeCheckIn(deps: Deps, accountId: string, listingId: string, change: CheckInChange): Promise<CheckInSetting | null> {
+  const current = await readCheckIn(deps, deps.db, accountId, listingId);
+  const details: CheckInDetails = { ...(current?.details ?? { address: null, door_code: null, wifi_name: null, wifi_password: null, directions: null }) };
+  for (const f of CHECK_IN_FIELDS) {
+    const v = change[f];
+    if (v !== undefined) details[f] = v?.trim() || null;
+  }
+  const hours = change.send_hours_before ?? current?.hours ?? DEFAULT_CHECK_IN_HOURS;
+  const next = CHECK_IN_FIELDS.every((f) => !details[f]) ? null : { details, hours };
+  await writeCheckIn(deps, accountId, listingId, next);
+  return next;
+}
+
 export const releaseTime = (r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, hours: number) =>
   new Date(startOfDayIn(r.check_in_date!, r.listing_timezone_name).getTime() - hours * 3600_000);
 

@@ -81,6 +81,17 @@ export async function openPortal(deps: Deps, token: string): Promise<Portal> {
 }
 
 /**
+ * The portal a booking's guest would meet, for the host's preview: the steps, the host's profile
+ * and the stay as they stand, with nothing answered and nothing of the guest's read or kept.
+ */
+export async function previewPortal(deps: Deps, r: ReservationRow): Promise<Portal> {
+  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
+  const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
+  const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
+  return { reservation: r, screens, steps, answers: {}, row: undefined, profile, minimumAge: settings.minimumAge };
+}
+
+/**
  * What was read from the guest's document photo (every check digit holding), as an identity
  * screen's answers: its form's prefill. Null for other screens, or with no such reading.
  */

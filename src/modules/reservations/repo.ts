@@ -437,8 +437,8 @@ export async function saveListingInfo(db: Db, accountId: string, listingId: stri
     .execute();
 }
 
-/** The account's upcoming confirmed bookings at a listing (check-in today or later). */
-export function upcomingAtListing(db: Db, accountId: string, listingId: string, today: string): Promise<ReservationRow[]> {
+/** The account's upcoming confirmed bookings at a listing (check-in today or later), soonest first. */
+export function upcomingAtListing(db: Db, accountId: string, listingId: string, today: string, limit = 1000): Promise<ReservationRow[]> {
   return db
     .selectFrom('reservations')
     .selectAll()
@@ -446,6 +446,51 @@ export function upcomingAtListing(db: Db, accountId: string, listingId: string, 
     .where('listing_id', '=', listingId)
     .where('status', '=', 'CONFIRMED')
     .where('check_in_date', '>=', today)
-    .limit(1000)
+    .orderBy('check_in_date')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The booking at a listing with the latest check-in (undated last), to preview what its guests see. */
+export function latestAtListing(db: Db, accountId: string, listingId: string): Promise<ReservationRow | undefined> {
+  return db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('listing_id', '=', listingId)
+    .orderBy('check_in_date', (o) => o.desc().nullsLast())
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A page of the account's listings by name, whether each has words of its own and check-in instructions. */
+export async function listingsPage(db: Db, accountId: string, offset: number, limit: number) {
+  const base = db.selectFrom('listings').where('account_id', '=', accountId);
+  const [counted, rows] = await Promise.all([
+    base.select(countAll().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select((eb) => ['listing_id', 'nickname', 'check_in_hours', eb('profile', 'is not', null).as('own_profile'), eb('check_in_enc', 'is not', null).as('has_check_in')])
+      .orderBy((eb) => eb.fn.coalesce('nickname', 'listing_id'))
+      .orderBy('listing_id')
+      .offset(offset)
+      .limit(limit)
+      .execute(),
+  ]);
+  return { total: Number(counted.n), rows: rows.map((r) => ({ ...r, own_profile: Boolean(r.own_profile), has_check_in: Boolean(r.has_check_in) })) };
+}
+
+/** For each of these listings, how many confirmed stays are to come and the next one's check-in day. */
+export function upcomingByListing(db: Db, accountId: string, listingIds: string[], today: string) {
+  if (!listingIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('reservations')
+    .select((eb) => ['listing_id', eb.fn.countAll<number | string>().as('n'), eb.fn.min('check_in_date').as('next')])
+    .where('account_id', '=', accountId)
+    .where('listing_id', 'in', listingIds)
+    .where('status', '=', 'CONFIRMED')
+    .where('check_in_date', '>=', today)
+    .groupBy('listing_id')
     .execute();
 }

@@ -16,6 +16,7 @@ import { blocklistPages } from './blocklist.js';
 import { checkPages } from './checks.js';
 import { reservationPages } from './reservation.js';
 import { rulePages } from './rules.js';
+import { listingPages } from './listings.js';
 import { settingsPages } from './settings.js';
 import { webhookPages } from './webhooks.js';
 import { mePages } from './me.js';
@@ -160,6 +161,7 @@ export const consolePages =
     await app.register(blocklistPages(deps));
     await app.register(rulePages(deps));
     await app.register(settingsPages(deps));
+    await app.register(listingPages(deps));
     await app.register(webhookPages(deps));
     await app.register(checkPages(deps));
     await app.register(accountPages(deps));

@@ -7,6 +7,8 @@ import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '
 import { ScreeningSettingsUpdate } from '../../modules/settings/screening-routes.js';
 import { SCREEN_SETTINGS, SCREENS, type Screen, type ScreenSetting } from '../../modules/settings/screens.js';
 import { readScreenSettings, writeScreenSettings } from '../../modules/settings/service.js';
+import { accountProfile, writeAccountProfile } from '../../modules/listings/profile.js';
+import { acceptLogos, ProfileFields, ProfileForm, profileChange, sendLogo } from './listings.js';
 import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
 import { ConsolePage, Csrf, CsrfField, seeOther, show } from './shell.js';
 
@@ -14,6 +16,7 @@ const DONE: Record<string, string> = {
   screening: 'Screening settings saved. They apply from the next screening.',
   portal: 'Guest portal screens saved. They apply to portals opened from now on.',
   alerts: 'Saved. Your team is told of unfinished guest portals at that time.',
+  profile: 'Saved. Guests see it from their next page, at every listing without words of its own.',
 };
 const TOLERANCE_WORDS = { low: 'Low: review and decline sooner', balanced: 'Balanced', high: 'High: fewer reviews' } as const;
 const SETTING_WORDS: Record<ScreenSetting, string> = { required: 'Required', optional: 'Optional', disabled: 'Not asked' };
@@ -28,8 +31,14 @@ const ScreeningForm = Type.Composite([
 export const settingsPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    await acceptLogos(app);
+
     app.get('/console/settings', { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
-      const [screening, portal] = await Promise.all([readScreeningSettings(deps, request.account), readScreenSettings(deps, request.account, DEFAULT_KEY)]);
+      const [screening, portal, profile] = await Promise.all([
+        readScreeningSettings(deps, request.account),
+        readScreenSettings(deps, request.account, DEFAULT_KEY),
+        accountProfile(deps.db, request.account.id),
+      ]);
       const screens = (portal.config_data[0]?.guest_portal_screens ?? {}) as Partial<Record<Screen, ScreenSetting>>;
       return show(request, reply, (ctx) => (
         <ConsolePage ctx={ctx} title="Settings" section="settings" notice={request.query.done ? DONE[request.query.done] : undefined}>
@@ -87,6 +96,13 @@ export const settingsPages =
               <button type="submit">Save portal screens</button>
             </form>
           </section>
+          <section class="panel" aria-labelledby="profile-h">
+            <h2 id="profile-h">What guests see</h2>
+            <p class="muted">
+              Your name, colour, logo, house rules and rental agreement on the guest portal and in messages, at every listing without words of its own (<a href="/console/listings">Listings</a>).
+            </p>
+            <ProfileFields ctx={ctx} action="/console/settings/host-profile" profile={profile} logoUrl="/console/settings/logo" button="Save what guests see" />
+          </section>
           <section class="panel" aria-labelledby="alerts-h">
             <h2 id="alerts-h">Telling your team</h2>
             <p class="muted">
@@ -104,7 +120,7 @@ export const settingsPages =
       ));
     });
 
-    app.post('/console/settings/screening', { schema: { hide: true, body: ScreeningForm } }, async (request, reply) => {
+    app.post('/console/settings/screening', { config: { audit: 'accounts.screening_settings.changed' }, schema: { hide: true, body: ScreeningForm } }, async (request, reply) => {
       const { enabled_checks = [], _csrf, ...rest } = request.body;
       await writeScreeningSettings(deps, request.account, { ...rest, disabled_checks: OPTIONAL_CHECKS.filter((c) => !enabled_checks.includes(c)) });
       return seeOther(reply, '/console/settings?done=screening');
@@ -112,14 +128,21 @@ export const settingsPages =
 
     app.post(
       '/console/settings/alerts',
-      { schema: { hide: true, body: Type.Object({ portal_alert_hours: Type.Integer({ minimum: 0, maximum: MAX_PORTAL_ALERT_HOURS }), ...CsrfField }) } },
+      { config: { audit: 'settings.alerts.changed' }, schema: { hide: true, body: Type.Object({ portal_alert_hours: Type.Integer({ minimum: 0, maximum: MAX_PORTAL_ALERT_HOURS }), ...CsrfField }) } },
       async (request, reply) => {
         await setPortalAlertHours(deps, request.account, request.body.portal_alert_hours);
         return seeOther(reply, '/console/settings?done=alerts');
       },
     );
 
-    app.post('/console/settings/portal', { schema: { hide: true, body: ScreensForm } }, async (request, reply) => {
+    app.post('/console/settings/host-profile', { config: { audit: 'accounts.host_profile.changed' }, schema: { hide: true, body: ProfileForm } }, async (request, reply) => {
+      await writeAccountProfile(deps, request.account.id, profileChange(request.body));
+      return seeOther(reply, '/console/settings?done=profile#profile-h');
+    });
+
+    app.get('/console/settings/logo', { schema: { hide: true } }, async (request, reply) => sendLogo(reply, await accountProfile(deps.db, request.account.id)));
+
+    app.post('/console/settings/portal', { config: { audit: 'accounts.settings.guest_portal_screens.changed' }, schema: { hide: true, body: ScreensForm } }, async (request, reply) => {
       const body = request.body as Record<string, string | undefined>;
       const screens = Object.fromEntries(SCREENS.flatMap((s) => (body[s] ? [[s, body[s] as ScreenSetting]] : [])));
       await writeScreenSettings(deps, request.account, DEFAULT_KEY, { config_data: [{ guest_portal_screens: screens }] });

@@ -22,6 +22,7 @@ export interface Ctx {
 const NAV = [
   ['queue', '/console', 'Review queue'],
   ['reservations', '/console/reservations', 'Reservations'],
+  ['listings', '/console/listings', 'Listings'],
   ['blocklist', '/console/blocklist', 'Blocklist'],
   ['rules', '/console/rules', 'Rules'],
   ['settings', '/console/settings', 'Settings'],

@@ -1,0 +1,53 @@
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../lib/errors.js';
+import { checkInView, readCheckIn } from '../messages/check-in.js';
+import * as reservations from '../reservations/repo.js';
+import { accountProfile, effectiveProfile, listingProfile } from './profile.js';
+
+/** The day of "upcoming": stays that check in today or later. */
+const today = (deps: Deps) => deps.clock().toISOString().slice(0, 10);
+
+/** A page of the account's listings, each with its stays to come, for the console's list. */
+export async function listListings(deps: Deps, accountId: string, from: number, size: number) {
+  const page = await reservations.listingsPage(deps.db, accountId, from, size);
+  const upcoming = new Map(
+    (
+      await reservations.upcomingByListing(
+        deps.db,
+        accountId,
+        page.rows.map((r) => r.listing_id),
+        today(deps),
+      )
+    ).map((u) => [u.listing_id, u]),
+  );
+  return {
+    total: page.total,
+    items: page.rows.map((r) => ({ ...r, upcoming: Number(upcoming.get(r.listing_id)?.n ?? 0), next_check_in: upcoming.get(r.listing_id)?.next ?? null })),
+  };
+}
+
+/** Everything the console shows of one listing: its stays to come, its own profile over the account's, its check-in instructions. */
+export async function listingDetail(deps: Deps, accountId: string, listingId: string, stays: number) {
+  const listing = await reservations.findListing(deps.db, accountId, listingId);
+  if (!listing) throw notFound(`listing ${listingId}`);
+  const [upcoming, own, account, checkIn] = await Promise.all([
+    reservations.upcomingAtListing(deps.db, accountId, listingId, today(deps), stays),
+    listingProfile(deps.db, accountId, listingId),
+    accountProfile(deps.db, accountId),
+    readCheckIn(deps, deps.db, accountId, listingId),
+  ]);
+  return { listing, upcoming, own, account, checkIn: checkInView(checkIn), hasCheckIn: checkIn !== null };
+}
+
+/** The booking whose guest's portal a preview shows: the listing's latest. */
+export async function previewBooking(deps: Deps, accountId: string, listingId: string) {
+  const r = await reservations.latestAtListing(deps.db, accountId, listingId);
+  if (!r) throw notFound(`a booking at listing ${listingId}`);
+  return r;
+}
+
+/** What the guests of one of the account's listings see: its profile over the account's. */
+export async function guestsSee(deps: Deps, accountId: string, listingId: string) {
+  if (!(await reservations.findListing(deps.db, accountId, listingId))) throw notFound(`listing ${listingId}`);
+  return effectiveProfile(deps.db, accountId, listingId);
+}
