@@ -27,6 +27,7 @@ import * as m0023 from './migrations/0023-run-documents.js';
 import * as m0024 from './migrations/0024-selfies.js';
 import * as m0025 from './migrations/0025-people.js';
 import * as m0026 from './migrations/0026-alerts.js';
+import * as m0027 from './migrations/0027-check-bookings.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -59,6 +60,7 @@ const STEPS: Record<string, Step> = {
   '0024-selfies': m0024,
   '0025-people': m0025,
   '0026-alerts': m0026,
+  '0027-check-bookings': m0027,
 };
 
 class StaticProvider implements MigrationProvider {

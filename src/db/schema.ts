@@ -467,6 +467,8 @@ export interface BackgroundChecksTable {
   pdf_enc: Buffer | null;
   start_date: string;
   stop_date: string | null;
+  /** The booking it was ordered from in the console, if any (migration 0027). */
+  reservation_id: string | null;
 }
 
 /** A background check's order at Checkr (migration 0012). */

@@ -49,6 +49,19 @@ export async function listChecks(db: Db, accountId: string, type: CheckType, q: 
   return { total: Number(count.n), rows };
 }
 
+/** The account's checks ordered from one booking, newest first. */
+export function checksForReservation(db: Db, accountId: string, reservationId: string) {
+  return db
+    .selectFrom('background_checks')
+    .select(['id', 'type', 'status', 'risk_status', 'start_date', 'subject_enc'])
+    .where('reservation_id', '=', reservationId)
+    .where('account_id', '=', accountId)
+    .orderBy('start_date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+}
+
 export async function deleteChecksBefore(db: Db, before: string): Promise<number> {
   const r = await db.deleteFrom('background_checks').where('start_date', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows);

@@ -18,6 +18,7 @@ import { matchName, NAME_THRESHOLD, SAME_NAME } from '../../lib/names/match.js';
 import { dateInWords, listInWords, say, topicsInWords, type HostMessage } from '../../lib/host-messages.js';
 import { renderReport, type ReportHeading } from './pdf.js';
 import { findAccount } from '../accounts/repo.js';
+import { findById } from '../reservations/repo.js';
 import * as repo from './repo.js';
 import type { BackgroundResults, ReportItem, Section } from './types.js';
 import type { CheckRow, CheckType } from './repo.js';
@@ -90,7 +91,8 @@ export async function checksAvailable(deps: Deps): Promise<Record<CheckType, boo
 }
 
 /** Records the check and queues its job in one transaction: PENDING until the worker finishes it. */
-export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject): Promise<Row> {
+export async function submitCheck(deps: Deps, accountId: string, type: CheckType, subject: CheckSubject, reservationId: string | null = null): Promise<Row> {
+  if (reservationId !== null && !(await findById(deps.db, accountId, reservationId))) throw badRequest(`reservation_id: no booking ${reservationId} in this account`);
   if (type === 'adverse_media') await assertAdverseMediaSource(deps);
   else if (!(await checksAvailable(deps)).globalcheck) {
     throw new AppError(
@@ -111,6 +113,7 @@ export async function submitCheck(deps: Deps, accountId: string, type: CheckType
     pdf_enc: null,
     start_date: iso(deps.clock()),
     stop_date: null,
+    reservation_id: reservationId,
   };
   await withTx(
     deps.db,
@@ -565,4 +568,13 @@ export async function listChecksByPerson(deps: Deps, accountId: string, type: Ch
       return { id: r.id, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
     }),
   };
+}
+
+/** The checks ordered from a booking's page, newest first, with the person each is about (the booking's page lists them). */
+export async function checksOfReservation(deps: Deps, accountId: string, reservationId: string) {
+  const rows = await repo.checksForReservation(deps.db, accountId, reservationId);
+  return rows.map((r) => {
+    const s = openSubject(deps, r);
+    return { id: r.id, type: r.type as CheckType, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
+  });
 }

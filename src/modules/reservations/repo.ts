@@ -152,6 +152,8 @@ export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   await tx.deleteFrom('identity_verifications').where('reservation_id', '=', id).execute();
   // The e-mails that told the account's people of the guest are kept in the outbox by the alert's id.
   const alerts = await tx.deleteFrom('alerts').where('reservation_id', '=', id).returning('id').execute();
+  // The checks ordered from the booking's page are about the guest (their Checkr orders go with them).
+  await tx.deleteFrom('background_checks').where('reservation_id', '=', id).execute();
   return [...messages, ...alerts].map((m) => m.id);
 }
 

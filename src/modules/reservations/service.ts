@@ -273,7 +273,8 @@ export async function searchReservations(deps: Deps, account: AccountRow, q: Sea
 /**
  * Erases a reservation's personal data everywhere this service keeps it: the row (and with it
  * the search index entry), notes, payment events, guest messages, the guest portal's answers
- * and uploads, and stored idempotent answers. An audit entry
+ * and uploads, the background checks and news searches ordered from its page, and stored
+ * idempotent answers. An audit entry
  * records that it happened, without the data. On SQLite a `search.purge` job then clears the
  * guest's terms out of the full-text index's pages (purgeSearchIndex).
  */

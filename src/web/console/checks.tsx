@@ -18,6 +18,7 @@ const PersonForm = Type.Object({
   state: Text(),
   email: Text(254),
   phone: Text(40),
+  reservation_id: Text(100),
   ...CsrfField,
 });
 const STATUS_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
@@ -25,11 +26,11 @@ const SECTION_WORDS: Record<string, string> = { CLEAR: 'nothing found', REVIEW: 
 const RISK_WORDS: Record<string, string> = { CLEARED: 'nothing found', REVIEW: 'needs a look' };
 
 /** What the form starts with: a reservation's guest, when the host came from one. */
-const Prefill = Type.Object({ first_name: Text(), last_name: Text(), year_of_birth: Text(4), country: Text(2), city: Text() });
+const Prefill = Type.Object({ first_name: Text(), last_name: Text(), year_of_birth: Text(4), country: Text(2), city: Text(), reservation_id: Text(100) });
 type Prefill = Static<typeof Prefill>;
 
 function PersonFields({ prefix, country, values = {} }: { prefix: string; country: 'required' | 'optional'; values?: Prefill }) {
-  const f = (name: keyof Prefill, label: string, opts: { required?: boolean; type?: string; size?: number } = {}) => (
+  const f = (name: Exclude<keyof Prefill, 'reservation_id'>, label: string, opts: { required?: boolean; type?: string; size?: number } = {}) => (
     <div>
       <label for={`${prefix}_${name}`}>
         {label}
@@ -45,6 +46,7 @@ function PersonFields({ prefix, country, values = {} }: { prefix: string; countr
       {f('year_of_birth', 'Year of birth', { size: 4 })}
       {f('country', 'Country (two letters, e.g. GB)', { required: country === 'required', size: 2 })}
       {f('city', 'City')}
+      {values.reservation_id ? <input type="hidden" name="reservation_id" value={values.reservation_id} /> : null}
     </div>
   );
 }
@@ -120,12 +122,22 @@ function ReportPage(p: {
   status: string;
   risk?: string | undefined;
   error?: string | null | undefined;
+  /** The booking it was ordered from. */
+  booking: string | null;
   children: ComponentChildren;
 }) {
   return (
     <ConsolePage ctx={p.ctx} title={p.title} section="checks">
       <p>
         <a href="/console/checks">← Background checks</a>
+        {p.booking ? (
+          <>
+            {' · '}
+            <a href={`/console/reservations/${p.booking}`} id="booking">
+              The booking it was ordered from
+            </a>
+          </>
+        ) : null}
       </p>
       <h1>{p.heading}</h1>
       <section class="panel" id="report">
@@ -153,6 +165,11 @@ export const checkPages =
       return show(request, reply, (ctx: Ctx) => (
         <ConsolePage ctx={ctx} title="Background checks" section="checks">
           <h1>Background checks and news searches</h1>
+          {request.query.reservation_id ? (
+            <p class="notice" id="from-booking">
+              Filled in from <a href={`/console/reservations/${encodeURIComponent(request.query.reservation_id)}`}>the booking</a>: what you start here is listed on its page.
+            </p>
+          ) : null}
           <div class="grid2">
             <CheckPanel
               ctx={ctx}
@@ -182,14 +199,14 @@ export const checkPages =
     });
 
     app.post('/console/checks/background', { preValidation: dropEmpty, schema: { hide: true, body: PersonForm } }, async (request, reply) => {
-      const { _csrf, ...person } = request.body;
-      const row = await submitCheck(deps, request.account.id, 'globalcheck', readSubject(person, { countryRequired: false }, deps.clock()));
+      const { _csrf, reservation_id = null, ...person } = request.body;
+      const row = await submitCheck(deps, request.account.id, 'globalcheck', readSubject(person, { countryRequired: false }, deps.clock()), reservation_id);
       return seeOther(reply, `/console/checks/background/${row.id}`);
     });
 
     app.post('/console/checks/adverse-media', { preValidation: dropEmpty, schema: { hide: true, body: PersonForm } }, async (request, reply) => {
-      const { _csrf, ...person } = request.body;
-      const row = await submitCheck(deps, request.account.id, 'adverse_media', readSubject(person, { countryRequired: true }, deps.clock()));
+      const { _csrf, reservation_id = null, ...person } = request.body;
+      const row = await submitCheck(deps, request.account.id, 'adverse_media', readSubject(person, { countryRequired: true }, deps.clock()), reservation_id);
       return seeOther(reply, `/console/checks/adverse-media/${row.id}`);
     });
 
@@ -208,6 +225,7 @@ export const checkPages =
           status={view.status}
           risk={view.risk_status ? (RISK_WORDS[view.risk_status] ?? view.risk_status) : undefined}
           error={view.error}
+          booking={row.reservation_id}
         >
           {view.pdf ? (
             <p>
@@ -247,7 +265,16 @@ export const checkPages =
       const s = openSubject(deps, row);
       const url = `/console/checks/adverse-media/${row.id}`;
       return show(request, reply, (ctx) => (
-        <ReportPage ctx={ctx} title="News search" heading={`News about ${s.firstName} ${s.lastName}`} url={url} started={view.startDate} status={view.status} error={view.error}>
+        <ReportPage
+          ctx={ctx}
+          title="News search"
+          heading={`News about ${s.firstName} ${s.lastName}`}
+          url={url}
+          started={view.startDate}
+          status={view.status}
+          error={view.error}
+          booking={row.reservation_id}
+        >
           {view.status === 'FINISHED' ? (
             <p>
               {view.findings.length

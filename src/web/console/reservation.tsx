@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
 import { addEntry } from '../../modules/blocklist/service.js';
+import { checksOfReservation } from '../../modules/background-checks/service.js';
 import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
@@ -307,15 +308,47 @@ function messageState(m: { method: string; via: string; status: string; sendAfte
   return `${way}, sent ${when(m.updated)}`;
 }
 
-/** The background-check form, filled in with what the booking knows of the guest. */
-function backgroundCheckLink(r: ReservationRow, id: Identification) {
+/**
+ * The background-check and news-search forms, filled in with what the booking and the guest's
+ * document know of the guest, and the booking named so that what is ordered is listed here.
+ */
+function checkFormLink(r: ReservationRow, id: Identification, form: 'background-h' | 'adverse-media-h') {
   const q = new URLSearchParams();
   const put = (k: string, v: string | null | undefined) => v && q.set(k, v);
   put('first_name', id.first_name ?? r.guest_first_name);
   put('last_name', id.last_name ?? r.guest_last_name);
   put('year_of_birth', id.birth_date?.slice(0, 4));
   put('country', id.nationality && id.nationality.length === 2 ? id.nationality.toUpperCase() : undefined);
-  return `/console/checks?${q.toString()}#background-h`;
+  put('reservation_id', r.id);
+  return `/console/checks?${q.toString()}#${form}`;
+}
+
+const ORDERED_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
+
+/** The background checks and news searches ordered from this page, each linked to its report. */
+function OrderedChecks({ list }: { list: Awaited<ReturnType<typeof checksOfReservation>> }) {
+  if (!list.length) return null;
+  return (
+    <>
+      <h3>Ordered from this booking</h3>
+      <ul class="plain" id="ordered-checks">
+        {list.map((c) => {
+          const kind = c.type === 'adverse_media' ? 'adverse-media' : 'background';
+          return (
+            <li data-check={c.id}>
+              <a href={`/console/checks/${kind}/${c.id}`}>
+                {c.type === 'adverse_media' ? 'News search' : 'Background check'}: {c.name}
+              </a>{' '}
+              <span class="muted">
+                started {when(c.start_date)}, {ORDERED_WORDS[c.status] ?? c.status}
+                {c.risk_status === 'REVIEW' ? ': found something' : c.risk_status === 'CLEARED' ? ': nothing found' : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
 }
 
 const countryNames = (codes: readonly string[]) => codes.map((c) => ENGLISH.countryName(c) ?? c).join(', ');
@@ -607,7 +640,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, payments, messages, portal, entries, read] = await Promise.all([
+  const [progress, runs, notes, payments, messages, portal, entries, read, ordered] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
@@ -616,6 +649,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     guestPortalView(deps, deps.db, r),
     flagged ? guestListedEntries(deps, r) : [],
     latestReading(deps.db, deps, r.account_id, r.id),
+    checksOfReservation(deps, r.account_id, r.id),
   ]);
   const identification = openIdentification(deps, r);
   const kept = read ? await readingPhotos(deps, read.verification_id) : { document: false, selfie: false };
@@ -684,11 +718,18 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       <section class="panel" aria-labelledby="checks-h">
         <h2 id="checks-h">The checks</h2>
         <Checks r={r} />
+        <OrderedChecks list={ordered} />
         <p>
-          <a id="background-check" href={backgroundCheckLink(r, identification)}>
+          <a id="background-check" href={checkFormLink(r, identification, 'background-h')}>
             Run a background check on {guestName(r)}
           </a>{' '}
           <span class="muted">(sanctions lists, registers and news, with a PDF report)</span>
+        </p>
+        <p>
+          <a id="news-search" href={checkFormLink(r, identification, 'adverse-media-h')}>
+            Search the news about {guestName(r)}
+          </a>{' '}
+          <span class="muted">(articles that name the guest near words of wrongdoing)</span>
         </p>
       </section>
       {read ? (

@@ -245,6 +245,23 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.equal(await page.inputValue('#bg_last_name'), 'Maduro Moros');
     assert.equal(await page.inputValue('#bg_year_of_birth'), '1962');
     assert.equal(await page.inputValue('#bg_country'), 'VE');
+    // Ordered from the booking: it runs to the end, links back, and the booking's page lists it.
+    assert.match((await page.textContent('#from-booking')) ?? '', /listed on its page/);
+    await Promise.all([page.waitForURL(/\/console\/checks\/background\/chk_/), page.click('form[action="/console/checks/background"] button[type=submit]')]);
+    await page.waitForSelector('#pdf', { timeout: 20_000 });
+    assert.match((await page.textContent('#check-status')) ?? '', /finished/);
+    await Promise.all([page.waitForURL(new RegExp(`/console/reservations/${r.json.id}$`)), page.click('#booking')]);
+    const ordered = (await page.textContent('#ordered-checks')) ?? '';
+    assert.match(ordered, /Background check: Nicolas Maduro Moros\s*started .*, finished: found something/);
+    await snap(page, 'reservation-ordered-check');
+    const check = /\/console\/checks\/background\/(chk_\w+)$/.exec((await page.getAttribute('#ordered-checks a', 'href')) ?? '')?.[1];
+    assert.ok(check, 'the booking links to the check');
+    await Promise.all([page.waitForURL(/\/console\/checks\?.*reservation_id=/), page.click('#news-search')]);
+    assert.match(page.url(), /#adverse-media-h$/, 'the news search, below the background check');
+    assert.ok(await page.isVisible('#from-booking'));
+    // Erasing the guest's records erases what was ordered about them.
+    assert.equal((await call(t, 'DELETE', `/v1/reservations/${r.json.id}`, { key: host.key })).status, 200);
+    assert.equal((await call(t, 'GET', `/v1/background-check/results/${check}`, { key: host.key })).status, 404);
   });
 
   it('dismisses a possible sanctions match as a different person from the reservation page, with a note that names who did', async () => {
