@@ -300,7 +300,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
   const title = t.t(def.title);
   return (
-    <GuestPage v={v} title={title} pageScript={screen === 'Selfie' ? SELFIE_SCRIPT : undefined}>
+    <GuestPage v={v} title={title} pageScript={screen === 'Selfie' && !v.preview ? SELFIE_SCRIPT : undefined}>
       <StayLine t={t} r={r} />
       <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
       <h1>{title}</h1>
@@ -593,17 +593,17 @@ async function readBody(request: FastifyRequest, t: Translator): Promise<{ field
   return { fields, uploads, tooLarge: false };
 }
 
+/** A step of the portal as the guest of the booking would see it, for the host's preview (a console page). */
+export function previewStepPage(deps: Deps, v: View & { p: Portal; preview: NonNullable<View['preview']> }, screen: Screen) {
+  return stepPage(deps, v, screen, undefined, []);
+}
+
 /**
  * The guest portal at /gp/{token}: one page per screen the account's settings ask for, then a
  * review page that submits. Server-rendered forms that work without JavaScript; each save
  * redirects (303) so a reload never sends a form twice. Every page is in the guest's language
  * (web/guest.tsx) and carries the host's name, logo and accent colour.
  */
-/** A step of the portal as the guest of the booking would see it, for the host's preview (a console page). */
-export function previewStepPage(deps: Deps, v: View & { p: Portal; preview: NonNullable<View['preview']> }, screen: Screen) {
-  return stepPage(deps, v, screen, undefined, []);
-}
-
 export const portalPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -9,6 +9,7 @@ import { iso } from '../../lib/time.js';
 import { releaseTime } from '../messages/check-in.js';
 import { sendPeopleEmail } from '../messages/transports.js';
 import { findById, type ReservationRow } from '../reservations/repo.js';
+import { guestNameOf } from '../reservations/views.js';
 import { storedVerdict } from '../screening/verdict.js';
 import { findUser, updateUser, type UserRow } from '../users/repo.js';
 import { userActor } from '../users/service.js';
@@ -93,7 +94,7 @@ function stillNeeded(r: ReservationRow, reason: string, today: string): boolean 
   return r.risk_color === reason;
 }
 
-const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'A guest without a name';
+const guestName = (r: ReservationRow) => guestNameOf(r) ?? 'A guest without a name';
 
 /** One guest as an e-mail tells them: who, the stay, what happened in words, and the reservation page. */
 function describe(deps: Deps, r: ReservationRow, reason: string) {

@@ -73,22 +73,21 @@ export async function openPortal(deps: Deps, token: string): Promise<Portal> {
     const until = Date.parse(`${r.check_out_date}T00:00:00Z`) + (LINK_DAYS_AFTER_CHECKOUT + 1) * 86_400_000;
     if (deps.clock().getTime() >= until) throw new GuestError('gone', 'error.portal.over', 'This stay is over, and its guest portal is closed.');
   }
-  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
-  const row = await findPortal(deps.db, r.id);
-  const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
-  const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
-  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
+  return portalOf(deps, r, await findPortal(deps.db, r.id));
 }
 
 /**
  * The portal a booking's guest would meet, for the host's preview: the steps, the host's profile
  * and the stay as they stand, with nothing answered and nothing of the guest's read or kept.
  */
-export async function previewPortal(deps: Deps, r: ReservationRow): Promise<Portal> {
+export const previewPortal = (deps: Deps, r: ReservationRow): Promise<Portal> => portalOf(deps, r, undefined);
+
+/** A booking's portal: its steps, the host as its guest sees them, and the answers `row` holds. */
+async function portalOf(deps: Deps, r: ReservationRow, row: PortalRow | undefined): Promise<Portal> {
   const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
   const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
   const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
-  return { reservation: r, screens, steps, answers: {}, row: undefined, profile, minimumAge: settings.minimumAge };
+  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
 }
 
 /**

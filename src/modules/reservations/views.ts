@@ -39,3 +39,7 @@ export function toReservationView(deps: Deps, r: ReservationViewRow) {
     updated_at: r.updated_at,
   };
 }
+
+/** The guest's name as the host knows it from the booking, or null when the booking names nobody. */
+export const guestNameOf = (r: Pick<ReservationRow, 'guest_full_name' | 'guest_first_name' | 'guest_last_name'>): string | null =>
+  r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || null;

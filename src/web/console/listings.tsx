@@ -57,7 +57,7 @@ export function profileChange(b: ProfileForm): HostProfileInput {
 export async function acceptLogos(app: FastifyInstance) {
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 20, parts: 21, fieldSize: 200_000 },
+    limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 20, parts: 21, fieldSize: 256 * 1024 },
     async onFile(part) {
       let data: Buffer;
       try {

@@ -4,6 +4,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { dateInWords } from '../../lib/host-messages.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
+import { guestNameOf } from '../../modules/reservations/views.js';
 import type { UserRow } from '../../modules/users/repo.js';
 import { tokenDigest } from '../../modules/sessions/service.js';
 import { Document, sendPage } from '../layout.js';
@@ -116,7 +117,7 @@ export const Head = ({ columns, actions }: { columns: string[]; actions?: boolea
 );
 
 /** The guest's name as the host knows them. */
-export const guestName = (r: ReservationRow) => r.guest_full_name || [r.guest_first_name, r.guest_last_name].filter(Boolean).join(' ') || 'Guest without a name';
+export const guestName = (r: ReservationRow) => guestNameOf(r) ?? 'Guest without a name';
 
 export const COLOR_WORDS: Record<string, string> = { green: 'Green', yellow: 'Yellow', orange: 'Orange', red: 'Red' };
 export const STATUS_WORDS: Record<string, string> = { verified: 'Verified', review: 'Needs review', declined: 'Declined', pending: 'Pending' };
