@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { LOCALES, CATALOGUES } from '../../i18n/index.js';
+import { findTextProblem } from '../../http/input-rules.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { CheckInUpdate, ProfileUpdate } from '../../modules/listings/routes.js';
 import { MAX_LOGO_BYTES, type HostProfile, type HostProfileInput, writeListingProfile } from '../../modules/listings/profile.js';
@@ -67,6 +68,11 @@ export async function acceptLogos(app: FastifyInstance) {
       }
       (part as unknown as { value: string }).value = data.length ? `data:${part.mimetype};base64,${data.toString('base64')}` : '';
     },
+  });
+  // The global input rule ran before these fields were read: the same rule, now that they are.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const problem = request.isMultipart() ? findTextProblem(request.body, 'body') : null;
+    done(problem ? badRequest(problem) : undefined);
   });
 }
 

@@ -138,6 +138,15 @@ describe(`a host's working day in a real browser (${dbKind})`, { skip: haveChrom
     await page.click('form[action$="/host-profile"] button[type=submit]');
     assert.match((await page.textContent('.error')) ?? '', /logo: the data is not a PNG, JPEG or WebP image/);
     await page.goBack();
+    await page.setInputFiles('#pr_logo', { name: 'big.png', mimeType: 'image/png', buffer: Buffer.alloc(300 * 1024, 1) });
+    await page.click('form[action$="/host-profile"] button[type=submit]');
+    assert.match((await page.textContent('.error')) ?? '', /logo: at most 256 KB/);
+    await page.goBack();
+    // Text the databases would not take back whole is refused in the form sent with a file as in any other.
+    await page.fill('#pr_name', 'Dune\u0000House');
+    await page.click('form[action$="/host-profile"] button[type=submit]');
+    assert.match((await page.textContent('.error')) ?? '', /body\.display_name.*NUL/);
+    await page.goBack();
     await page.fill('#pr_name', 'Dune House by the Sea');
     await page.check('input[name=own_color]');
     await page.fill('#pr_color', '#b45309');
