@@ -30,13 +30,14 @@ export async function listListings(deps: Deps, accountId: string, from: number, 
 export async function listingDetail(deps: Deps, accountId: string, listingId: string, stays: number) {
   const listing = await reservations.findListing(deps.db, accountId, listingId);
   if (!listing) throw notFound(`listing ${listingId}`);
-  const [upcoming, own, account, checkIn] = await Promise.all([
+  const [upcoming, own, account, checkIn, latest] = await Promise.all([
     reservations.upcomingAtListing(deps.db, accountId, listingId, today(deps), stays),
     listingProfile(deps.db, accountId, listingId),
     accountProfile(deps.db, accountId),
     readCheckIn(deps, deps.db, accountId, listingId),
+    reservations.latestAtListing(deps.db, accountId, listingId),
   ]);
-  return { listing, upcoming, own, account, checkIn: checkInView(checkIn), hasCheckIn: checkIn !== null };
+  return { listing, upcoming, own, account, checkIn: checkInView(checkIn), hasCheckIn: checkIn !== null, previewable: latest !== undefined };
 }
 
 /** The booking whose guest's portal a preview shows: the listing's latest. */

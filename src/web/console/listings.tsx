@@ -210,7 +210,8 @@ function ListingPage({ ctx, d, notice }: { ctx: Ctx; d: Detail; notice?: string 
         </p>
         <ProfileFields ctx={ctx} action={`/console/listings/${id}/host-profile`} profile={d.own} fallback={d.account} logoUrl={`/console/listings/${id}/logo`} button="Save what guests see" />
         <h3>Preview the guest portal</h3>
-        <ul class="inline-list" id="previews">
+        {d.previewable ? null : <p class="muted">The preview shows the portal of this listing's latest booking: it opens once a booking names the listing.</p>}
+        <ul class="inline-list" id="previews" hidden={!d.previewable}>
           {LOCALES.map((lang) => (
             <li>
               <a href={`/console/listings/${id}/preview?lang=${lang}`} lang={lang}>
@@ -241,7 +242,7 @@ export const listingPages =
       return show(request, reply, (ctx) => (
         <ConsolePage ctx={ctx} title="Listings" section="listings">
           <h1>Listings</h1>
-          <p class="muted">Every listing your bookings have named: its stays to come, what its guests see, and the check-in instructions they get once verified.</p>
+          <p class="muted">Every listing your bookings have named or that was set up through the API: its stays to come, what its guests see, and the check-in instructions they get once verified.</p>
           {page.items.length ? (
             <table class="list cards">
               <Head columns={['Listing', 'Upcoming stays', 'Next check-in', 'Guests see', 'Check-in instructions']} />
