@@ -33,7 +33,7 @@ import {
 import type { PortalSelfie } from '../modules/identity/faces.js';
 import { MOST_FRAMES } from '../modules/identity/photos.js';
 import { PORTAL_TRIES, type PortalReading } from '../modules/identity/service.js';
-import type { Terms } from '../modules/listings/profile.js';
+import type { Logo, Terms } from '../modules/listings/profile.js';
 import { checkInOutlook } from '../modules/messages/check-in.js';
 import type { DocumentProblem } from '../modules/screening/checks/identification.js';
 import type { ReservationRow } from '../modules/reservations/repo.js';
@@ -674,12 +674,12 @@ export const portalPages =
       const { p } = await open(request, reply);
       const logo = p.profile.logo;
       if (!logo) throw new GuestError('not_found', 'error.portal.not_found', 'This host has no logo.');
-      return reply.type(logo.content_type).header('cache-control', 'private, max-age=3600').header('x-content-type-options', 'nosniff').send(Buffer.from(logo.data, 'base64'));
+      return sendLogoImage(reply, logo, 'private, max-age=3600');
     });
 
     app.get('/gp/:token/brand.css', { config: { public: true }, schema: { hide: true, params: Params } }, async (request, reply) => {
       const { p } = await open(request, reply);
-      return reply.type('text/css; charset=utf-8').header('cache-control', 'private, max-age=300').send(brandCss(p.profile.accent_color));
+      return sendBrandCss(reply, p.profile.accent_color, 'private, max-age=300');
     });
 
     app.post('/gp/:token/step/:screen', { config: { public: true }, schema: { hide: true, params: StepParams } }, async (request, reply) => {
@@ -747,8 +747,15 @@ export const portalPages =
     });
   };
 
+/** The host's logo as an image of its own type, never sniffed as anything else (the portal's, and the console's preview). */
+export const sendLogoImage = (reply: FastifyReply, logo: Logo, cache: string) =>
+  reply.type(logo.content_type).header('cache-control', cache).header('x-content-type-options', 'nosniff').send(Buffer.from(logo.data, 'base64'));
+
+/** The host's accent colour as a stylesheet (the portal's, and the console's preview). */
+export const sendBrandCss = (reply: FastifyReply, accent: string | null, cache: string) => reply.type('text/css; charset=utf-8').header('cache-control', cache).send(brandCss(accent));
+
 /** The host's accent colour over the stylesheet's, with text on it dark or light as reads best. */
-export function brandCss(accent: string | null): string {
+function brandCss(accent: string | null): string {
   if (!accent) return '';
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(accent.slice(i, i + 2), 16) / 255);
   const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);

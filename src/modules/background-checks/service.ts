@@ -561,20 +561,16 @@ export async function deleteCheck(deps: Deps, accountId: string, id: string, typ
 /** A page of the account's checks of one type with the name of the person each is about, newest first (the console's lists). */
 export async function listChecksByPerson(deps: Deps, accountId: string, type: CheckType, q: { from: number; size: number }) {
   const { rows, ...page } = await listChecks(deps, accountId, type, q);
-  return {
-    ...page,
-    items: rows.map((r) => {
-      const s = openSubject(deps, r);
-      return { id: r.id, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
-    }),
-  };
+  return { ...page, items: rows.map((r) => listed(deps, r)) };
+}
+
+/** A check as the console lists it: its state and the name of the person it is about. */
+function listed(deps: Deps, r: Pick<Row, 'id' | 'type' | 'status' | 'risk_status' | 'start_date' | 'subject_enc'>) {
+  const s = openSubject(deps, r);
+  return { id: r.id, type: r.type as CheckType, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
 }
 
 /** The checks ordered from a booking's page, newest first, with the person each is about (the booking's page lists them). */
 export async function checksOfReservation(deps: Deps, accountId: string, reservationId: string) {
-  const rows = await repo.checksForReservation(deps.db, accountId, reservationId);
-  return rows.map((r) => {
-    const s = openSubject(deps, r);
-    return { id: r.id, type: r.type as CheckType, status: r.status, risk_status: r.risk_status, start_date: r.start_date, name: [s.firstName, s.middleName, s.lastName].filter(Boolean).join(' ') };
-  });
+  return (await repo.checksForReservation(deps.db, accountId, reservationId)).map((r) => listed(deps, r));
 }

@@ -44,7 +44,8 @@ export const MAX_LOGO_BYTES = 256 * 1024;
 const ACCOUNT_KEY = 'host_profile';
 const FIELDS = ['display_name', 'accent_color', 'logo', 'house_rules', 'usage_agreement'] as const;
 
-const parse = (json: string | null | undefined): HostProfile => ({ ...EMPTY_PROFILE, ...(json ? (JSON.parse(json) as Partial<HostProfile>) : {}) });
+/** A listing's own profile as its row keeps it (JSON, or null for none). */
+export const storedProfile = (json: string | null | undefined): HostProfile => ({ ...EMPTY_PROFILE, ...(json ? (JSON.parse(json) as Partial<HostProfile>) : {}) });
 
 /** The version a guest accepted: the first 16 hex digits of the text's SHA-256. */
 export const termsVersion = (t: Terms) => createHash('sha256').update(t.text).digest('hex').slice(0, 16);
@@ -55,7 +56,7 @@ export async function accountProfile(db: Db, accountId: string): Promise<HostPro
 }
 
 export async function listingProfile(db: Db, accountId: string, listingId: string): Promise<HostProfile> {
-  return parse((await reservations.findListing(db, accountId, listingId))?.profile);
+  return storedProfile((await reservations.findListing(db, accountId, listingId))?.profile);
 }
 
 /** What the guest of a booking sees: the listing's fields over the account's. */

@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
-import { checkInView, readCheckIn } from '../messages/check-in.js';
+import { checkInOf, checkInView } from '../messages/check-in.js';
 import * as reservations from '../reservations/repo.js';
-import { accountProfile, effectiveProfile, listingProfile } from './profile.js';
+import { accountProfile, effectiveProfile, storedProfile } from './profile.js';
 
 /** The day of "upcoming": stays that check in today or later. */
 const today = (deps: Deps) => deps.clock().toISOString().slice(0, 10);
@@ -28,16 +28,20 @@ export async function listListings(deps: Deps, accountId: string, from: number, 
 
 /** Everything the console shows of one listing: its stays to come, its own profile over the account's, its check-in instructions. */
 export async function listingDetail(deps: Deps, accountId: string, listingId: string, stays: number) {
-  const listing = await reservations.findListing(deps.db, accountId, listingId);
-  if (!listing) throw notFound(`listing ${listingId}`);
-  const [upcoming, own, account, checkIn, latest] = await Promise.all([
+  const listing = await knownListing(deps, accountId, listingId);
+  const [upcoming, account, latest] = await Promise.all([
     reservations.upcomingAtListing(deps.db, accountId, listingId, today(deps), stays),
-    listingProfile(deps.db, accountId, listingId),
     accountProfile(deps.db, accountId),
-    readCheckIn(deps, deps.db, accountId, listingId),
     reservations.latestAtListing(deps.db, accountId, listingId),
   ]);
-  return { listing, upcoming, own, account, checkIn: checkInView(checkIn), hasCheckIn: checkIn !== null, previewable: latest !== undefined };
+  return { listing, upcoming, own: storedProfile(listing.profile), account, checkIn: checkInView(checkInOf(deps, listing)), previewable: latest !== undefined };
+}
+
+/** One of the account's listings, or a 404: the console shows and changes only listings it has. */
+export async function knownListing(deps: Deps, accountId: string, listingId: string) {
+  const listing = await reservations.findListing(deps.db, accountId, listingId);
+  if (!listing) throw notFound(`listing ${listingId}`);
+  return listing;
 }
 
 /** The booking whose guest's portal a preview shows: the listing's latest. */
@@ -49,6 +53,6 @@ export async function previewBooking(deps: Deps, accountId: string, listingId: s
 
 /** What the guests of one of the account's listings see: its profile over the account's. */
 export async function guestsSee(deps: Deps, accountId: string, listingId: string) {
-  if (!(await reservations.findListing(deps.db, accountId, listingId))) throw notFound(`listing ${listingId}`);
+  await knownListing(deps, accountId, listingId);
   return effectiveProfile(deps.db, accountId, listingId);
 }

@@ -7,7 +7,7 @@ import { iso, startOfDayIn } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { effectiveProfile } from '../listings/profile.js';
 import * as reservations from '../reservations/repo.js';
-import type { ReservationRow } from '../reservations/repo.js';
+import type { ListingRow, ReservationRow } from '../reservations/repo.js';
 import { insertNote, systemNote } from '../screening/repo.js';
 import { compositeStatus } from '../screening/verdict.js';
 import { messageHtml, messageText } from './email.js';
@@ -43,8 +43,13 @@ export interface CheckInSetting {
 
 export async function readCheckIn(deps: Deps, db: Db, accountId: string, listingId: string): Promise<CheckInSetting | null> {
   const row = await reservations.findListing(db, accountId, listingId);
-  if (!row?.check_in_enc) return null;
-  return { details: JSON.parse(deps.secrets.open(row.check_in_enc, aad(accountId, listingId))) as CheckInDetails, hours: row.check_in_hours ?? DEFAULT_CHECK_IN_HOURS };
+  return row ? checkInOf(deps, row) : null;
+}
+
+/** A listing row's instructions, opened. */
+export function checkInOf(deps: Deps, row: Pick<ListingRow, 'account_id' | 'listing_id' | 'check_in_enc' | 'check_in_hours'>): CheckInSetting | null {
+  if (!row.check_in_enc) return null;
+  return { details: JSON.parse(deps.secrets.open(row.check_in_enc, aad(row.account_id, row.listing_id))) as CheckInDetails, hours: row.check_in_hours ?? DEFAULT_CHECK_IN_HOURS };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type OrderByModifiers, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type OrderByModifiers, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { byShape, compiledOnce, insertRows } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/connection.js';
 import { countAll, PLAN_PER_CALL, reservationTextMatch, type DialectKind } from '../../db/dialect.js';
@@ -418,7 +418,9 @@ export async function findReservations(db: Db, accountId: string, ids: string[])
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export function findListing(db: Db, accountId: string, listingId: string) {
+export type ListingRow = Selectable<ListingsTable>;
+
+export function findListing(db: Db, accountId: string, listingId: string): Promise<ListingRow | undefined> {
   return db.selectFrom('listings').selectAll().where('account_id', '=', accountId).where('listing_id', '=', listingId).executeTakeFirst();
 }
 

@@ -21,7 +21,7 @@ const PersonForm = Type.Object({
   reservation_id: Text(100),
   ...CsrfField,
 });
-const STATUS_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
+export const CHECK_STATE_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
 const SECTION_WORDS: Record<string, string> = { CLEAR: 'nothing found', REVIEW: 'found something', NOT_RUN: 'not searched', PENDING: 'waiting' };
 const RISK_WORDS: Record<string, string> = { CLEARED: 'nothing found', REVIEW: 'needs a look' };
 
@@ -66,7 +66,7 @@ function CheckList({ kind, list }: { kind: 'background' | 'adverse-media'; list:
             </td>
             <td data-label="Started">{when(c.start_date)}</td>
             <td data-label="State">
-              {STATUS_WORDS[c.status] ?? c.status}
+              {CHECK_STATE_WORDS[c.status] ?? c.status}
               {c.risk_status ? `, ${RISK_WORDS[c.risk_status] ?? c.risk_status}` : ''}
             </td>
           </tr>
@@ -142,7 +142,7 @@ function ReportPage(p: {
       <h1>{p.heading}</h1>
       <section class="panel" id="report">
         <p>
-          Started {when(p.started)}; <strong id="check-status">{STATUS_WORDS[p.status] ?? p.status}</strong>
+          Started {when(p.started)}; <strong id="check-status">{CHECK_STATE_WORDS[p.status] ?? p.status}</strong>
           {p.risk ? `: ${p.risk}` : ''}.
         </p>
         <Following url={p.url} running={p.status === 'PENDING'} />

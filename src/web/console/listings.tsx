@@ -7,13 +7,13 @@ import { LOCALES, CATALOGUES } from '../../i18n/index.js';
 import { findTextProblem } from '../../http/input-rules.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { CheckInUpdate, ProfileUpdate } from '../../modules/listings/routes.js';
-import { MAX_LOGO_BYTES, type HostProfile, type HostProfileInput, writeListingProfile } from '../../modules/listings/profile.js';
-import { guestsSee, listingDetail, listListings, previewBooking } from '../../modules/listings/service.js';
+import { MAX_LOGO_BYTES, storedProfile, type HostProfile, type HostProfileInput, writeListingProfile } from '../../modules/listings/profile.js';
+import { guestsSee, knownListing, listingDetail, listListings, previewBooking } from '../../modules/listings/service.js';
 import { changeCheckIn } from '../../modules/messages/check-in.js';
 import { previewPortal } from '../../modules/portal/service.js';
 import { guestTranslator } from '../guest.js';
 import { sendPage } from '../layout.js';
-import { brandCss, isScreen, previewStepPage } from '../portal.js';
+import { isScreen, previewStepPage, sendBrandCss, sendLogoImage } from '../portal.js';
 import { ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
 
 const PAGE = 50;
@@ -29,11 +29,10 @@ const DONE: Record<string, string> = {
  * boxes, as a colour picker cannot be empty and a file input cannot say "remove".
  */
 export const ProfileForm = Type.Composite([
-  Type.Omit(ProfileUpdate, ['logo', 'accent_color']),
+  Type.Omit(ProfileUpdate, ['accent_color']),
   Type.Object({
     accent_color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
     own_color: Type.Optional(Type.Literal('yes')),
-    logo: Type.Optional(Type.String({ maxLength: Math.ceil((MAX_LOGO_BYTES * 4) / 3) + 40 })),
     remove_logo: Type.Optional(Type.Literal('yes')),
     ...CsrfField,
   }),
@@ -79,7 +78,7 @@ export async function acceptLogos(app: FastifyInstance) {
 /** Serves a profile's logo and colours to a console page that shows them (the pages allow only this origin's images). */
 export function sendLogo(reply: FastifyReply, profile: HostProfile) {
   if (!profile.logo) throw notFound('logo');
-  return reply.type(profile.logo.content_type).header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').send(Buffer.from(profile.logo.data, 'base64'));
+  return sendLogoImage(reply, profile.logo, 'private, no-cache');
 }
 
 /**
@@ -281,22 +280,21 @@ export const listingPages =
       '/console/listings/:listing_id/host-profile',
       { config: { audit: 'listings.host_profile.changed' }, schema: { hide: true, params: ListingParams, body: ProfileForm } },
       async (request, reply) => {
-        await listingDetail(deps, request.account.id, request.params.listing_id, 0);
+        await knownListing(deps, request.account.id, request.params.listing_id);
         await writeListingProfile(deps, request.account.id, request.params.listing_id, profileChange(request.body));
         return seeOther(reply, `/console/listings/${encodeURIComponent(request.params.listing_id)}?done=profile#profile-h`);
       },
     );
 
     app.post('/console/listings/:listing_id/check-in', { config: { audit: 'listings.check_in.changed' }, schema: { hide: true, params: ListingParams, body: CheckInForm } }, async (request, reply) => {
-      await listingDetail(deps, request.account.id, request.params.listing_id, 0);
+      await knownListing(deps, request.account.id, request.params.listing_id);
       const { _csrf, ...change } = request.body;
       await changeCheckIn(deps, request.account.id, request.params.listing_id, change);
       return seeOther(reply, `/console/listings/${encodeURIComponent(request.params.listing_id)}?done=check-in#checkin-h`);
     });
 
     app.get('/console/listings/:listing_id/logo', { schema: { hide: true, params: ListingParams } }, async (request, reply) => {
-      const d = await listingDetail(deps, request.account.id, request.params.listing_id, 0);
-      return sendLogo(reply, d.own);
+      return sendLogo(reply, storedProfile((await knownListing(deps, request.account.id, request.params.listing_id)).profile));
     });
 
     // The preview: the portal of the listing's latest booking as its guest would meet it, a step at a time, in any of the six languages.
@@ -327,7 +325,6 @@ export const listingPages =
     });
 
     app.get('/console/listings/:listing_id/preview/brand.css', { schema: { hide: true, params: ListingParams } }, async (request, reply) => {
-      const profile = await guestsSee(deps, request.account.id, request.params.listing_id);
-      return reply.type('text/css').header('cache-control', 'private, no-cache').send(brandCss(profile.accent_color));
+      return sendBrandCss(reply, (await guestsSee(deps, request.account.id, request.params.listing_id)).accent_color, 'private, no-cache');
     });
   };

@@ -5,6 +5,7 @@ import { StringEnum } from '../../http/validation.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
 import { addEntry } from '../../modules/blocklist/service.js';
 import { checksOfReservation } from '../../modules/background-checks/service.js';
+import { CHECK_STATE_WORDS } from './checks.js';
 import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
@@ -323,8 +324,6 @@ function checkFormLink(r: ReservationRow, id: Identification, form: 'background-
   return `/console/checks?${q.toString()}#${form}`;
 }
 
-const ORDERED_WORDS: Record<string, string> = { PENDING: 'running', FINISHED: 'finished', FAILED: 'failed' };
-
 /** The background checks and news searches ordered from this page, each linked to its report. */
 function OrderedChecks({ list }: { list: Awaited<ReturnType<typeof checksOfReservation>> }) {
   if (!list.length) return null;
@@ -340,7 +339,7 @@ function OrderedChecks({ list }: { list: Awaited<ReturnType<typeof checksOfReser
                 {c.type === 'adverse_media' ? 'News search' : 'Background check'}: {c.name}
               </a>{' '}
               <span class="muted">
-                started {when(c.start_date)}, {ORDERED_WORDS[c.status] ?? c.status}
+                started {when(c.start_date)}, {CHECK_STATE_WORDS[c.status] ?? c.status}
                 {c.risk_status === 'REVIEW' ? ': found something' : c.risk_status === 'CLEARED' ? ': nothing found' : ''}
               </span>
             </li>
