@@ -7,6 +7,8 @@
  * the others it wrongly says are. The printed page of passports and
  * TD2 documents is read too and compared with the zone: how often it agrees, how often it says a
  * right zone's name differs (a false alarm), and which of the zone's misread names it catches.
+ * Before them, the specimen documents of public repositories in the shared data directory
+ * (bench/documents/outside.ts), per source, the held-out part first: the figure to quote.
  * Writes bench/results/documents.json. What reading adds to a worker's memory is measured apart,
  * with the processes a user runs (bench/documents/memory.ts).
  *
@@ -18,11 +20,13 @@
 import { existsSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cropDocument } from '../../src/lib/documents/image.js';
 import { closePrintedPageReader, readCardFront, readPrintedPage, type PrintedPage } from '../../src/lib/documents/printed.js';
 import { readDocumentPhoto, type ReadDocument } from '../../src/lib/documents/read.js';
 import { SCREEN_PEAK, SCREEN_SHARE } from '../../src/lib/documents/screen.js';
 import { generateDocuments, type DocumentTruth, type GeneratedPhoto } from './generate.js';
+import { readOutside } from './outside.js';
 
 const COUNT = Number(process.env.DOCUMENTS ?? 200);
 const SEED = Number(process.env.SEED ?? 7);
@@ -44,6 +48,12 @@ function expected(t: DocumentTruth): Record<Field, string> {
     expiry_date: t.expiryDate,
   };
 }
+
+// First the documents nobody here made (bench/documents/outside.ts), then the generator's.
+const OUTSIDE_DIR = process.env.OUTSIDE_DIR ?? fileURLToPath(new URL('../../../shared/data/documents', import.meta.url));
+const outside = await readOutside(OUTSIDE_DIR, new Date('2026-11-26T00:00:00Z'));
+if (outside) for (const o of outside) log(`outside, ${o.part} (${o.sources.join(', ')}): ${o.every_field_right_pct} % of ${o.documents} with every field right`);
+else log(`no labelled outside documents in ${OUTSIDE_DIR}: only the generated ones are measured`);
 
 const dir = process.env.DOCUMENTS_DIR ?? mkdtempSync(path.join(tmpdir(), 'documents-'));
 const made = path.join(dir, 'labels.json');
@@ -147,6 +157,7 @@ const pct = (k: number, n: number) => Math.round((k / n) * 1000) / 10;
 const result = {
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, Node ${process.version}`,
+  outside: outside?.map(({ wrong, ...o }) => ({ ...o, misread: wrong.map((w) => ({ file: w.file, problems: w.problems, got: w.got, want: w.want })) })) ?? null,
   documents: COUNT,
   seed: SEED,
   every_field_right_pct: pct(allRight, COUNT),

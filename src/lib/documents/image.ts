@@ -42,7 +42,9 @@ export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' |
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
-  if (width < 200 || height < 200) throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 × 200 pixels or more`);
+  // A zone cut out on its own (two lines of 44 characters) is about eight times as wide as high.
+  if (Math.max(width, height) < 200 || Math.min(width, height) < 60)
+    throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 pixels or more on its long side and 60 on its short side`);
   return { type: `image/${kind}`, width, height };
 }
 
@@ -157,6 +159,11 @@ export async function decodeColour(data: Buffer, side: number): Promise<{ data: 
 export async function photoArea(data: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Uint8Array> {
   const pixels = await (await workingPicture(data)).toColourspace('srgb').extract(box).raw().toBuffer();
   return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length);
+}
+
+/** A photo as the host is shown it: turned as its EXIF says, CROP_WIDTH wide at most, as a JPEG (an ID card's front, whose portrait the selfie is compared with). */
+export async function hostPhoto(data: Buffer): Promise<Buffer> {
+  return (await workingPicture(data)).resize({ width: CROP_WIDTH, height: CROP_WIDTH, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer();
 }
 
 /**

@@ -3,6 +3,8 @@
  * characters, and which characters each position may hold. The reader uses the kinds to choose
  * between look-alike glyphs (a date holds no O, a name no 0); the test documents are written with them.
  */
+import countries from 'i18n-iso-countries';
+
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
 
 /**
@@ -80,4 +82,82 @@ export function checkDigit(field: string): string {
     sum += value * [7, 3, 1][i % 3]!;
   }
   return String(sum % 10);
+}
+
+/** The ranges [line, start, end) of the fields with check digits, and where their digit is, per format. */
+export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date' | 'expiry_date' | 'optional_data'; line: number; start: number; end: number; digit: number }[]> = {
+  TD1: [
+    { field: 'document_number', line: 0, start: 5, end: 14, digit: 14 },
+    { field: 'birth_date', line: 1, start: 0, end: 6, digit: 6 },
+    { field: 'expiry_date', line: 1, start: 8, end: 14, digit: 14 },
+  ],
+  TD2: [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+  ],
+  TD3: [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+    { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 },
+  ],
+};
+
+/** Where each format's zone gives a state's code: the issuing state and the nationality, [line, start]. */
+export const CODES: Record<MrzFormat, [number, number][]> = {
+  TD1: [
+    [0, 2],
+    [1, 15],
+  ],
+  TD2: [
+    [0, 2],
+    [1, 10],
+  ],
+  TD3: [
+    [0, 2],
+    [1, 10],
+  ],
+};
+
+/**
+ * The codes a zone may give as its issuing state or a nationality: ISO 3166-1 alpha-3, and the
+ * codes ICAO 9303 part 3 adds (Germany's D, the British nationalities, the United Nations',
+ * refugees' and stateless persons', the EU's laissez-passer, Kosovo's, and Utopia, the specimens').
+ */
+const ICAO_CODES = [
+  'D',
+  'GBD',
+  'GBN',
+  'GBO',
+  'GBP',
+  'GBS',
+  'UNO',
+  'UNA',
+  'UNK',
+  'XBA',
+  'XIM',
+  'XCC',
+  'XCE',
+  'XCO',
+  'XEC',
+  'XPO',
+  'XES',
+  'XMP',
+  'XOM',
+  'XDC',
+  'XXA',
+  'XXB',
+  'XXC',
+  'XXX',
+  'EUE',
+  'RKS',
+  'UTO',
+];
+let codes: Set<string> | undefined;
+
+/** Whether a zone's three letters (fillers included, as `D<<`) are a code some state issues. */
+export function knownCode(zone: string): boolean {
+  codes ??= new Set([...Object.keys(countries.getAlpha3Codes()), ...ICAO_CODES]);
+  return codes.has(zone.replace(/<+$/, ''));
 }

@@ -6,8 +6,9 @@
 import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto, photoArea } from './image.js';
-import { checkDigit, type MrzFormat } from './layout.js';
+import { CHECKED, checkDigit, type MrzFormat } from './layout.js';
 import { isScreen, screenArea, screenSigns, type ScreenSigns } from './screen.js';
+import { detectZone, recogniseZone } from './recognise.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
 
 /** A field's check: valid or invalid by its check digit, or none where the zone gives it none (names). */
@@ -58,6 +59,12 @@ export interface DocumentReading {
    * part of the API's answer.
    */
   name_region?: { text: string; sure: string; second: string } | null;
+  /**
+   * Where the document's portrait is: an ID card's front sent with its back (`card_front`), or
+   * `missing` where only the back (which has none) was sent; unset for a passport's page. Not part
+   * of the API's answer.
+   */
+  portrait?: 'card_front' | 'missing';
   /** What says the photo is of a screen, or not (screen.ts). Not part of the API's answer. */
   screen?: ScreenSigns | null;
   ms: number;
@@ -77,26 +84,6 @@ function isoDate(yymmdd: string | null | undefined, kind: 'birth' | 'expiry', to
   const iso = `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
   return Number.isNaN(Date.parse(iso)) ? null : iso;
 }
-
-/** The ranges [line, start, end) of the fields with check digits, and where their digit is, per format. */
-const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date' | 'expiry_date' | 'optional_data'; line: number; start: number; end: number; digit: number }[]> = {
-  TD1: [
-    { field: 'document_number', line: 0, start: 5, end: 14, digit: 14 },
-    { field: 'birth_date', line: 1, start: 0, end: 6, digit: 6 },
-    { field: 'expiry_date', line: 1, start: 8, end: 14, digit: 14 },
-  ],
-  TD2: [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-  ],
-  TD3: [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-    { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 },
-  ],
-};
 
 /**
  * Where a field's check digit fails, one look-alike swap among the characters the reader was
@@ -229,28 +216,98 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoPro
   return problems;
 }
 
-/** Reads a document photo. Throws ImageRefused (image.ts) for what is no photo at all. */
+/** A zone's lines as a document (its format told by their count and length): what a labelled zone says, for measuring the reader. */
+export function zoneDocument(lines: string[], today = new Date()): ReadDocument | null {
+  const format = lines.length === 3 ? 'TD1' : lines[0]!.length === 36 ? 'TD2' : 'TD3';
+  const confidence = lines.map((l) => [...l].map(() => ({ best: 1, second: 0, secondChar: '' })));
+  return toDocument({ format, lines: [...lines], confidence, corners: [], pitch: 0 }, new Set(), today);
+}
+
+/** A templates' read matching OCR-B this well (their mean best match) is trusted where its check digits hold. */
+const SURE_TEMPLATES = 0.75;
+
+/** How many of a document's check digits hold (the composite's included), for choosing between two reads of one zone. */
+function checksHeld(doc: ReadDocument): number {
+  return [doc.document_number, doc.birth_date, doc.expiry_date, doc.optional_data].filter((f) => f.check === 'valid').length + (doc.composite === 'valid' ? 1 : 0);
+}
+
+/**
+ * The recogniser's read of a zone, with each field that fails its check digit there but holds in
+ * the templates' read of the same zone taken from the templates: two readers of other kinds
+ * rarely misread the same field, and the check digit says which one did.
+ */
+function vote(recognised: ZoneReading, templates: ZoneReading): ZoneReading {
+  if (recognised.format !== templates.format) return recognised;
+  const lines = [...recognised.lines];
+  const confidence = recognised.confidence.map((c) => [...c]);
+  for (const f of CHECKED[recognised.format]) {
+    const r = lines[f.line]!;
+    const t = templates.lines[f.line]!;
+    const holds = (line: string) => checkDigit(line.slice(f.start, f.end)) === line[f.digit];
+    if (holds(r) || !holds(t)) continue;
+    lines[f.line] = r.slice(0, f.start) + t.slice(f.start, f.digit + 1) + r.slice(f.digit + 1);
+    for (let i = f.start; i <= f.digit; i++) confidence[f.line]![i] = templates.confidence[f.line]![i]!;
+  }
+  return { ...recognised, lines, confidence };
+}
+
+/**
+ * A zone's reads, each made a document: the first that every check digit confirms, else the one
+ * with the most check digits holding (the earlier of equals).
+ */
+function bestRead(zones: ZoneReading[], today: Date): { zone: ZoneReading; document: ReadDocument } | undefined {
+  let best: { zone: ZoneReading; document: ReadDocument; held: number } | undefined;
+  for (const zone of zones) {
+    const copy = { ...zone, lines: [...zone.lines] };
+    const document = toDocument(copy, correctByCheckDigits(copy), today);
+    if (!document) continue;
+    const held = (document.valid ? 10 : 0) + checksHeld(document);
+    if (!best || held > best.held) best = { zone: copy, document, held };
+  }
+  return best && { zone: best.zone, document: best.document };
+}
+
+/**
+ * Reads a document photo. Throws ImageRefused (image.ts) for what is no photo at all.
+ *
+ * A read is always tried, whatever the photo looks like: the templates' read (zone.ts), the
+ * recogniser's read of the zone the templates found, voted field by field (recognise.ts), and
+ * where neither is confirmed by every check digit, the zone looked for again by the detector. The
+ * photo's problems (dark, blurred, glare…) are said only when no read is confirmed, as the reason
+ * why; a read every check digit confirms is a read.
+ */
 export async function readDocumentPhoto(data: Buffer, today = new Date()): Promise<DocumentReading> {
   const started = performance.now();
   const img = await decodePhoto(data);
   const zone = await readZone(img);
-  let document: ReadDocument | null = null;
-  if (zone && zone.score > 0.45) {
-    const corrected = correctByCheckDigits(zone);
-    document = toDocument(zone, corrected, today);
+  const reads: ZoneReading[] = [];
+  // The templates' read, where they matched OCR-B well and every check digit holds, is the read:
+  // the recogniser is asked only where they were unsure or a check failed.
+  let best = zone && zone.score > SURE_TEMPLATES ? bestRead([zone], today) : undefined;
+  if (zone && !best?.document.valid) {
+    const recognised = await recogniseZone(img, zone);
+    reads.push(vote(recognised, zone));
+    if (zone.score > 0.45) reads.push(zone);
+    best = bestRead(reads, today);
   }
-  const corners = zone?.corners ?? null;
+  if (!best?.document.valid) {
+    const detected = await detectZone(img, (z) => bestRead([z], today)?.document.valid === true);
+    best = bestRead([...(best ? [best.zone] : []), ...detected], today);
+  }
+  const document = best?.document ?? null;
+  const found = best?.zone ?? zone;
+  const corners = found?.corners ?? null;
   const area = screenArea(img.width, img.height, corners);
   const signs = area && screenSigns({ ...area, data: await photoArea(data, area) }, img.width, img.height, corners);
   const screen = isScreen(signs) ? (['screen_photo'] as const) : [];
   // A zone that reads but fails its checks is reported with its fields (each marked), and the photo's problems said too.
-  const problems = document?.valid ? [...screen] : photoProblems(img, zone, [...screen]);
+  const problems = document?.valid ? [...screen] : photoProblems(img, found, [...screen]);
   return {
     document,
     problems,
     zone_corners: corners,
     picture: { width: img.width, height: img.height },
-    name_region: zone && document ? nameRegion(zone) : null,
+    name_region: best && document ? nameRegion(best.zone) : null,
     screen: signs,
     ms: Math.round(performance.now() - started),
   };

@@ -4,13 +4,17 @@
  * it (a passport's above its zone, cut out of the same photo; an ID card's front, the other
  * photo); a screen seen on either side is said.
  */
-import { cropDocument } from './image.js';
+import { cropDocument, hostPhoto } from './image.js';
 import { readCardFront, readPrintedPage } from './printed.js';
 import { readDocumentPhoto, type DocumentReading } from './read.js';
 
 export interface SetReading {
   reading: DocumentReading;
-  /** The document cut out of the photo its zone was read from (a JPEG), for the host. */
+  /**
+   * What the host is shown of the document (a JPEG): the page cut out of the photo its zone was
+   * read from, or for an ID card, its front (the side with the portrait), as sent; the back's
+   * cut-out where no front was sent.
+   */
   crop: Buffer | null;
   /** Why the printed page could not be read, where it could not: the zone's reading stands without it. */
   pageError?: string;
@@ -31,11 +35,14 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   // Either side photographed on a screen is said, whichever side the zone was read from.
   if (screen && !best.problems.includes('screen_photo')) best.problems.unshift('screen_photo');
   const doc = best.document;
-  const crop = doc && best.zone_corners && best.picture ? await cropDocument(zoneIn, best.zone_corners, best.picture, doc.format).catch(() => null) : null;
+  const front = photos.find((p) => p !== zoneIn);
+  // An ID card's portrait is on its front, not on the back its zone is read from.
+  if (doc?.format === 'TD1') best.portrait = front ? 'card_front' : 'missing';
+  const zoneCrop = doc && best.zone_corners && best.picture ? await cropDocument(zoneIn, best.zone_corners, best.picture, doc.format).catch(() => null) : null;
+  const crop = doc?.format === 'TD1' && front ? await hostPhoto(front).catch(() => zoneCrop) : zoneCrop;
   let pageError: string | undefined;
   if (doc) {
-    const front = photos.find((p) => p !== zoneIn);
-    const page = doc.format === 'TD1' ? front && readCardFront(front, doc, best.name_region) : crop && readPrintedPage(crop, doc, best.name_region);
+    const page = doc.format === 'TD1' ? front && readCardFront(front, doc, best.name_region) : zoneCrop && readPrintedPage(zoneCrop, doc, best.name_region);
     doc.printed = page ? await page.catch((err: unknown) => ((pageError = (err as Error).message), null)) : null;
   }
   return { reading: best, crop, ...(pageError ? { pageError } : {}) };

@@ -8,10 +8,14 @@
 import { decodeColour, ImageRefused } from '../documents/image.js';
 import { describeFace, faceDistance, type FaceFound } from './faces.js';
 
-/** Closer than this, at most 1 % of the benchmark's pairs of two people matched: the same person. */
-export const SAME_DISTANCE = 0.616;
-/** Closer than this, at most 0.1 % did: very likely the same person. */
-export const SURE_DISTANCE = 0.555;
+/**
+ * Closer than this, the same person: calibrated on look-alikes (two people of the same sex and
+ * age band, the impostor a fraudster picks), of whom at most 1 % came this close, not on random
+ * strangers, most of whom differ in sex or age and are far easier to tell apart.
+ */
+export const SAME_DISTANCE = 0.54;
+/** Closer than this, no look-alike came: very likely the same person. */
+export const SURE_DISTANCE = 0.5;
 /** Farther than this, hardly any pair of one person's photos lay: not the same person. Between the two, too close to call. */
 export const APART_DISTANCE = 0.78;
 
@@ -48,8 +52,18 @@ export interface Comparison {
   threshold: number;
   verdict: FaceVerdict;
   /** How sure, in words: very likely, likely, too close to call, not the same person, or why it cannot tell. */
-  strength: 'very_likely' | 'likely' | 'too_close' | 'unlikely' | 'no_face';
+  strength: Strength;
 }
+
+export type Strength = 'very_likely' | 'likely' | 'too_close' | 'unlikely' | 'no_face' | 'several_faces';
+
+/** The verdict a strength says: one follows from the other, so that an answer never says two things. */
+export function verdictOf(strength: Strength): FaceVerdict {
+  return strength === 'very_likely' || strength === 'likely' ? 'same_person' : strength === 'unlikely' ? 'not_same_person' : 'cannot_tell';
+}
+
+/** A comparison made to say `strength`, its verdict with it. */
+export const withStrength = (c: Comparison, strength: Strength): Comparison => ({ ...c, strength, verdict: verdictOf(strength) });
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -59,12 +73,10 @@ export const judge = (a: Float32Array | null, b: Float32Array | null): Compariso
 /** The verdict on two faces this far apart (null: a face is missing). */
 export function judgeDistance(distance: number | null): Comparison {
   const threshold = round(1 - SAME_DISTANCE);
-  if (distance === null) return { similarity: null, threshold, verdict: 'cannot_tell', strength: 'no_face' };
+  if (distance === null) return { similarity: null, threshold, verdict: verdictOf('no_face'), strength: 'no_face' };
   const similarity = round(Math.max(0, 1 - distance));
-  if (distance < SURE_DISTANCE) return { similarity, threshold, verdict: 'same_person', strength: 'very_likely' };
-  if (distance < SAME_DISTANCE) return { similarity, threshold, verdict: 'same_person', strength: 'likely' };
-  if (distance < APART_DISTANCE) return { similarity, threshold, verdict: 'cannot_tell', strength: 'too_close' };
-  return { similarity, threshold, verdict: 'not_same_person', strength: 'unlikely' };
+  const strength: Strength = distance < SURE_DISTANCE ? 'very_likely' : distance < SAME_DISTANCE ? 'likely' : distance < APART_DISTANCE ? 'too_close' : 'unlikely';
+  return { similarity, threshold, verdict: verdictOf(strength), strength };
 }
 
 /** A photo's face, found and described where faces are looked for; ImageRefused (image.ts) for what is no photo. */
@@ -83,6 +95,6 @@ export async function comparePhotos(a: Buffer, b: Buffer): Promise<Comparison & 
   const problems = { a: faceProblems(first), b: faceProblems(second) };
   const comparison = judge(first?.descriptor ?? null, second?.descriptor ?? null);
   // Which of several faces was meant cannot be told.
-  if ((first?.faces ?? 0) > 1 || (second?.faces ?? 0) > 1) return { ...comparison, verdict: 'cannot_tell', problems };
+  if ((first?.faces ?? 0) > 1 || (second?.faces ?? 0) > 1) return { ...withStrength(comparison, 'several_faces'), problems };
   return { ...comparison, problems };
 }

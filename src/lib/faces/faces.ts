@@ -178,7 +178,18 @@ export async function describeFace(photo: Rgb, describe = true): Promise<FaceFou
       const levelled = await landmarksIn(api, level, turnedBox(face.box, between, angle));
       const [aligned] = await api.extractFaceTensors(level as unknown as ApiTensor, [levelled.align(null, { useDlibAlignment: true })]);
       try {
+        // The face and its mirror image described, and the two averaged: what one side of a face
+        // shows by chance (light, a turn) counts half, and look-alikes fell apart further.
         const descriptor = (await api.nets.faceRecognitionNet.computeFaceDescriptor(aligned!)) as Float32Array;
+        {
+          const mirrored = tf.reverse(aligned as unknown as Tensor3D, 1);
+          try {
+            const other = (await api.nets.faceRecognitionNet.computeFaceDescriptor(mirrored as unknown as ApiTensor)) as Float32Array;
+            for (let i = 0; i < descriptor.length; i++) descriptor[i] = (descriptor[i]! + other[i]!) / 2;
+          } finally {
+            mirrored.dispose();
+          }
+        }
         return { descriptor, ...signs };
       } finally {
         aligned!.dispose();

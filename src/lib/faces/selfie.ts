@@ -17,7 +17,7 @@
  */
 import { readDocumentPhoto } from '../documents/read.js';
 import { isScreen } from '../documents/screen.js';
-import { faceIn, faceProblems, judge, type Comparison, type FaceProblem } from './compare.js';
+import { faceIn, faceProblems, judge, withStrength, type Comparison, type FaceProblem } from './compare.js';
 import { faceDistance } from './faces.js';
 
 export type Signal = 'one_face' | 'not_the_document' | 'head_turn' | 'blink' | 'screen';
@@ -57,8 +57,8 @@ export async function checkSelfie(documents: Buffer[], selfie: Buffer, frames: B
   const problems = faceProblems(face);
   let comparison = judge(portrait?.descriptor ?? null, face?.descriptor ?? null);
   // A selfie the guest should take again says nothing against them: only a clear match stands.
-  if (problems.length && comparison.verdict !== 'same_person') comparison = { ...comparison, verdict: 'cannot_tell', strength: comparison.similarity === null ? 'no_face' : 'too_close' };
-  if (face && face.faces > 1) comparison = { ...comparison, verdict: 'cannot_tell' };
+  if (problems.length && comparison.verdict !== 'same_person') comparison = withStrength(comparison, comparison.similarity === null ? 'no_face' : 'too_close');
+  if (face && face.faces > 1) comparison = withStrength(comparison, 'several_faces');
 
   const signals: SelfieCheck['liveness']['signals'] = [];
   signals.push({ code: 'one_face', result: !face ? 'not_checked' : face.faces === 1 ? 'passed' : 'failed' });

@@ -30,6 +30,7 @@ export const STRENGTH_WORDS: Record<Comparison['strength'], string> = {
   too_close: 'cannot tell: the faces are neither close enough to be one person nor far enough apart to be two',
   unlikely: 'not the same person',
   no_face: 'cannot tell: a face is missing',
+  several_faces: 'cannot tell: a photo shows several faces, and which one is meant is not known',
 };
 
 /** What is wrong with a photo of a face, and what to do: the API's words. */
@@ -95,6 +96,7 @@ export interface LivenessView {
 }
 
 const NO_DOCUMENT_FACE = 'No face was found on the document’s photo to compare the selfie with: the document may be cut off or its portrait hidden by glare.';
+const NO_CARD_FRONT = 'Only the back of the ID card was sent, and it has no portrait: the selfie can be compared with the card’s front, with its photo, once the guest sends it.';
 
 /** A reading's selfie comparison as the API and the console show it; nulls without a selfie. */
 export function faceView(deps: Deps, row: repo.VerificationRow): { face: FaceView | null; liveness: LivenessView | null } {
@@ -108,12 +110,15 @@ export function faceView(deps: Deps, row: repo.VerificationRow): { face: FaceVie
   }
   const check = JSON.parse(deps.secrets.open(row.face_enc, faceAad(row.account_id, row.id))) as SelfieCheck;
   const reasons: FaceView['reasons'] = check.face.problems.map((code) => ({ code, message: FACE_PROBLEM_WORDS[code] }));
-  if (!check.face.document_face) reasons.unshift({ code: 'no_document_face', message: NO_DOCUMENT_FACE });
+  const backOnly = portraitOf(deps, row) === 'missing';
+  if (!check.face.document_face) reasons.unshift({ code: 'no_document_face', message: backOnly ? NO_CARD_FRONT : NO_DOCUMENT_FACE });
   const words =
     check.face.strength === 'no_face'
       ? check.face.document_face
         ? 'cannot tell: no face was found in the selfie'
-        : 'cannot tell: no face was found on the document'
+        : backOnly
+          ? 'cannot tell: only the back of the ID card was sent, and it has no portrait'
+          : 'cannot tell: no face was found on the document'
       : STRENGTH_WORDS[check.face.strength];
   const signals = check.liveness.signals.map((s) => ({ ...s, shows: SIGNAL_WORDS[s.code].shows, message: SIGNAL_WORDS[s.code][s.result] }));
   const passed = signals.filter((s) => s.result === 'passed').length;
@@ -125,6 +130,11 @@ export function faceView(deps: Deps, row: repo.VerificationRow): { face: FaceVie
       words: `${passed} of ${signals.length} signals passed. They are signs that a live person took the selfie, not proof: a video played to the camera, or a good print, can pass them.`,
     },
   };
+}
+
+/** Where the reading's document has its portrait (read.ts's DocumentReading.portrait): missing where only an ID card's back was sent. */
+export function portraitOf(deps: Deps, row: repo.VerificationRow): DocumentReading['portrait'] {
+  return row.result_enc ? (JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading).portrait : undefined;
 }
 
 type FaceChange = { face_status: 'finished' | 'failed'; face_enc: string | null; face_error: string | null };

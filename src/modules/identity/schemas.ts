@@ -67,7 +67,7 @@ export const FaceSection = Type.Object(
     similarity: Nullable(Type.Number({ description: '0 to 1, 1 less the distance between the two faces’ descriptors; null while pending or where a face is missing' })),
     threshold: Nullable(Type.Number({ description: 'the similarity from which the faces are taken for one person (calibrated by npm run bench:faces)' })),
     verdict: Nullable(Verdict),
-    strength: Nullable(StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face'])),
+    strength: Nullable(StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face', 'several_faces'])),
     words: Type.String({ description: 'the verdict in words: "very likely the same person", "cannot tell: …"' }),
     reasons: Type.Array(
       Type.Object({
@@ -118,7 +118,7 @@ export const SelfieRecord = Type.Object(
       similarity: Nullable(Type.Number()),
       threshold: Type.Number(),
       verdict: Verdict,
-      strength: StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face']),
+      strength: StringEnum(['very_likely', 'likely', 'too_close', 'unlikely', 'no_face', 'several_faces']),
       problems: Type.Array(FaceProblemCode),
       document_face: Type.Boolean(),
     }),

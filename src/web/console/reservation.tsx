@@ -357,6 +357,17 @@ const CHECK_DIGIT_WORDS: Record<DocumentField['check'], string> = { valid: 'chec
 const zoneCountry = (v: string | null) => (v ? countryNames([v.replace(/<+$/, '') === 'D' ? 'DE' : (countryCode(v.replace(/<+$/, '')) ?? v)]) : '');
 const DOCUMENT_TYPE_WORDS: Record<string, string> = { P: 'passport', I: 'ID card', A: 'ID card', C: 'ID card', V: 'visa' };
 
+/** What the document's photo shows the host: the page cut out around its zone, an ID card's front as sent, or its back where no front was sent. */
+const PHOTO_WORDS: Record<NonNullable<DocumentReading['portrait']> | 'page', { alt: string; caption: string; short: string }> = {
+  page: {
+    alt: "The document, cut out of the guest's photo",
+    caption: "Cut out of the guest's photo where the machine-readable zone was found: compare the portrait with the guest.",
+    short: 'The document',
+  },
+  card_front: { alt: "The ID card's front, as the guest sent it", caption: "The ID card's front, as the guest sent it: compare the portrait with the guest.", short: "The ID card's front" },
+  missing: { alt: "The ID card's back, cut out of the guest's photo", caption: "The ID card's back: it has no portrait.", short: "The ID card's back (no portrait)" },
+};
+
 /**
  * What was read from the photo of the guest's document, field by field beside what the booking
  * and the guest gave, each disagreement marked as the identification check found it.
@@ -408,14 +419,19 @@ function DocumentRead({
         Read from the photo of the {DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? 'document'}:{' '}
         <strong id="document-valid">{d.valid ? 'every check digit holds' : 'a check digit fails (a misread or an altered document)'}</strong>.
       </p>
+      {read.reading.portrait === 'missing' ? (
+        <p id="document-portrait-missing" class="differs">
+          Only the back of the ID card was sent, and it has no portrait: ask the guest for a photo of the card's front to compare with them.
+        </p>
+      ) : null}
       {face.face ? (
-        <FaceMatch photo={photo} selfie={selfie} face={face.face} liveness={face.liveness} />
+        <FaceMatch photo={photo} portrait={read.reading.portrait} selfie={selfie} face={face.face} liveness={face.liveness} />
       ) : photo ? (
         <figure class="document-photo">
           <a href={photo}>
-            <img id="document-photo" src={photo} alt="The document, cut out of the guest's photo" />
+            <img id="document-photo" src={photo} alt={PHOTO_WORDS[read.reading.portrait ?? 'page'].alt} />
           </a>
-          <figcaption class="muted">Cut out of the guest's photo where the machine-readable zone was found: compare the portrait with the guest.</figcaption>
+          <figcaption class="muted">{PHOTO_WORDS[read.reading.portrait ?? 'page'].caption}</figcaption>
         </figure>
       ) : null}
       <table class="cards" id="document-read">
@@ -477,14 +493,27 @@ const SIGNAL_MARK = { passed: '✓', failed: '✗', not_checked: '–' } as cons
  * The document and the guest's selfie side by side, with the comparison's verdict in words and
  * each liveness signal for what it shows: the host compares the two faces with their own eyes.
  */
-function FaceMatch({ photo, selfie, face, liveness }: { photo?: string | undefined; selfie?: string | undefined; face: FaceView; liveness: LivenessView | null }) {
+function FaceMatch({
+  photo,
+  portrait,
+  selfie,
+  face,
+  liveness,
+}: {
+  photo?: string | undefined;
+  portrait: DocumentReading['portrait'];
+  selfie?: string | undefined;
+  face: FaceView;
+  liveness: LivenessView | null;
+}) {
+  const words = PHOTO_WORDS[portrait ?? 'page'];
   const verdict = face.words.charAt(0).toUpperCase() + face.words.slice(1);
   return (
     <div id="face-match">
       <div class="face-pair">
         <figure class="document-photo">
-          {photo ? <img id="document-photo" src={photo} alt="The document, cut out of the guest's photo" /> : <p class="muted">No photo of the document is kept.</p>}
-          <figcaption class="muted">The document</figcaption>
+          {photo ? <img id="document-photo" src={photo} alt={words.alt} /> : <p class="muted">No photo of the document is kept.</p>}
+          <figcaption class="muted">{words.short}</figcaption>
         </figure>
         <figure class="document-photo">
           {selfie ? <img id="selfie-photo" src={selfie} alt="The guest's selfie" /> : <p class="muted">The selfie is no longer kept.</p>}
