@@ -143,24 +143,43 @@ const SIZES: Record<MrzFormat, { w: number; h: number }> = { TD1: { w: 85.6, h: 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The document as an SVG at `pxPerMm`: background, photo, printed fields and the zone in OCR-B. */
-function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false, portrait?: Buffer): { svg: string; width: number; height: number } {
+/**
+ * How a press prints a document: the page white or tinted, fine coloured guilloche over the whole
+ * page (the zone's band too) or light curves with the zone's band cleared, the zone's ink bolder
+ * (a stroke, in pixels) and its print a little smaller or larger than ICAO's 2.54 mm a character.
+ * The photos' documents are printed one way; the scans vary it, as the outside documents do.
+ */
+export interface PrintStyle {
+  page: 'tinted' | 'white';
+  guilloche: 'light' | 'dense';
+  bold: number;
+  size: number;
+}
+const PRINTED: PrintStyle = { page: 'tinted', guilloche: 'light', bold: 0, size: 1 };
+
+function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false, portrait?: Buffer, style: PrintStyle = PRINTED): { svg: string; width: number; height: number } {
   const { w, h } = SIZES[t.format];
   const [W, H] = [Math.round(w * pxPerMm), Math.round(h * pxPerMm)];
   const mm = (v: number) => (v * pxPerMm).toFixed(1);
   const hue = f.number.int(360);
   // Guilloche-like curves, as printed security backgrounds have.
-  const waves = Array.from({ length: 14 }, (_, i) => {
-    const y0 = (H / 14) * i;
-    const pts = Array.from({ length: 40 }, (_, k) => `${((W / 39) * k).toFixed(1)},${(y0 + Math.sin(k / 3 + i) * 8).toFixed(1)}`).join(' ');
-    return `<polyline points="${pts}" fill="none" stroke="hsl(${hue},40%,75%)" stroke-width="1.2"/>`;
+  const rows = style.guilloche === 'dense' ? 60 : 14;
+  const waves = Array.from({ length: rows }, (_, i) => {
+    const y0 = (H / rows) * i;
+    const pts = Array.from({ length: 80 }, (_, k) => `${((W / 79) * k).toFixed(1)},${(y0 + Math.sin(k / 5 + i) * (style.guilloche === 'dense' ? 14 : 8)).toFixed(1)}`).join(' ');
+    const colour = style.guilloche === 'dense' ? `hsl(${(hue + i * 7) % 360},55%,70%)` : `hsl(${hue},40%,75%)`;
+    return `<polyline points="${pts}" fill="none" stroke="${colour}" stroke-width="${style.guilloche === 'dense' ? 0.8 : 1.2}"/>`;
   }).join('');
   const { lines } = t;
-  const pitch = 2.54; // ten characters an inch
+  const pitch = 2.54 * style.size; // ten characters an inch, as printed
   // From a line's top to its baseline, mm: the characters are about 2.5 mm tall at this pitch.
   const charH = 3.2;
   const zoneLeft = (w - lines[0]!.length * pitch) / 2;
   const zoneTop = h - lines.length * 4.3 - 2.2;
-  const zone = lines.map((line, i) => `<path d="${ocrbPath(line, Number(mm(zoneLeft)), Number(mm(zoneTop + i * 4.3 + charH)), pitch * pxPerMm)}" fill="#141414"/>`).join('');
+  const ink = style.bold ? ` stroke="#141414" stroke-width="${style.bold.toFixed(2)}" stroke-linejoin="round"` : '';
+  const zone = lines
+    .map((line, i) => `<path d="${ocrbPath(line, Number(mm(zoneLeft)), Number(mm(zoneTop + i * 4.3 * style.size + charH * style.size)), pitch * pxPerMm)}" fill="#141414"${ink}/>`)
+    .join('');
   const photo = { x: 4, y: t.format === 'TD1' ? 10 : 12, w: w * 0.26, h: h * (t.format === 'TD1' ? 0.52 : 0.5) };
   const fx = photo.x + photo.w + 4;
   const fields = [
@@ -181,7 +200,7 @@ function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false,
     )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
-<rect width="${W}" height="${H}" rx="${mm(3)}" fill="hsl(${hue},35%,90%)"/>${waves}
+<rect width="${W}" height="${H}" rx="${mm(3)}" fill="${style.page === 'white' ? '#fdfdfb' : `hsl(${hue},35%,90%)`}"/>${waves}
 <text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
 ${
   portrait
@@ -189,7 +208,7 @@ ${
     : `<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
 <ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>`
 }
-${front ? '' : `<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>`}
+${front || style.guilloche === 'dense' ? '' : `<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>`}
 ${text}${front ? '' : zone}</svg>`;
   return { svg, width: W, height: H };
 }
@@ -371,6 +390,36 @@ export async function photograph(f: Faker, t: DocumentTruth, out: string, { scre
   return distortions;
 }
 
+/**
+ * A document scanned or rendered flat, as the outside documents are: no table, no camera; the
+ * page filling the frame or on a scanner's white, 800 to 1,400 pixels wide, turned a degree or
+ * two at most, printed in one of the styles above, saved as a JPEG.
+ */
+export async function scan(f: Faker, t: DocumentTruth, out: string): Promise<string[]> {
+  const style: PrintStyle = {
+    page: f.helpers.arrayElement(['tinted', 'white'] as const),
+    guilloche: f.helpers.arrayElement(['light', 'dense'] as const),
+    bold: f.helpers.arrayElement([0, 0, 0.8, 1.6]),
+    size: f.number.float({ min: 0.9, max: 1.04 }),
+  };
+  const distortions = ['scan'];
+  if (style.page === 'white') distortions.push('white page');
+  if (style.guilloche === 'dense') distortions.push('guilloche behind the zone');
+  if (style.bold) distortions.push('bold print');
+  if (style.size < 0.95) distortions.push('small print');
+  const page = documentSvg(f, t, 12, false, undefined, style);
+  let img = sharp(Buffer.from(page.svg)).flatten({ background: '#ffffff' });
+  const margin = f.number.int(2) === 0 ? 0 : Math.round(page.width * f.number.float({ min: 0.03, max: 0.12 }));
+  if (margin) img = sharp(await img.extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#ffffff' }).png().toBuffer());
+  else distortions.push('full frame');
+  const angle = f.number.int(3) === 0 ? f.number.float({ min: -2, max: 2 }) : 0;
+  if (angle) img = sharp(await img.rotate(angle, { background: '#ffffff' }).png().toBuffer());
+  const width = f.number.int({ min: 800, max: 1400 });
+  img = img.resize({ width });
+  await img.jpeg({ quality: f.number.int({ min: 70, max: 98 }) }).toFile(out);
+  return distortions;
+}
+
 const REF_DATE = '2026-11-26T00:00:00Z';
 
 /**
@@ -378,9 +427,10 @@ const REF_DATE = '2026-11-26T00:00:00Z';
  * that the first `count` do not change: with `fronts`, a photo of each ID card's front (`front`
  * beside its `file`), and `screens` more photos of documents shown on a screen. With
  * `portraits` (JPEG photos of faces), the i-th document carries the i-th face (the others a
- * drawn silhouette). Writes labels.json beside them.
+ * drawn silhouette). Then `scans` documents scanned or rendered flat, printed in varied styles
+ * (scan). Writes labels.json beside them.
  */
-export async function generateDocuments(dir: string, count: number, seed = 1, { screens = 0, fronts = false, portraits = [] as Buffer[] } = {}): Promise<GeneratedPhoto[]> {
+export async function generateDocuments(dir: string, count: number, seed = 1, { screens = 0, fronts = false, portraits = [] as Buffer[], scans = 0 } = {}): Promise<GeneratedPhoto[]> {
   mkdirSync(dir, { recursive: true });
   faker.seed(seed);
   COUNTRIES.forEach((c, i) => c.faker.seed(seed * 100 + i));
@@ -407,13 +457,20 @@ export async function generateDocuments(dir: string, count: number, seed = 1, { 
     const file = path.join(dir, `${id}.jpg`);
     photos.push({ id, file, truth, distortions: await photograph(faker, truth, file, { screen: true }) });
   }
+  if (scans) faker.seed(seed + 3_000_017);
+  for (let i = 0; i < scans; i++) {
+    const truth = documentData(faker, (['TD3', 'TD1', 'TD3', 'TD2'] as const)[i % 4]!);
+    const id = `scan-${String(i).padStart(4, '0')}`;
+    const file = path.join(dir, `${id}.jpg`);
+    photos.push({ id, file, truth, distortions: await scan(faker, truth, file) });
+  }
   writeFileSync(path.join(dir, 'labels.json'), JSON.stringify(photos, null, 1));
   return photos;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [dir, count = '20', seed = '1', screens = '0'] = process.argv.slice(2);
-  if (!dir) throw new Error('usage: generate.ts <dir> [count] [seed] [screens]');
-  const photos = await generateDocuments(dir, Number(count), Number(seed), { screens: Number(screens), fronts: true });
+  const [dir, count = '20', seed = '1', screens = '0', scans = '0'] = process.argv.slice(2);
+  if (!dir) throw new Error('usage: generate.ts <dir> [count] [seed] [screens] [scans]');
+  const photos = await generateDocuments(dir, Number(count), Number(seed), { screens: Number(screens), fronts: true, scans: Number(scans) });
   process.stdout.write(`${photos.length} photos in ${dir}\n`);
 }

@@ -4,7 +4,9 @@
  * documents with every field right, per field and per distortion, the misreads a check digit
  * missed (the target is none), and the time a document took. It also photographs documents shown
  * on a screen, and counts how many of those the reader says are screen photos, and how many of
- * the others it wrongly says are. The printed page of passports and
+ * the others it wrongly says are, and reads documents scanned or rendered flat in varied print
+ * (full-frame and white pages, coloured guilloche behind the zone, bold or small print), none of
+ * which may be called a screen. The printed page of passports and
  * TD2 documents is read too and compared with the zone: how often it agrees, how often it says a
  * right zone's name differs (a false alarm), and which of the zone's misread names it catches.
  * Before them, the specimen documents of public repositories in the shared data directory
@@ -13,9 +15,9 @@
  * with the processes a user runs (bench/documents/memory.ts).
  *
  *   npm run bench:documents               (200 documents)
- *   DOCUMENTS=40 SCREENS=6 npm run bench:documents  (a quick look)
+ *   DOCUMENTS=40 SCREENS=6 SCANS=10 npm run bench:documents  (a quick look)
  *   DOCUMENTS_DIR=dir npm run bench:documents       (the photos kept in dir, and read from there
- *                                                   the next time: generate.ts dir 200 11 30 makes them)
+ *                                                   the next time: generate.ts dir 200 11 30 50 makes them)
  */
 import { existsSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -24,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { cropDocument } from '../../src/lib/documents/image.js';
 import { closePrintedPageReader, readCardFront, readPrintedPage, type PrintedPage } from '../../src/lib/documents/printed.js';
 import { readDocumentPhoto, type ReadDocument } from '../../src/lib/documents/read.js';
-import { SCREEN_PEAK, SCREEN_SHARE } from '../../src/lib/documents/screen.js';
+import { HINT_SHARE, SCREEN_PEAK, SCREEN_SHARE } from '../../src/lib/documents/screen.js';
 import { generateDocuments, type DocumentTruth, type GeneratedPhoto } from './generate.js';
 import { readOutside } from './outside.js';
 
@@ -32,6 +34,8 @@ const COUNT = Number(process.env.DOCUMENTS ?? 200);
 const SEED = Number(process.env.SEED ?? 7);
 /** Documents photographed on a screen, besides the COUNT: a third of each format. */
 const SCREENS = Number(process.env.SCREENS ?? 30);
+/** Documents scanned or rendered flat in varied print (generate.ts's scan), besides: read, and never to be called screens. */
+const SCANS = Number(process.env.SCANS ?? 50);
 const log = (m: string) => process.stderr.write(`[documents] ${m}\n`);
 
 const FIELDS = ['document_number', 'surname', 'given_names', 'nationality', 'birth_date', 'sex', 'expiry_date'] as const;
@@ -59,8 +63,8 @@ const dir = process.env.DOCUMENTS_DIR ?? mkdtempSync(path.join(tmpdir(), 'docume
 const made = path.join(dir, 'labels.json');
 const all: GeneratedPhoto[] = existsSync(made)
   ? JSON.parse(readFileSync(made, 'utf8'))
-  : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, SEED, { screens: SCREENS, fronts: true }));
-if (all.length !== COUNT + SCREENS) throw new Error(`${made} holds ${all.length} photos, not ${COUNT} and ${SCREENS} screens`);
+  : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, SEED, { screens: SCREENS, fronts: true, scans: SCANS }));
+if (all.length !== COUNT + SCREENS + SCANS) throw new Error(`${made} holds ${all.length} photos, not ${COUNT}, ${SCREENS} screens and ${SCANS} scans`);
 const photos = all.slice(0, COUNT);
 const screens = { photos: SCREENS, flagged: 0, read: 0, false_alarms: 0, false_alarm_ids: [] as string[], mostShare: 0, mostPeak: 0 };
 const perField = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
@@ -150,6 +154,20 @@ for (const p of all.slice(COUNT)) {
   else if (process.env.SHOW_WRONG) process.stdout.write(`${p.id} [${p.distortions.join(', ')}] not said to be a screen: ${JSON.stringify(r.screen)}\n`);
   if (r.document?.valid) screens.read++;
 }
+// The scans: every field right, and none called a screen.
+const scans = { n: 0, right: 0, said_screen: 0, hinted: 0, misread_passed: 0, wrong: [] as string[], ms: [] as number[] };
+for (const p of all.slice(COUNT + SCREENS)) {
+  const r = await readDocumentPhoto(readFileSync(p.file), new Date('2026-11-26T00:00:00Z'));
+  scans.n++;
+  scans.ms.push(r.ms);
+  if (r.problems.includes('screen_photo')) scans.said_screen++;
+  if (r.screen_hint) scans.hinted++;
+  const want = expected(p.truth);
+  const right = !!r.document && FIELDS.every((f) => r.document![f].value === want[f]);
+  if (right) scans.right++;
+  else scans.wrong.push(`${p.id} [${p.distortions.join(', ')}] ${r.document?.zone.join(' / ') ?? r.problems.join(',')}`);
+  if (r.document && FIELDS.some((f) => r.document![f].check === 'valid' && r.document![f].value !== want[f])) scans.misread_passed++;
+}
 await closePrintedPageReader();
 if (!process.env.DOCUMENTS_DIR) rmSync(dir, { recursive: true, force: true });
 times.sort((a, b) => a - b);
@@ -186,6 +204,15 @@ const result = {
     false_alarms: front.falseAlarms,
     ms: { median: Math.round(front.ms.sort((a, b) => a - b)[front.ms.length >> 1] ?? 0), p90: Math.round(front.ms[Math.floor(front.ms.length * 0.9)] ?? 0) },
   },
+  scans: {
+    documents: scans.n,
+    every_field_right_pct: pct(scans.right, scans.n),
+    misreads_passed_by_a_check_digit: scans.misread_passed,
+    said_screen: scans.said_screen,
+    screen_hint_for_the_host: scans.hinted,
+    ms_median: Math.round(scans.ms.sort((a, b) => a - b)[scans.ms.length >> 1] ?? 0),
+    wrong: scans.wrong,
+  },
   screen_photos: {
     photos: screens.photos,
     said_screen_pct: pct(screens.flagged, screens.photos),
@@ -193,7 +220,7 @@ const result = {
     documents_said_screen: screens.false_alarms,
     documents_said_screen_ids: screens.false_alarm_ids,
     /** The signs (screen.ts) past which the reader says a screen, and the most the documents in hand reached. */
-    thresholds: { colour_share: SCREEN_SHARE, colour_peak: SCREEN_PEAK },
+    thresholds: { colour_share: SCREEN_SHARE, hint_share: HINT_SHARE, hint_peak: SCREEN_PEAK },
     documents_most: { colour_share: Math.round(screens.mostShare * 100) / 100, colour_peak: Math.round(screens.mostPeak) },
   },
 };

@@ -79,6 +79,8 @@ export const HOST_MESSAGES = {
   'id.printed_name_mismatch.do': 'Ask the guest for a sharper photo of the document; if the two names still differ, see the document itself before check-in.',
   'id.screen_photo': 'The document was photographed on a screen, not in hand: the photo has the colour bands a screen makes and print does not',
   'id.screen_photo.do': "Ask the guest for a photo of the document itself; a picture on a screen can be of anyone's document.",
+  'id.screen_hint': 'The photo of the document shows faint colour bands of the kind a photographed screen makes, though some print makes them too: whether it is of a screen cannot be told',
+  'id.screen_hint.do': 'Look at the photo on this page: a document in hand shows its edges and the surface it lies on; a screen shows its frame, glare or pixels.',
   'id.read_number_mismatch': 'The guest typed document number {typed}; the photo reads {read}',
   'id.read_number_mismatch.do': 'Confirm the document number with the guest.',
   'id.read_birth_mismatch': 'The guest typed {typed} as date of birth; the document reads {read}',

@@ -7,7 +7,7 @@ import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto, photoArea } from './image.js';
 import { CHECKED, checkDigit, type MrzFormat } from './layout.js';
-import { isScreen, screenArea, screenSigns, type ScreenSigns } from './screen.js';
+import { isScreen, screenArea, screenHint, screenSigns, type ScreenSigns } from './screen.js';
 import { detectZone, recogniseZone } from './recognise.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
 
@@ -65,6 +65,8 @@ export interface DocumentReading {
    * of the API's answer.
    */
   portrait?: 'card_front' | 'missing';
+  /** A weak sign of a screen (screen.ts's screenHint): a note for the host, not a problem for the guest. Not part of the API's answer. */
+  screen_hint?: true;
   /** What says the photo is of a screen, or not (screen.ts). Not part of the API's answer. */
   screen?: ScreenSigns | null;
   ms: number;
@@ -308,6 +310,7 @@ export async function readDocumentPhoto(data: Buffer, today = new Date()): Promi
     zone_corners: corners,
     picture: { width: img.width, height: img.height },
     name_region: best && document ? nameRegion(best.zone) : null,
+    ...(screenHint(signs) ? { screen_hint: true as const } : {}),
     screen: signs,
     ms: Math.round(performance.now() - started),
   };

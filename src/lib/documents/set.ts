@@ -25,15 +25,18 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   let best: DocumentReading | undefined;
   let zoneIn: Buffer | undefined;
   let screen = false;
+  let hint = false;
   for (const data of photos) {
     const reading = await readDocumentPhoto(data, today);
     screen ||= reading.problems.includes('screen_photo');
+    hint ||= reading.screen_hint === true;
     if (!best || (reading.document && (!best.document || (reading.document.valid && !best.document.valid)))) [best, zoneIn] = [reading, data];
     if (best.document?.valid) break;
   }
   if (!best || !zoneIn) throw new Error('no photo to read');
   // Either side photographed on a screen is said, whichever side the zone was read from.
   if (screen && !best.problems.includes('screen_photo')) best.problems.unshift('screen_photo');
+  if (hint && !best.problems.includes('screen_photo')) best.screen_hint = true;
   const doc = best.document;
   const front = photos.find((p) => p !== zoneIn);
   // An ID card's portrait is on its front, not on the back its zone is read from.

@@ -77,7 +77,9 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
     now: iso(now),
     reservation: reservationPart(r),
     identification,
-    ...(latest ? { document: { verification_id: latest.verification_id, read: latest.reading.document, problems: latest.reading.problems, face: latest.face } } : {}),
+    ...(latest
+      ? { document: { verification_id: latest.verification_id, read: latest.reading.document, problems: latest.reading.problems, face: latest.face, screen_hint: latest.reading.screen_hint === true } }
+      : {}),
     payments,
     history: { ...history, sameContactLast24h: sameContactIds.size },
     guestPortalCompleted: Boolean(r.guestportal_completed),

@@ -84,7 +84,16 @@ export interface Snapshot {
   };
   identification: Identification;
   /** The identity document read from the guest's photo (modules/identity): the latest reading, or undefined when none was sent. */
-  document?: { verification_id: string; read: ReadDocument | null; problems: PhotoProblem[]; face?: SelfieCheck | null } | undefined;
+  document?:
+    | {
+        verification_id: string;
+        read: ReadDocument | null;
+        problems: PhotoProblem[];
+        face?: SelfieCheck | null;
+        /** A weak sign that the photo is of a screen (lib/documents/screen.ts): a note for the host. */
+        screen_hint?: boolean;
+      }
+    | undefined;
   payments: (PaymentEvent & { occurred_at: string })[];
   history: { reservations: number; medianTotalPrice: number | null; medianNights: number | null; sameContactLast24h: number };
   guestPortalCompleted: boolean;

@@ -118,6 +118,7 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
   const findings: Finding[] = [];
   // Read, but from a screen: whose document it is, the photo cannot say.
   if (doc.problems.includes('screen_photo')) findings.push({ code: 'id.screen_photo', text: say('id.screen_photo'), strength: 'moderate', recommendation: say('id.screen_photo.do') });
+  else if (doc.screen_hint) findings.push({ code: 'id.screen_hint', text: say('id.screen_hint'), strength: 'weak', recommendation: say('id.screen_hint.do') });
   const failing = (
     [
       ['documentNumber', read.document_number.check],
