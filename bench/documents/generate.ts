@@ -203,9 +203,11 @@ function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false,
 <rect width="${W}" height="${H}" rx="${mm(3)}" fill="${style.page === 'white' ? '#fdfdfb' : `hsl(${hue},35%,90%)`}"/>${waves}
 <text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
 ${
-  portrait
-    ? `<image x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" preserveAspectRatio="xMidYMid slice" href="data:image/jpeg;base64,${portrait.toString('base64')}"/>`
-    : `<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
+  t.format === 'TD1' && !front
+    ? '' // An ID card's portrait is on its front: its back holds the zone and no face.
+    : portrait
+      ? `<image x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" preserveAspectRatio="xMidYMid slice" href="data:image/jpeg;base64,${portrait.toString('base64')}"/>`
+      : `<rect x="${mm(photo.x)}" y="${mm(photo.y)}" width="${mm(photo.w)}" height="${mm(photo.h)}" fill="#b9b4ad"/>
 <ellipse cx="${mm(photo.x + photo.w / 2)}" cy="${mm(photo.y + photo.h * 0.42)}" rx="${mm(photo.w * 0.28)}" ry="${mm(photo.h * 0.3)}" fill="#8a7666"/>`
 }
 ${front || style.guilloche === 'dense' ? '' : `<rect x="${mm(1.5)}" y="${mm(zoneTop - 1.2)}" width="${mm(w - 3)}" height="${mm(h - zoneTop)}" fill="#ffffff" fill-opacity="0.55"/>`}

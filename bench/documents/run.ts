@@ -66,7 +66,7 @@ const all: GeneratedPhoto[] = existsSync(made)
   : (log(`generating ${COUNT} photos in ${dir}`), await generateDocuments(dir, COUNT, SEED, { screens: SCREENS, fronts: true, scans: SCANS }));
 if (all.length !== COUNT + SCREENS + SCANS) throw new Error(`${made} holds ${all.length} photos, not ${COUNT}, ${SCREENS} screens and ${SCANS} scans`);
 const photos = all.slice(0, COUNT);
-const screens = { photos: SCREENS, flagged: 0, read: 0, false_alarms: 0, false_alarm_ids: [] as string[], mostShare: 0, mostPeak: 0 };
+const screens = { photos: SCREENS, flagged: 0, hinted: 0, read: 0, false_alarms: 0, false_alarm_ids: [] as string[], mostShare: 0, mostPeak: 0 };
 const perField = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
 const perDistortion = new Map<string, { n: number; right: number }>();
 const perFormat = new Map<string, { n: number; right: number }>();
@@ -148,9 +148,10 @@ for (const p of photos) {
   perFormat.set(p.truth.format, s);
 }
 // The documents shown on a screen: whether the reader says so.
-for (const p of all.slice(COUNT)) {
+for (const p of all.slice(COUNT, COUNT + SCREENS)) {
   const r = await readDocumentPhoto(readFileSync(p.file), new Date('2026-11-26T00:00:00Z'));
   if (r.problems.includes('screen_photo')) screens.flagged++;
+  else if (r.screen_hint) screens.hinted++;
   else if (process.env.SHOW_WRONG) process.stdout.write(`${p.id} [${p.distortions.join(', ')}] not said to be a screen: ${JSON.stringify(r.screen)}\n`);
   if (r.document?.valid) screens.read++;
 }
@@ -216,6 +217,8 @@ const result = {
   screen_photos: {
     photos: screens.photos,
     said_screen_pct: pct(screens.flagged, screens.photos),
+    /** Not said to be screens (no retake), but a weak sign for the host. */
+    hint_for_the_host_pct: pct(screens.hinted, screens.photos),
     zone_read_valid_pct: pct(screens.read, screens.photos),
     documents_said_screen: screens.false_alarms,
     documents_said_screen_ids: screens.false_alarm_ids,

@@ -388,6 +388,11 @@ function ReadingStatus({ t, p, reading }: { t: Translator; p: Portal; reading: P
         ) : (
           <p data-reading="late">{t.t('reading.late', hostOf(p))}</p>
         )}
+        {reading.back_only ? (
+          <p class="warning" data-reading="back-only">
+            {t.t('reading.card_front')} <a href={`/gp/${token}?step=IDCollection`}>{t.t('reading.send_both')}</a>
+          </p>
+        ) : null}
         <a class="button" href={`/gp/${token}`}>
           {t.t('reading.continue')}
         </a>

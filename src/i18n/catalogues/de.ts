@@ -91,6 +91,8 @@ const de: Catalogue = {
   'reading.read': 'Ihr Dokument wurde gelesen: {name}{expiry, select, none {} other {, gültig bis {expiry}}}. Der nächste Schritt ist damit ausgefüllt; prüfen Sie ihn vor dem Speichern.',
   'reading.late': 'Das Lesen Ihres Dokuments dauert länger als sonst. Sie können weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht das Ergebnis.',
   'reading.continue': 'Weiter',
+  'reading.card_front': 'Das ist die Rückseite Ihres Ausweises, die kein Foto von Ihnen trägt. Senden Sie beide Seiten zusammen: die Vorderseite mit Ihrem Foto und diese Rückseite.',
+  'reading.send_both': 'Beide Seiten senden',
   'reading.unreadable': 'Ihr Dokument konnte auf diesem Foto nicht gelesen werden.',
   'reading.not_usable': 'Dieses Foto kann nicht zur Prüfung Ihres Dokuments verwendet werden.',
   'reading.problem.screen_photo': 'Das Foto zeigt einen Bildschirm mit dem Dokument: Fotografieren Sie das Dokument selbst, auf einen Tisch gelegt.',

@@ -95,6 +95,8 @@ const en = {
   'reading.read': 'Your document was read: {name}{expiry, select, none {} other {, valid until {expiry}}}. The next step is filled in from it; check it before you save.',
   'reading.late': 'Your document is taking longer to read than usual. You can go on: {named, select, yes {{host}} other {your host}} will see the result.',
   'reading.continue': 'Continue',
+  'reading.card_front': 'This is the back of your ID card, which has no photo of you. Send both sides together: the front, with your photo, and this back.',
+  'reading.send_both': 'Send both sides',
   'reading.unreadable': 'Your document could not be read from this photo.',
   'reading.not_usable': 'This photo cannot be used to check your document.',
   'reading.problem.screen_photo': 'The photo is of a screen showing the document: photograph the document itself, lying on a table.',

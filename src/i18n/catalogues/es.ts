@@ -92,6 +92,8 @@ const es: Catalogue = {
   'reading.read': 'Hemos leído tu documento: {name}{expiry, select, none {} other {, válido hasta el {expiry}}}. El paso siguiente se ha rellenado con él; revísalo antes de guardar.',
   'reading.late': 'La lectura de tu documento está tardando más de lo habitual. Puedes continuar: {named, select, yes {{host}} other {tu anfitrión}} verá el resultado.',
   'reading.continue': 'Continuar',
+  'reading.card_front': 'Esta es la parte de atrás de tu documento de identidad, que no lleva tu foto. Envía las dos caras juntas: la de delante, con tu foto, y esta de atrás.',
+  'reading.send_both': 'Enviar las dos caras',
   'reading.unreadable': 'No hemos podido leer tu documento en esta foto.',
   'reading.not_usable': 'Esta foto no sirve para comprobar tu documento.',
   'reading.problem.screen_photo': 'La foto es de una pantalla que muestra el documento: fotografía el documento en sí, apoyado sobre una mesa.',

@@ -92,6 +92,8 @@ const fr: Catalogue = {
   'reading.read': 'Votre document a été lu : {name}{expiry, select, none {} other {, valable jusqu’au {expiry}}}. L’étape suivante en est préremplie ; vérifiez-la avant d’enregistrer.',
   'reading.late': 'La lecture de votre document prend plus de temps que d’habitude. Vous pouvez continuer : {named, select, yes {{host}} other {votre hôte}} verra le résultat.',
   'reading.continue': 'Continuer',
+  'reading.card_front': 'C’est le verso de votre carte d’identité, qui ne porte pas votre photo. Envoyez les deux faces ensemble : le recto, avec votre photo, et ce verso.',
+  'reading.send_both': 'Envoyer les deux faces',
   'reading.unreadable': 'Votre document n’a pas pu être lu sur cette photo.',
   'reading.not_usable': 'Cette photo ne permet pas de vérifier votre document.',
   'reading.problem.screen_photo': 'La photo montre un écran affichant le document : photographiez le document lui-même, posé sur une table.',

@@ -92,6 +92,8 @@ const it: Catalogue = {
   'reading.read': 'Il tuo documento è stato letto: {name}{expiry, select, none {} other {, valido fino al {expiry}}}. Il passo successivo è compilato con questi dati; controllali prima di salvare.',
   'reading.late': 'La lettura del documento richiede più tempo del solito. Puoi proseguire: {named, select, yes {{host}} other {il tuo host}} vedrà il risultato.',
   'reading.continue': 'Continua',
+  'reading.card_front': 'Questo è il retro della tua carta d’identità, che non ha la tua foto. Invia i due lati insieme: il fronte, con la tua foto, e questo retro.',
+  'reading.send_both': 'Invia i due lati',
   'reading.unreadable': 'Non è stato possibile leggere il documento da questa foto.',
   'reading.not_usable': 'Questa foto non può essere usata per verificare il documento.',
   'reading.problem.screen_photo': 'La foto ritrae uno schermo che mostra il documento: fotografa il documento stesso, appoggiato su un tavolo.',

@@ -90,6 +90,8 @@ const pt: Catalogue = {
   'reading.read': 'O seu documento foi lido: {name}{expiry, select, none {} other {, válido até {expiry}}}. O passo seguinte foi preenchido com ele; confirme-o antes de guardar.',
   'reading.late': 'A leitura do seu documento está a demorar mais do que o habitual. Pode continuar: {named, select, yes {{host}} other {o seu anfitrião}} verá o resultado.',
   'reading.continue': 'Continuar',
+  'reading.card_front': 'Este é o verso do seu cartão de identificação, que não tem a sua fotografia. Envie os dois lados juntos: a frente, com a sua fotografia, e este verso.',
+  'reading.send_both': 'Enviar os dois lados',
   'reading.unreadable': 'Não foi possível ler o seu documento nesta foto.',
   'reading.not_usable': 'Esta foto não pode ser usada para verificar o seu documento.',
   'reading.problem.screen_photo': 'A foto é de um ecrã que mostra o documento: fotografe o próprio documento, pousado numa mesa.',

@@ -155,15 +155,48 @@ export async function decodeColour(data: Buffer, side: number): Promise<{ data: 
   }
 }
 
+/** A photo's size once turned as its EXIF says. */
+export async function decodeColourSize(data: Buffer): Promise<{ width: number; height: number }> {
+  const { width, height } = await openable(data);
+  const { default: sharp } = await import('sharp');
+  const { orientation } = await sharp(data, DECODE).metadata();
+  // EXIF orientations 5 to 8 turn the photo a quarter.
+  return (orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
+}
+
+/**
+ * A box of a photo in colour (RGB), the photo turned as its EXIF says and scaled to `side` pixels
+ * at most on its long side, the box given in that picture's pixels (cut to fit it): a small face
+ * looked at again from more of the photo's pixels (lib/faces).
+ */
+export async function decodeColourArea(data: Buffer, side: number, box: { left: number; top: number; width: number; height: number }): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const { default: sharp } = await import('sharp');
+  const { data: pixels, info } = await sharp(data, DECODE)
+    .rotate()
+    .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .extract(box)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height };
+}
+
 /** The colours (RGB, 3 bytes a pixel) of a box of the picture decodePhoto made. */
 export async function photoArea(data: Buffer, box: { left: number; top: number; width: number; height: number }): Promise<Uint8Array> {
   const pixels = await (await workingPicture(data)).toColourspace('srgb').extract(box).raw().toBuffer();
   return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length);
 }
 
-/** A photo as the host is shown it: turned as its EXIF says, CROP_WIDTH wide at most, as a JPEG (an ID card's front, whose portrait the selfie is compared with). */
-export async function hostPhoto(data: Buffer): Promise<Buffer> {
-  return (await workingPicture(data)).resize({ width: CROP_WIDTH, height: CROP_WIDTH, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer();
+/**
+ * A photo as the host is shown it, and as the selfie is compared with it: turned as its EXIF says
+ * and then by `turn` degrees (an ID card's front upright, as its words tell), at the reader's size at most (an ID card's front, photographed whole: its portrait is a small
+ * part of it, and the comparison looks at it closely), as a JPEG.
+ */
+export async function hostPhoto(data: Buffer, turn = 0): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const picture = await (await workingPicture(data)).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(picture).rotate(turn, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer();
 }
 
 /**

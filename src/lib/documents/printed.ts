@@ -324,7 +324,13 @@ function textRegion(img: Grey): { angle: number; box: [number, number, number, n
  * turned over when that confirms no name (a card photographed upside down). Null for a passport
  * or TD2 document, whose page is beside its zone.
  */
-export async function readCardFront(photo: Buffer, doc: ReadDocument, names?: { text: string; sure: string; second: string } | null): Promise<PrintedPage | null> {
+export async function readCardFront(
+  photo: Buffer,
+  doc: ReadDocument,
+  names?: { text: string; sure: string; second: string } | null,
+  /** Set to the turn, in degrees clockwise, that brings the card upright in the photo as EXIF turns it: level, and upside down where only the turned look confirmed a name. */
+  seen?: { turn: number },
+): Promise<PrintedPage | null> {
   if (doc.format !== 'TD1') return null;
   const { default: sharp } = await import('sharp');
   const { data, info } = await sharp(photo, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 })
@@ -341,9 +347,14 @@ export async function readCardFront(photo: Buffer, doc: ReadDocument, names?: { 
     .rotate(-((region?.angle ?? 0) * 180) / Math.PI, { background: '#ffffff' })
     .png()
     .toBuffer();
+  const level = -((region?.angle ?? 0) * 180) / Math.PI;
+  if (seen) seen.turn = level;
   const page = await lookAt(sharp(cut).greyscale(), doc, names);
-  if (page.surname.agrees === 'same' || page.given_names.agrees === 'same') return page;
-  return either(page, await lookAt(sharp(cut).rotate(180).greyscale(), doc, names));
+  const confirmed = (p: PrintedPage) => p.surname.agrees === 'same' || p.given_names.agrees === 'same';
+  if (confirmed(page)) return page;
+  const over = await lookAt(sharp(cut).rotate(180).greyscale(), doc, names);
+  if (seen && confirmed(over)) seen.turn = level + 180;
+  return either(page, over);
 }
 
 /** Lets the recogniser go, and the memory it holds (the benchmark, after its last page). */

@@ -274,11 +274,12 @@ function bestRead(zones: ZoneReading[], today: Date): { zone: ZoneReading; docum
  *
  * A read is always tried, whatever the photo looks like: the templates' read (zone.ts), the
  * recogniser's read of the zone the templates found, voted field by field (recognise.ts), and
- * where neither is confirmed by every check digit, the zone looked for again by the detector. The
+ * where neither is confirmed by every check digit, the zone looked for again by the detector
+ * (unless `detect` is false: a selfie is looked at for a zone the templates see, no more). The
  * photo's problems (dark, blurred, glare…) are said only when no read is confirmed, as the reason
  * why; a read every check digit confirms is a read.
  */
-export async function readDocumentPhoto(data: Buffer, today = new Date()): Promise<DocumentReading> {
+export async function readDocumentPhoto(data: Buffer, today = new Date(), { detect = true } = {}): Promise<DocumentReading> {
   const started = performance.now();
   const img = await decodePhoto(data);
   const zone = await readZone(img);
@@ -292,7 +293,7 @@ export async function readDocumentPhoto(data: Buffer, today = new Date()): Promi
     if (zone.score > 0.45) reads.push(zone);
     best = bestRead(reads, today);
   }
-  if (!best?.document.valid) {
+  if (!best?.document.valid && detect) {
     const detected = await detectZone(img, (z) => bestRead([z], today)?.document.valid === true);
     best = bestRead([...(best ? [best.zone] : []), ...detected], today);
   }

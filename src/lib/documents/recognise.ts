@@ -6,13 +6,15 @@
  *
  * The glyph templates of zone.ts read OCR-B as this repository draws it; documents printed by
  * other presses (another OCR-B, a bolder or smaller print, a zone on coloured guilloche) are read
- * far better by a recogniser trained on printed text. It is used in two ways:
+ * far better by a recogniser trained on printed text. It is asked only where the templates were
+ * unsure or a check digit failed (read.ts), in two ways:
  *
- * - where the templates found the zone, each of its lines is cut out along the zone's geometry
+ * - where the templates found a zone, each of its lines is cut out along the zone's geometry
  *   and recognised, and the two reads vote field by field, the check digits deciding;
- * - where they found none, the detector finds the text lines of the whole photo, collinear pieces
- *   are joined into rows (a detector splits a zone's line at its runs of fillers), and groups of
- *   two or three parallel, evenly spaced long rows are recognised until one reads as a zone.
+ * - where no read holds yet, the detector finds the text lines of the whole photo, collinear
+ *   pieces are joined into rows (a detector splits a zone's line at its runs of fillers), and
+ *   groups of two or three parallel, evenly spaced long rows are recognised until one reads as a
+ *   zone whose every check digit holds.
  *
  * A recognised line is fitted to its format's fixed length (`fitLine`): the recogniser's usual
  * slips are one filler too many or too few in a run of `<`, and a letter for a digit where the
@@ -57,7 +59,7 @@ function models(): Promise<Models> {
 function zoneChar(c: string): string {
   if (/^[A-Z0-9<]$/.test(c)) return c;
   if (/^[a-z]$/.test(c)) return c.toUpperCase();
-  if ('«‹〈《く＜'.includes(c) && c !== '') return '<';
+  if (c.length === 1 && '«‹〈《く＜'.includes(c)) return '<';
   return '';
 }
 
@@ -498,6 +500,9 @@ function joinRows(pieces: Row[]): Row[] {
   return rows;
 }
 
+/** The least length of a zone's longest line, in the detector's heights of it. */
+const ZONE_LINE = 16;
+
 /** Groups of two or three parallel rows, evenly spaced, long against their height: the zone's lines, best first. */
 function zoneGroups(rows: Row[]): Row[][] {
   const long = rows.filter((r) => Math.hypot(r.b[0] - r.a[0], r.b[1] - r.a[1]) > r.height * 8);
@@ -517,6 +522,9 @@ function zoneGroups(rows: Row[]): Row[][] {
       .filter((r) => r !== first && r !== second.r && Math.abs(r.u[0] * first.u[0] + r.u[1] * first.u[1]) > 0.99)
       .find((r) => Math.abs(at(r) - at(first) - 2 * second.d) < second.d * 0.3);
     const length = (rows: Row[]) => rows.reduce((s, r) => s + Math.hypot(r.b[0] - r.a[0], r.b[1] - r.a[1]) / r.height, 0);
+    // A zone's fullest line runs 20 to 35 of its heights (the detector's boxes): shorter rows are other text.
+    const longest = (rows: Row[]) => Math.max(...rows.map((r) => Math.hypot(r.b[0] - r.a[0], r.b[1] - r.a[1]) / r.height));
+    if (longest(third ? [first, second.r, third] : [first, second.r]) < ZONE_LINE) continue;
     if (third) groups.push({ rows: [...group, third], score: length([...group, third]) });
     groups.push({ rows: group, score: length(group) });
   }
@@ -565,9 +573,11 @@ export async function detectZone(img: Grey, good: (zone: ZoneReading) => boolean
     for (const format of formatsOf(strips)) {
       const kinds = charKinds(format);
       let cost = Infinity;
+      const most = NOT_A_ZONE * MRZ_SHAPES[format].lines;
       for (const way of [strips, [...strips].reverse().map(turn)]) {
         let sum = 0;
-        for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) sum += fitLine(await lookAt(m, img, s, 0), kinds[k]!).cost;
+        // Line by line, stopping once the fit is past what a zone needs: other text costs a look a line, no more.
+        for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) if (sum <= most) sum += fitLine(await lookAt(m, img, s, 0), kinds[k]!).cost;
         cost = Math.min(cost, sum);
         if (sum <= CLEAN_FIT * 2) break;
       }

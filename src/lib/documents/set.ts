@@ -26,12 +26,17 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   let zoneIn: Buffer | undefined;
   let screen = false;
   let hint = false;
-  for (const data of photos) {
-    const reading = await readDocumentPhoto(data, today);
-    screen ||= reading.problems.includes('screen_photo');
-    hint ||= reading.screen_hint === true;
-    if (!best || (reading.document && (!best.document || (reading.document.valid && !best.document.valid)))) [best, zoneIn] = [reading, data];
-    if (best.document?.valid) break;
+  // The templates and the recogniser first, on each photo; the detector (the costliest look, and
+  // one an ID card's front, which has no zone, would always get) only where no photo read so.
+  for (const detect of photos.length > 1 ? [false, true] : [true]) {
+    for (const data of photos) {
+      const reading = await readDocumentPhoto(data, today, { detect });
+      screen ||= reading.problems.includes('screen_photo');
+      hint ||= reading.screen_hint === true;
+      if (!best || (reading.document && (!best.document || (reading.document.valid && !best.document.valid)))) [best, zoneIn] = [reading, data];
+      if (best.document?.valid) break;
+    }
+    if (best?.document?.valid) break;
   }
   if (!best || !zoneIn) throw new Error('no photo to read');
   // Either side photographed on a screen is said, whichever side the zone was read from.
@@ -42,11 +47,13 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   // An ID card's portrait is on its front, not on the back its zone is read from.
   if (doc?.format === 'TD1') best.portrait = front ? 'card_front' : 'missing';
   const zoneCrop = doc && best.zone_corners && best.picture ? await cropDocument(zoneIn, best.zone_corners, best.picture, doc.format).catch(() => null) : null;
-  const crop = doc?.format === 'TD1' && front ? await hostPhoto(front).catch(() => zoneCrop) : zoneCrop;
   let pageError: string | undefined;
+  // How the card's front lies in its photo, as its printed words tell: it is kept upright.
+  const seen = { turn: 0 };
   if (doc) {
-    const page = doc.format === 'TD1' ? front && readCardFront(front, doc, best.name_region) : zoneCrop && readPrintedPage(zoneCrop, doc, best.name_region);
+    const page = doc.format === 'TD1' ? front && readCardFront(front, doc, best.name_region, seen) : zoneCrop && readPrintedPage(zoneCrop, doc, best.name_region);
     doc.printed = page ? await page.catch((err: unknown) => ((pageError = (err as Error).message), null)) : null;
   }
+  const crop = doc?.format === 'TD1' && front ? await hostPhoto(front, seen.turn).catch(() => zoneCrop) : zoneCrop;
   return { reading: best, crop, ...(pageError ? { pageError } : {}) };
 }

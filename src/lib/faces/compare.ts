@@ -5,7 +5,7 @@
  * more alike; the thresholds are distances calibrated by `npm run bench:faces` on labelled pairs
  * of photos of people (bench/results/faces.json), not taken from a model's README.
  */
-import { decodeColour, ImageRefused } from '../documents/image.js';
+import { decodeColour, decodeColourArea, decodeColourSize, ImageRefused } from '../documents/image.js';
 import { describeFace, faceDistance, type FaceFound } from './faces.js';
 
 /**
@@ -79,9 +79,34 @@ export function judgeDistance(distance: number | null): Comparison {
   return { similarity, threshold, verdict: verdictOf(strength), strength };
 }
 
+/** A face fewer pixels high than this in the picture faces are looked for in is described again from the photo at a larger size. */
+const CLOSE_UP_PX = 160;
+/** The long side a photo is opened at to describe a small face: a portrait on an ID card's front, photographed whole. */
+const CLOSE_UP_SIDE = 3072;
+
 /** A photo's face, found and described where faces are looked for; ImageRefused (image.ts) for what is no photo. */
 export async function faceIn(photo: Buffer, describe = true): Promise<FaceFound | null> {
-  return describeFace(await decodeColour(photo, FACE_SIDE), describe);
+  const picture = await decodeColour(photo, FACE_SIDE);
+  const face = await describeFace(picture, describe);
+  if (!face?.descriptor || face.box.height >= CLOSE_UP_PX) return face;
+  // A small face (a document's portrait, the whole card in the photo) is described from the
+  // pixels about it at up to three times the size: the descriptor looks at 150 pixels of face,
+  // and a face of 60 had too few to tell people apart. What the photo says (its faces, the
+  // face's share) stays the whole picture's.
+  const original = await decodeColourSize(photo);
+  const scale = Math.min(CLOSE_UP_SIDE, Math.max(original.width, original.height)) / Math.max(picture.width, picture.height);
+  if (scale < 1.5) return face;
+  const big = { width: Math.round(picture.width * scale), height: Math.round(picture.height * scale) };
+  const { x, y, width, height } = face.box;
+  const left = Math.max(0, Math.floor((x - width) * scale));
+  const top = Math.max(0, Math.floor((y - height) * scale));
+  // A pixel short of the edges: sharp's own scaling may round the picture a pixel smaller.
+  const box = { left, top, width: Math.min(big.width - left - 1, Math.ceil(width * 3 * scale)), height: Math.min(big.height - top - 1, Math.ceil(height * 3 * scale)) };
+  if (box.width < 32 || box.height < 32) return face;
+  const closer = await decodeColourArea(photo, Math.max(big.width, big.height), box)
+    .then((area) => describeFace(area, true))
+    .catch(() => null);
+  return closer?.descriptor ? { ...face, descriptor: closer.descriptor } : face;
 }
 
 /** Two photos compared, as POST /v1/identity/compare answers: the verdict, and each photo's problems. */

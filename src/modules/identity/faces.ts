@@ -140,19 +140,24 @@ export function portraitOf(deps: Deps, row: repo.VerificationRow): DocumentReadi
 type FaceChange = { face_status: 'finished' | 'failed'; face_enc: string | null; face_error: string | null };
 
 /**
- * Compares the reading's selfie with the document's portrait: on `crop` (the document cut out of
- * the photo its zone was read from; null where none was), and for an ID card, whose portrait is
- * on the side without the zone, or where no zone was read, on the photos as sent. The change to keep.
+ * Compares the reading's selfie with the document's portrait: on `crop` (the picture the host is
+ * shown: the page cut out of the photo its zone was read from, or an ID card's front as sent;
+ * null where none was), or where no zone was read, on the photos as sent; none where only an ID
+ * card's back was sent. The change to keep.
  */
-export async function compareSelfie(deps: Deps, row: repo.VerificationRow, crop: Buffer | null, format: 'TD1' | 'TD2' | 'TD3' | null): Promise<FaceChange> {
+export async function compareSelfie(deps: Deps, row: repo.VerificationRow, crop: Buffer | null, reading: DocumentReading | null): Promise<FaceChange> {
   const open = (image: repo.ImageRow) => deps.secrets.openBytes(image.data_enc, imageAad(row.account_id, row.id, image.id));
   try {
     const check = await checkSelfieInProcess(async () => {
       const images = await repo.imagesOf(deps.db, row.id, ['selfie', 'frame', 'front', 'back']);
       const selfie = images.find((i) => i.side === 'selfie');
       if (!selfie) throw new ImageRefused('the selfie was deleted before it was compared');
-      const sent = crop && format !== 'TD1' ? [] : images.filter((i) => i.side === 'front' || i.side === 'back').map(open);
-      return { documents: [...(crop ? [crop] : []), ...sent], selfie: open(selfie), frames: images.filter((i) => i.side === 'frame').map(open) };
+      // The kept picture is the portrait's side (a passport's page, an ID card's front); the photos
+      // as sent where none was kept. An ID card's back alone has no portrait: a face the detector
+      // thinks it sees in its print is none.
+      const sent = crop ? [] : images.filter((i) => i.side === 'front' || i.side === 'back').map(open);
+      const documents = reading?.portrait === 'missing' ? [] : [...(crop ? [crop] : []), ...sent];
+      return { documents, selfie: open(selfie), frames: images.filter((i) => i.side === 'frame').map(open) };
     });
     return { face_status: 'finished', face_enc: deps.secrets.seal(JSON.stringify(check), faceAad(row.account_id, row.id)), face_error: null };
   } catch (err) {
@@ -177,7 +182,7 @@ export async function runFaceCheck(payload: { verification_id: string }, { deps 
   }
   const [crop] = await repo.imagesOf(deps.db, row.id, [CROP_SIDE]);
   const reading = row.result_enc ? (JSON.parse(deps.secrets.open(row.result_enc, resultAad(row.account_id, row.id))) as DocumentReading) : null;
-  const change = await compareSelfie(deps, row, crop ? deps.secrets.openBytes(crop.data_enc, imageAad(row.account_id, row.id, crop.id)) : null, reading?.document?.format ?? null);
+  const change = await compareSelfie(deps, row, crop ? deps.secrets.openBytes(crop.data_enc, imageAad(row.account_id, row.id, crop.id)) : null, reading);
   await withTx(deps.db, async (tx) => {
     await repo.finishFace(tx, row.id, change);
     if (row.reservation_id) await requestScreening(tx, deps, row.reservation_id, 'document_read');

@@ -178,6 +178,17 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     }
   });
 
+  it('reads documents scanned flat in other print, and takes none of them for a screen', async () => {
+    // White and tinted pages, full frame or on a scanner's white, coloured guilloche behind the zone, bold or small print.
+    const scans = await generateDocuments(path.join(dir, 'scans'), 0, 9, { scans: 4 });
+    for (const scan of scans) {
+      const r = await send('/v1/identity/read', [jpeg(readFileSync(scan.file), 'image')]);
+      assert.equal(r.status, 200, r.body);
+      assert.deepEqual(r.json.document?.zone, scan.truth.lines, `${scan.id} [${scan.distortions.join(', ')}]`);
+      assert.deepEqual(r.json.problems, [], scan.id);
+    }
+  });
+
   it('says what is wrong with a photo that shows no document', async () => {
     const table = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#8a6d4b' } })
       .jpeg()
@@ -331,6 +342,21 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       const kept = t.deps.secrets.open(row.face_enc!, `identity_face:${row.account_id}:${sent.json.id}`);
       assert.doesNotMatch(kept, /descriptor/);
       assert.ok(kept.length < 2000);
+    });
+
+    it("compares the selfie with an ID card's front, and says the portrait is missing when only its back was sent", async () => {
+      const card = (await generateDocuments(path.join(dir, 'card-portrait'), 2, 6, { portraits: [collins, collins], fronts: true }))[1]!;
+      assert.equal(card.truth.format, 'TD1');
+      const id = await booking(card.truth.givenNames.split('<')[0]!, card.truth.surname.replace(/</g, ' '));
+      // The back alone, sent as the one photo a passport would be.
+      const backOnly = await finished((await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(card.file)), jpeg(collins, 'selfie')])).json.id);
+      assert.deepEqual(backOnly.document.zone, card.truth.lines);
+      assert.equal(backOnly.face.verdict, 'cannot_tell');
+      assert.match(backOnly.face.words, /only the back of the ID card was sent, and it has no portrait/);
+      assert.equal(backOnly.face.reasons[0].code, 'no_document_face');
+      assert.match(backOnly.face.reasons[0].message, /Only the back of the ID card was sent/);
+      const both = await finished((await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(card.front!)), jpeg(readFileSync(card.file), 'back'), jpeg(collins, 'selfie')])).json.id);
+      assert.equal(both.face.verdict, 'same_person', JSON.stringify(both.face));
     });
 
     /** A booking in the name on the document, so that what the selfie adds is what the screening says first. */

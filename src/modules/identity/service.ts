@@ -20,7 +20,7 @@ import { deleteFiles } from '../portal/repo.js';
 import { findById } from '../reservations/repo.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { insertNote, systemNote } from '../screening/repo.js';
-import { compareSelfie, faceView } from './faces.js';
+import { compareSelfie, faceView, portraitOf } from './faces.js';
 import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
 import { resultAad } from './reading.js';
 import * as repo from './repo.js';
@@ -100,6 +100,8 @@ export interface PortalReading {
   state: 'reading' | 'read' | 'unreadable' | 'late';
   document: ReadDocument | null;
   problems: PhotoProblem[];
+  /** Only an ID card's back was sent: it reads, but has no portrait for the selfie and the host. */
+  back_only: boolean;
 }
 
 /**
@@ -116,7 +118,14 @@ export async function portalReading(deps: Deps, accountId: string, reservationId
   const problems = view.problems.map((p) => p.code);
   // A screen photo reads, but the guest is asked for the document itself like for any retake.
   const state = view.status === 'pending' ? (late ? 'late' : 'reading') : view.document?.valid && !problems.includes('screen_photo') ? 'read' : 'unreadable';
-  return { tries: rows.length, id: row.id, state, document: view.document, problems: state === 'unreadable' && problems.length === 0 ? ['zone_unreadable'] : problems };
+  return {
+    tries: rows.length,
+    id: row.id,
+    state,
+    document: view.document,
+    problems: state === 'unreadable' && problems.length === 0 ? ['zone_unreadable'] : problems,
+    back_only: state === 'read' && portraitOf(deps, row) === 'missing',
+  };
 }
 
 export interface VerificationView extends ReturnType<typeof faceView> {
@@ -179,7 +188,7 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
     error = err instanceof ImageRefused ? err.message : 'the photo could not be read';
   }
   // A selfie sent with the document is compared with it in the same job, and screened with it once.
-  const face = row.face_status === 'pending' ? await compareSelfie(deps, row, crop, reading?.document?.format ?? null) : null;
+  const face = row.face_status === 'pending' ? await compareSelfie(deps, row, crop, reading ?? null) : null;
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
     if (face) await repo.finishFace(tx, row.id, face);
