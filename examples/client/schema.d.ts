@@ -2205,7 +2205,7 @@ export interface components {
              */
             verdict: "same_person" | "not_same_person" | "cannot_tell" | null;
             /** @enum {string|null} */
-            strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face" | null;
+            strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face" | "several_faces" | null;
             /** @description the verdict in words: "very likely the same person", "cannot tell: …" */
             words: string;
             /** @description what kept the comparison from saying more, and what the guest can take again */
@@ -7049,7 +7049,7 @@ export interface operations {
                                      */
                                     verdict: "same_person" | "not_same_person" | "cannot_tell";
                                     /** @enum {string} */
-                                    strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face";
+                                    strength: "very_likely" | "likely" | "too_close" | "unlikely" | "no_face" | "several_faces";
                                     problems: ("no_face" | "several_faces" | "face_too_small" | "too_dark" | "eyes_closed")[];
                                     document_face: boolean;
                                 };

