@@ -255,14 +255,17 @@ function vote(recognised: ZoneReading, templates: ZoneReading): ZoneReading {
 
 /**
  * A zone's reads, each made a document: the first that every check digit confirms, else the one
- * with the most check digits holding (the earlier of equals).
+ * with the most check digits holding (the earlier of equals). A read of `trusted` (the templates'
+ * own, matching OCR-B fairly) counts whatever holds; any other only where a check digit holds at
+ * least: text that is no zone, fitted to a zone's shape, would be reported as a document whose
+ * check digits fail, a misread or an altered document.
  */
-function bestRead(zones: ZoneReading[], today: Date): { zone: ZoneReading; document: ReadDocument } | undefined {
+function bestRead(zones: ZoneReading[], today: Date, trusted?: ZoneReading): { zone: ZoneReading; document: ReadDocument } | undefined {
   let best: { zone: ZoneReading; document: ReadDocument; held: number } | undefined;
   for (const zone of zones) {
     const copy = { ...zone, lines: [...zone.lines] };
     const document = toDocument(copy, correctByCheckDigits(copy), today);
-    if (!document) continue;
+    if (!document || (zone !== trusted && checksHeld(document) === 0)) continue;
     const held = (document.valid ? 10 : 0) + checksHeld(document);
     if (!best || held > best.held) best = { zone: copy, document, held };
   }
@@ -286,16 +289,18 @@ export async function readDocumentPhoto(data: Buffer, today = new Date(), { dete
   const reads: ZoneReading[] = [];
   // The templates' read, where they matched OCR-B well and every check digit holds, is the read:
   // the recogniser is asked only where they were unsure or a check failed.
-  let best = zone && zone.score > SURE_TEMPLATES ? bestRead([zone], today) : undefined;
+  const trusted = zone && zone.score > 0.45 ? zone : undefined;
+  let best = zone && zone.score > SURE_TEMPLATES ? bestRead([zone], today, zone) : undefined;
   if (zone && !best?.document.valid) {
     const recognised = await recogniseZone(img, zone);
     reads.push(vote(recognised, zone));
-    if (zone.score > 0.45) reads.push(zone);
-    best = bestRead(reads, today);
+    if (trusted) reads.push(trusted);
+    best = bestRead(reads, today, trusted);
   }
   if (!best?.document.valid && detect) {
     const detected = await detectZone(img, (z) => bestRead([z], today)?.document.valid === true);
-    best = bestRead([...(best ? [best.zone] : []), ...detected], today);
+    const kept = best?.zone;
+    best = bestRead([...(kept ? [kept] : []), ...detected], today, kept);
   }
   const document = best?.document ?? null;
   const found = best?.zone ?? zone;
