@@ -107,7 +107,8 @@ async function workingPicture(data: Buffer) {
  * thing a reading held.
  */
 export async function decodePhoto(data: Buffer): Promise<Grey & { original: { width: number; height: number } }> {
-  const original = await openable(data);
+  const { width, height } = await openable(data);
+  const original = { width, height };
   try {
     // Turned to grey after the scaling, as the reader's thresholds were set on (greyscale() would
     // turn it before, into a grey a level or so apart).
@@ -118,8 +119,8 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
   }
 }
 
-/** The photo's size once its headers and sharp's own reading of them agree it can be opened; ImageRefused otherwise. */
-async function openable(data: Buffer): Promise<{ width: number; height: number }> {
+/** The photo's size (and EXIF orientation) once its headers and sharp's own reading of them agree it can be opened; ImageRefused otherwise. */
+async function openable(data: Buffer): Promise<{ width: number; height: number; orientation: number }> {
   inspectPhoto(data);
   const { default: sharp } = await import('sharp');
   let meta: sharpModule.Metadata;
@@ -131,55 +132,31 @@ async function openable(data: Buffer): Promise<{ width: number; height: number }
   const [width, height] = [meta.width ?? 0, meta.height ?? 0];
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
-  return { width, height };
+  return { width, height, orientation: meta.orientation ?? 1 };
 }
 
 /**
  * Decodes a photo in colour (RGB, 3 bytes a pixel), turned as its EXIF says and scaled to `side`
- * pixels at most on its long side: what faces are looked for in (lib/faces).
+ * pixels at most on its long side: what faces are looked for in (lib/faces); only `box` of that
+ * picture where given (a small face looked at again from more of the photo's pixels). `original`:
+ * the photo's own size, turned as its EXIF says.
  */
-export async function decodeColour(data: Buffer, side: number): Promise<{ data: Uint8Array; width: number; height: number }> {
-  await openable(data);
+export async function decodeColour(
+  data: Buffer,
+  side: number,
+  box?: { left: number; top: number; width: number; height: number },
+): Promise<{ data: Uint8Array; width: number; height: number; original: { width: number; height: number } }> {
+  const { width, height, orientation } = await openable(data);
+  // EXIF orientations 5 to 8 turn the photo a quarter.
+  const original = orientation >= 5 ? { width: height, height: width } : { width, height };
   const { default: sharp } = await import('sharp');
   try {
-    const { data: pixels, info } = await sharp(data, DECODE)
-      .rotate()
-      .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height };
+    const picture = sharp(data, DECODE).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).removeAlpha().toColourspace('srgb');
+    const { data: pixels, info } = await (box ? picture.extract(box) : picture).raw().toBuffer({ resolveWithObject: true });
+    return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original };
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or cut short');
   }
-}
-
-/** A photo's size once turned as its EXIF says. */
-export async function decodeColourSize(data: Buffer): Promise<{ width: number; height: number }> {
-  const { width, height } = await openable(data);
-  const { default: sharp } = await import('sharp');
-  const { orientation } = await sharp(data, DECODE).metadata();
-  // EXIF orientations 5 to 8 turn the photo a quarter.
-  return (orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
-}
-
-/**
- * A box of a photo in colour (RGB), the photo turned as its EXIF says and scaled to `side` pixels
- * at most on its long side, the box given in that picture's pixels (cut to fit it): a small face
- * looked at again from more of the photo's pixels (lib/faces).
- */
-export async function decodeColourArea(data: Buffer, side: number, box: { left: number; top: number; width: number; height: number }): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const { default: sharp } = await import('sharp');
-  const { data: pixels, info } = await sharp(data, DECODE)
-    .rotate()
-    .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .extract(box)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height };
 }
 
 /** The colours (RGB, 3 bytes a pixel) of a box of the picture decodePhoto made. */
@@ -190,11 +167,13 @@ export async function photoArea(data: Buffer, box: { left: number; top: number; 
 
 /**
  * A photo as the host is shown it, and as the selfie is compared with it: turned as its EXIF says
- * and then by `turn` degrees (an ID card's front upright, as its words tell), at the reader's size at most (an ID card's front, photographed whole: its portrait is a small
- * part of it, and the comparison looks at it closely), as a JPEG.
+ * and then by `turn` degrees (an ID card's front upright, as its words tell), at the reader's size
+ * at most (the card's front is photographed whole: its portrait is a small part of it, and the
+ * comparison looks at it closely), as a JPEG.
  */
 export async function hostPhoto(data: Buffer, turn = 0): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
+  // sharp turns a picture once a pipeline: the EXIF turn in one, the card's in the next.
   const picture = await (await workingPicture(data)).png({ compressionLevel: 1 }).toBuffer();
   return sharp(picture).rotate(turn, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer();
 }

@@ -65,6 +65,16 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
   ],
 };
 
+/** Which characters a position of each kind may hold: what both readers choose among. */
+export const ALLOWED: Record<CharKind, (c: string) => boolean> = {
+  digit: (c) => c >= '0' && c <= '9',
+  check: (c) => c === '<' || (c >= '0' && c <= '9'),
+  alpha: (c) => c === '<' || (c >= 'A' && c <= 'Z'),
+  alnum: () => true,
+  passport: (c) => c === 'P' || c === 'V',
+  card: (c) => c === 'I' || c === 'A' || c === 'C',
+};
+
 /** The kind of each position, line by line. */
 export function charKinds(format: MrzFormat): CharKind[][] {
   const { lines, length } = MRZ_SHAPES[format];

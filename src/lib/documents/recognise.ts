@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
-import { charKinds, CHECKED, checkDigit, CODES, knownCode, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
+import { ALLOWED, charKinds, CHECKED, checkDigit, CODES, knownCode, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
 import type { Grey, ZoneReading } from './zone.js';
 
 const require = createRequire(import.meta.url);
@@ -41,8 +41,8 @@ let loaded: Promise<Models> | undefined;
 /**
  * The models, made once when first needed: one thread each (a reading process reads one document
  * at a time on one core), without ONNX Runtime's memory arena and its plans of memory by shape: a
- * strip's width changes with every line, and with them the process kept some 300 MB after three
- * documents; without them it gives the memory back after each run.
+ * strip's width changes with every line, and with them the process kept growing over documents;
+ * without them it gives the memory back after each run (docs/identity-documents.md).
  */
 function models(): Promise<Models> {
   loaded ??= (async () => {
@@ -199,15 +199,6 @@ async function recognise(m: Models, img: Grey, strip: Strip): Promise<Recognised
 
 const LOOK_ALIKE_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
 const LOOK_ALIKE_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '7': 'T', '4': 'A' };
-
-const ALLOWED: Record<CharKind, (c: string) => boolean> = {
-  digit: (c) => c >= '0' && c <= '9',
-  check: (c) => c === '<' || (c >= '0' && c <= '9'),
-  alpha: (c) => c === '<' || (c >= 'A' && c <= 'Z'),
-  alnum: () => true,
-  passport: (c) => c === 'P' || c === 'V',
-  card: (c) => c === 'I' || c === 'A' || c === 'C',
-};
 
 /** The character a position takes for a recognised one: itself, a look-alike of the right kind, or none. */
 function fitChar(c: string, kind: CharKind): string | undefined {
@@ -369,17 +360,17 @@ function zoneStrips(zone: ZoneReading): Strip[] {
   // The zone's corners run from the first line's top to the last line's baseline; a character is
   // about 1.2 pitches tall, and the lines are evenly spaced.
   const capital = zone.pitch * 1.2;
+  const zoneHeight = Math.hypot(bl[0] - tl[0], bl[1] - tl[1]) || 1;
+  const step = lines > 1 ? (zoneHeight - capital) / (lines - 1) : 0;
+  const pad = zone.pitch * 0.8;
   const strips: Strip[] = [];
   for (let k = 0; k < lines; k++) {
     // Where the line's middle lies between the top (0) and bottom (1) edges.
-    const zoneHeight = Math.hypot(bl[0] - tl[0], bl[1] - tl[1]) || 1;
-    const step = lines > 1 ? (zoneHeight - capital) / (lines - 1) : 0;
     const t = (k * step + capital / 2) / zoneHeight;
     const left: [number, number] = [tl[0] + (bl[0] - tl[0]) * t, tl[1] + (bl[1] - tl[1]) * t];
     const right: [number, number] = [tr[0] + (br[0] - tr[0]) * t, tr[1] + (br[1] - tr[1]) * t];
     const len = Math.hypot(right[0] - left[0], right[1] - left[1]) || 1;
     const u = [(right[0] - left[0]) / len, (right[1] - left[1]) / len];
-    const pad = zone.pitch * 0.8;
     strips.push({ a: [left[0] - u[0]! * pad, left[1] - u[1]! * pad], b: [right[0] + u[0]! * pad, right[1] + u[1]! * pad], height: capital * 1.4 });
   }
   return strips;
@@ -535,7 +526,7 @@ function zoneGroups(rows: Row[]): Row[][] {
       .filter((r) => r !== first && r !== second.r && Math.abs(r.u[0] * first.u[0] + r.u[1] * first.u[1]) > 0.99)
       .find((r) => Math.abs(at(r) - at(first) - 2 * second.d) < second.d * 0.3);
     const length = (rows: Row[]) => rows.reduce((s, r) => s + Math.hypot(r.b[0] - r.a[0], r.b[1] - r.a[1]) / r.height, 0);
-    // A zone's fullest line runs 20 to 35 of its heights (the detector's boxes): shorter rows are other text.
+    // A zone's fullest line, of 30 to 44 characters, runs further than ZONE_LINE of its heights: shorter rows are other text.
     const longest = (rows: Row[]) => Math.max(...rows.map((r) => Math.hypot(r.b[0] - r.a[0], r.b[1] - r.a[1]) / r.height));
     if (longest(third ? [first, second.r, third] : [first, second.r]) < ZONE_LINE) continue;
     if (third) groups.push({ rows: [...group, third], score: length([...group, third]) });

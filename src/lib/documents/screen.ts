@@ -24,13 +24,13 @@ const HANN = Float64Array.from({ length: SIDE }, (_, i) => 0.5 - 0.5 * Math.cos(
 /**
  * A photo is of a screen where its squares' median colour share passes SCREEN_SHARE: the guest is
  * asked for a photo of the document in hand. The screens the benchmark photographs and catches
- * reach one and a half times that and more, while printed documents (photographed, scanned,
- * rendered flat on white or tinted pages under coloured guilloche, and the specimen documents of
- * public repositories) stayed under it: sending back a guest who photographed their own passport
- * is the worse mistake. The flat print of an ID card's back came closest (the colour's detail is
- * measured against the brightness's, and flat print has little). Past HINT_SHARE, or with one colour period SCREEN_PEAK times
- * the median one (a moiré's single beat, but also a guilloche's regular lines), the sign is weak:
- * a note for the host, never a retake (screenHint).
+ * reach well past it, while printed documents (photographed, scanned, rendered flat on white or
+ * tinted pages under coloured guilloche, and the specimen documents of public repositories)
+ * stayed under it: sending back a guest who photographed their own passport is the worse
+ * mistake. The flat print of an ID card's back came closest (the colour's detail is measured
+ * against the brightness's, and flat print has little). Past HINT_SHARE, or with one colour
+ * period SCREEN_PEAK times the median one (a moiré's single beat, but also a guilloche's regular
+ * lines), the sign is weak: a note for the host, never a retake (screenHint).
  */
 export const SCREEN_SHARE = 4;
 export const HINT_SHARE = 2;

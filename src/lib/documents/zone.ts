@@ -10,7 +10,7 @@
  * characters match better wins, so a document upside down reads too.
  */
 import { CELL, GRID, glyphTemplates, MRZ_ALPHABET, normalise, type Template } from './glyphs.js';
-import { charKinds, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
+import { ALLOWED, charKinds, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
 
 export interface Grey {
   data: Uint8Array;
@@ -197,15 +197,6 @@ export interface ZoneReading {
   /** Pixels between characters: how large the zone was in the photo. */
   pitch: number;
 }
-
-const ALLOWED: Record<CharKind, (c: string) => boolean> = {
-  digit: (c) => c >= '0' && c <= '9',
-  check: (c) => c === '<' || (c >= '0' && c <= '9'),
-  alpha: (c) => c === '<' || (c >= 'A' && c <= 'Z'),
-  alnum: () => true,
-  passport: (c) => c === 'P' || c === 'V',
-  card: (c) => c === 'I' || c === 'A' || c === 'C',
-};
 
 /** Samples the image at (x, y), bilinear, white outside. */
 function sample(img: Grey, x: number, y: number): number {

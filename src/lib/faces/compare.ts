@@ -5,7 +5,7 @@
  * more alike; the thresholds are distances calibrated by `npm run bench:faces` on labelled pairs
  * of photos of people (bench/results/faces.json), not taken from a model's README.
  */
-import { decodeColour, decodeColourArea, decodeColourSize, ImageRefused } from '../documents/image.js';
+import { decodeColour, ImageRefused } from '../documents/image.js';
 import { describeFace, faceDistance, type FaceFound } from './faces.js';
 
 /**
@@ -91,9 +91,9 @@ export async function faceIn(photo: Buffer, describe = true): Promise<FaceFound 
   if (!face?.descriptor || face.box.height >= CLOSE_UP_PX) return face;
   // A small face (a document's portrait, the whole card in the photo) is described from the
   // pixels about it at up to three times the size: the descriptor looks at 150 pixels of face,
-  // and a face of 60 had too few to tell people apart. What the photo says (its faces, the
+  // and a face much smaller than that has too few to tell people apart. What the photo says (its faces, the
   // face's share) stays the whole picture's.
-  const original = await decodeColourSize(photo);
+  const { original } = picture;
   const scale = Math.min(CLOSE_UP_SIDE, Math.max(original.width, original.height)) / Math.max(picture.width, picture.height);
   if (scale < 1.5) return face;
   const big = { width: Math.round(picture.width * scale), height: Math.round(picture.height * scale) };
@@ -103,7 +103,7 @@ export async function faceIn(photo: Buffer, describe = true): Promise<FaceFound 
   // A pixel short of the edges: sharp's own scaling may round the picture a pixel smaller.
   const box = { left, top, width: Math.min(big.width - left - 1, Math.ceil(width * 3 * scale)), height: Math.min(big.height - top - 1, Math.ceil(height * 3 * scale)) };
   if (box.width < 32 || box.height < 32) return face;
-  const closer = await decodeColourArea(photo, Math.max(big.width, big.height), box)
+  const closer = await decodeColour(photo, Math.max(big.width, big.height), box)
     .then((area) => describeFace(area, true))
     .catch(() => null);
   return closer?.descriptor ? { ...face, descriptor: closer.descriptor } : face;
