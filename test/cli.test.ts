@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { claim, enqueue, fail } from '../src/jobs/repo.js';
 import { generateApiKey, isWellFormedApiKey } from '../src/lib/api-keys.js';
 import { verifyPassword } from '../src/lib/passwords.js';
+import { listListings } from '../src/modules/listings/service.js';
 
 import { createDeps, startWorker } from '../src/runtime.js';
 import pg from 'pg';
@@ -113,6 +114,12 @@ describe(`guestscreen command (${dbKind})`, () => {
     } finally {
       await worker.stop();
     }
+    // Every listing the demo's bookings name is on the console's Listings page.
+    const named = await deps.db.selectFrom('reservations').select('listing_id').distinct().where('account_id', '=', out.accounts[0].id).where('listing_id', 'is not', null).execute();
+    const page = await listListings(deps, out.accounts[0].id, 0, 100);
+    assert.ok(named.length >= 3);
+    assert.deepEqual(page.items.map((l) => l.listing_id).sort(), named.map((n) => n.listing_id).sort());
+    assert.ok(page.items.every((l) => l.nickname), 'each listing with its nickname');
     const runs = await deps.db.selectFrom('screening_runs').select(['checks']).where('account_id', '=', out.accounts[0].id).execute();
     const status = (check: string) => runs.map((r) => (JSON.parse(r.checks) as Record<string, { status: string }>)[check]?.status);
     assert.ok(status('sanctions').filter((x) => x === 'REVIEW' || x === 'FAIL').length >= 3, `listed guests flagged: ${status('sanctions').join(',')}`);

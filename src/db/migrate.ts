@@ -28,6 +28,7 @@ import * as m0024 from './migrations/0024-selfies.js';
 import * as m0025 from './migrations/0025-people.js';
 import * as m0026 from './migrations/0026-alerts.js';
 import * as m0027 from './migrations/0027-check-bookings.js';
+import * as m0028 from './migrations/0028-listings-from-bookings.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -61,6 +62,7 @@ const STEPS: Record<string, Step> = {
   '0025-people': m0025,
   '0026-alerts': m0026,
   '0027-check-bookings': m0027,
+  '0028-listings-from-bookings': m0028,
 };
 
 class StaticProvider implements MigrationProvider {

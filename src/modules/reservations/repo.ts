@@ -13,8 +13,27 @@ export async function insertReservation(db: Db, row: Insertable<ReservationsTabl
 }
 
 /** Many reservations in one statement (the demo's seed). */
+/**
+ * Many reservations in one statement (the demo's seed), and the listings they name, each once,
+ * with its latest nickname: a listing a booking names is on the account's list however the
+ * booking was written (one by one, trackListing keeps the list and tells the listing webhook).
+ */
 export async function insertReservations(tx: Tx, rows: Insertable<ReservationsTable>[]): Promise<void> {
   await tx.insertInto('reservations').values(rows).execute();
+  const listings = new Map<string, Insertable<ListingsTable>>();
+  for (const r of [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+    if (!r.listing_id) continue;
+    const key = `${r.account_id}\u0000${r.listing_id}`;
+    const known = listings.get(key);
+    listings.set(key, {
+      account_id: r.account_id,
+      listing_id: r.listing_id,
+      nickname: r.listing_nickname ?? known?.nickname ?? null,
+      created_at: known?.created_at ?? r.created_at,
+      updated_at: r.created_at,
+    });
+  }
+  if (listings.size) await tx.insertInto('listings').values([...listings.values()]).onConflict((oc) => oc.columns(['account_id', 'listing_id']).doNothing()).execute();
 }
 
 /** Many payment events in one statement, without the duplicate check of insertPaymentEvent (the demo's seed). */
