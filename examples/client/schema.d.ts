@@ -9883,6 +9883,13 @@ export interface operations {
                         hits: number;
                         /** @description hits whose verification status would change */
                         changed: number;
+                        /** @description the fields the condition names that a booking may not know (an age with no birth date given), with how many hits hold with one unknown */
+                        unknown: {
+                            field: string;
+                            words: string;
+                            /** @description hits for which the booking does not know this field */
+                            hits: number;
+                        }[];
                         items: {
                             id: string;
                             confirmation_code: string | null;

@@ -23,6 +23,7 @@ const SCHEMA = {
     check_in_date: 'string',
     check_out_date: 'string',
     lead_days: 'int',
+    check_in_weekday: 'string',
   },
   guest: { first_name: 'string', last_name: 'string', full_name: 'string', email: 'string', email_domain: 'string', phone: 'string', phone_country: 'string', location: 'string' },
   identification: { document_type: 'string', nationality: 'string', age: 'int', expiry_date: 'string' },
@@ -56,6 +57,12 @@ const SCHEMA = {
   },
   risk: { score: 'int', color: 'string', status: 'string' },
 } as const;
+
+/** The days of the week as reservation.check_in_weekday spells them, Monday first. */
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/** The day of the week of a date (YYYY-MM-DD), '' where there is none. */
+const weekdayOf = (date: string | null | undefined): string => (date ? (WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7] ?? '') : '');
 
 export const RULE_ENV = (() => {
   const env = new Environment();
@@ -187,6 +194,7 @@ export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, r
       check_in_date: txt(r.check_in_date),
       check_out_date: txt(r.check_out_date),
       lead_days: BigInt(lead),
+      check_in_weekday: weekdayOf(r.check_in_date),
     },
     guest: {
       first_name: txt(r.guest.first_name),

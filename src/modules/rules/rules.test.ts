@@ -120,6 +120,24 @@ describe(`business rules (${dbKind})`, () => {
     assert.equal(bad.status, 400);
   });
 
+  it('says how many of a dry run\'s hits hold with a field the booking does not know', async () => {
+    const acct = await tenant(t);
+    const born = (years: number) => `${new Date().getUTCFullYear() - years}-01-01`;
+    await screen({ ...booking(), identification: { birth_date: born(19) } }, acct);
+    await screen({ ...booking(), identification: { birth_date: born(45) } }, acct);
+    await screen(booking(), acct);
+    await screen(booking(), acct);
+    // As CEL: the unknown age (-1) is less than 21, and the dry run says so.
+    const cel = await call(t, 'POST', '/v1/rules/dry-run', { key: acct.key, body: { expression: 'identification.age < 21', action: 'decline' } });
+    assert.equal(cel.status, 200, cel.body);
+    assert.equal(cel.json.hits, 3);
+    assert.deepEqual(cel.json.unknown, [{ field: 'identification.age', words: "Guest's age at check-in", hits: 2 }]);
+    // As the builder writes it: the young guest alone.
+    const built = await call(t, 'POST', '/v1/rules/dry-run', { key: acct.key, body: { expression: '(identification.age != -1 && identification.age < 21)', action: 'decline' } });
+    assert.equal(built.json.hits, 1);
+    assert.deepEqual(built.json.unknown, []);
+  });
+
   it('keeps names unique per account and rules private to it', async () => {
     const a = await tenant(t);
     const b = await tenant(t);

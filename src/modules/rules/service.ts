@@ -13,9 +13,16 @@ import type { Snapshot } from '../screening/types.js';
 import * as repo from './repo.js';
 import { screenedReservations } from '../reservations/repo.js';
 import { paymentEventsOf } from '../screening/repo.js';
-import { compileProblem, evaluateRules, ruleContext, type RuleDef } from './context.js';
+import { RULE_FIELDS, type RuleField } from './builder.js';
+import { compileProblem, evaluateRules, ruleContext, type RuleContext, type RuleDef } from './context.js';
 
 type Action = RuleDef['action'];
+
+/** Whether the context gives `field` its value for "unknown". */
+const isUnknown = (context: RuleContext, field: RuleField) => {
+  const [section, key] = field.path.split('.') as [keyof RuleContext, string];
+  return String(context[section][key] ?? '') === (field.unknown === '""' ? '' : field.unknown);
+};
 
 export interface RuleInput {
   name?: string | undefined;
@@ -114,6 +121,9 @@ export async function dryRun(deps: Deps, account: AccountRow, input: { expressio
   const candidate: RuleDef = { name: 'candidate', expression: input.expression, action: input.action };
   const hits: { id: string; confirmation_code: string | null; guest_name: string | null; current_status: string; would_become: string }[] = [];
   const errors: { id: string; error: string }[] = [];
+  // The fields it names that a booking may not know: how many of its hits hold with one unknown.
+  const mayBeUnknown = RULE_FIELDS.filter((f) => f.unknown && new RegExp(`\\b${f.path.replace('.', '\\.')}\\b`).test(input.expression));
+  const unknown = new Map<RuleField, number>();
   for (const r of rows) {
     const verdict = JSON.parse(r.screening!) as Verdict;
     const snapshot: Snapshot = {
@@ -128,12 +138,21 @@ export async function dryRun(deps: Deps, account: AccountRow, input: { expressio
       blocklist: [],
       rules: [],
     };
-    const { fired, errors: failed } = evaluateRules([candidate], ruleContext(snapshot, verdict.details, { score: verdict.score, color: verdict.risk_color, status: verdict.status }));
+    const context = ruleContext(snapshot, verdict.details, { score: verdict.score, color: verdict.risk_color, status: verdict.status });
+    const { fired, errors: failed } = evaluateRules([candidate], context);
     if (failed[0]) errors.push({ id: r.id, error: failed[0].error });
     if (fired.length) {
+      for (const f of mayBeUnknown) if (isUnknown(context, f)) unknown.set(f, (unknown.get(f) ?? 0) + 1);
       const becomes = input.action === 'decline' ? 'declined' : input.action === 'approve' ? 'verified' : verdict.status === 'verified' ? 'review' : verdict.status;
       hits.push({ id: r.id, confirmation_code: r.confirmation_code, guest_name: r.guest_full_name, current_status: r.verification_status, would_become: becomes });
     }
   }
-  return { evaluated: rows.length, hits: hits.length, changed: hits.filter((h) => h.current_status !== h.would_become).length, items: hits.slice(0, 100), errors: errors.slice(0, 20) };
+  return {
+    evaluated: rows.length,
+    hits: hits.length,
+    changed: hits.filter((h) => h.current_status !== h.would_become).length,
+    unknown: [...unknown].map(([f, n]) => ({ field: f.path, words: f.words, hits: n })),
+    items: hits.slice(0, 100),
+    errors: errors.slice(0, 20),
+  };
 }

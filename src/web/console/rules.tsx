@@ -78,7 +78,7 @@ function RuleEditor({ ctx, action, values, problem, dry }: { ctx: Ctx; action: s
                 documentation.
               </small>
             )}
-            <button type="submit" name="intent" value="switch" class="secondary" id="to-builder">
+            <button type="submit" name="intent" value="switch" class="secondary" id="to-builder" formnovalidate>
               Use the builder
             </button>
           </>
@@ -167,7 +167,7 @@ function Builder({ values, problem }: { values: Values; problem?: string | undef
           In CEL: <code>{values.expression}</code>
         </p>
       ) : null}
-      <button type="submit" name="intent" value="switch" class="secondary" id="to-cel">
+      <button type="submit" name="intent" value="switch" class="secondary" id="to-cel" formnovalidate>
         Write it in CEL instead
       </button>
     </fieldset>
@@ -181,6 +181,11 @@ function DryRunResult({ dry }: { dry: DryRun }) {
       <p>
         It holds for <strong>{dry.hits}</strong>; {dry.changed} of them would change status.
       </p>
+      {dry.unknown.map((u) => (
+        <p class="warning" data-unknown={u.field}>
+          {u.hits} of them {u.hits === 1 ? 'does' : 'do'} not know {u.words.charAt(0).toLowerCase() + u.words.slice(1)}: the condition holds for them although nobody gave it.
+        </p>
+      ))}
       {dry.items.length ? (
         <table class="cards">
           <Head columns={['Guest', 'Code', 'Now', 'Would become']} />
@@ -227,6 +232,8 @@ function readForm(b: Form): { values: Values; problem: string | undefined } {
   const base = { name: b.name, action: b.action, enabled: b.enabled === 'yes', join: b.join ?? 'all' };
   const mode = b.mode ?? 'cel';
   if (mode === 'builder') {
+    // An empty builder turned to CEL opens an empty editor: there is nothing to carry over.
+    if (b.intent === 'switch' && !conditions.length) return { values: { ...base, mode: 'cel', expression: '', conditions }, problem: undefined };
     const built = toCel(conditions, base.join);
     if ('problem' in built) return { values: { ...base, mode: 'builder', expression: '', conditions }, problem: built.problem };
     if (b.intent === 'switch') return { values: { ...base, mode: 'cel', expression: built.expression, conditions }, problem: undefined };
