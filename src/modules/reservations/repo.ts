@@ -359,15 +359,19 @@ type QueuePart = (q: SelectQueryBuilder<Database, 'reservations', object>) => Se
 export const QUEUE_COLORS = ['red', 'orange', 'yellow', 'green', null] as const;
 export type QueueColor = (typeof QUEUE_COLORS)[number];
 
+/** The queue's urgency, most urgent first: a red or orange finding, then yellow and green, then not screened yet. */
+const URGENCY: QueueColor[][] = [['red', 'orange'], ['yellow', 'green'], [null]];
+
 /**
- * The review queue (docs/console.md): undecided reservations, not cancelled, whose stay is not
- * over, that either have a verdict asking for a look (review or declined), or are pending with a
- * red or orange finding (waiting for the guest portal, say), or are pending and check in between
- * `today` and `horizon`. Most urgent first: by colour, red to green, then by check-in (undated
- * last), then id. Each part (one colour, dated or undated) is one range of the partial index
- * reservations_queue_idx, read in its order, so a page costs the parts' counts and the rows it
- * shows, whatever the account's size. `color` keeps the page and its total to one colour; the
- * counts of every colour come back beside them, for a filter.
+ * The review queue (docs/console.md): reservations nobody has decided on, not cancelled, whose
+ * stay is not over, whose screening asks for a look (review), or that are pending with a red or
+ * orange finding (waiting for the guest portal, say), or pending and checking in between `today`
+ * and `horizon`. A verdict that declined the guest is a decision, not a question: it is not here.
+ * Most urgent first: red and orange together, then yellow and green, then those not screened yet,
+ * each by check-in (undated last), then id; a guest with an orange finding checking in next week
+ * stands above a red one checking in next year. Each part (one or two colours, dated or undated)
+ * is a range of the partial index reservations_queue_idx. `color` keeps the page and its total to
+ * one colour; the counts of every colour come back beside them, for a filter.
  */
 export async function waitingForDecision(
   db: Db,
@@ -375,23 +379,20 @@ export async function waitingForDecision(
   w: { today: string; horizon: string; offset: number; limit: number; color?: QueueColor | undefined },
 ): Promise<{ total: number; byColor: Map<QueueColor, number>; rows: ReservationRow[] }> {
   const part =
-    (color: QueueColor, dated: boolean): QueuePart =>
+    (colors: QueueColor[], dated: boolean): QueuePart =>
     (q) => {
-      const urgent = color === 'red' || color === 'orange';
+      const urgent = colors.every((c) => c === 'red' || c === 'orange');
+      const known = colors.filter((c): c is Exclude<QueueColor, null> => c !== null);
       return q
-        .where('risk_color', color === null ? 'is' : '=', color)
+        .where((eb) => (known.length ? eb('risk_color', 'in', known) : eb('risk_color', 'is', null)))
         .where('check_in_date', dated ? 'is not' : 'is', null)
         .where((eb) =>
           eb.or([
-            eb('verification_status', 'in', ['review', 'declined']),
+            eb('verification_status', '=', 'review'),
             urgent ? eb('verification_status', '=', 'pending') : eb.and([eb('verification_status', '=', 'pending'), eb('check_in_date', '>=', w.today), eb('check_in_date', '<=', w.horizon)]),
           ]),
         );
     };
-  const parts = QUEUE_COLORS.flatMap((c) => [
-    { color: c, part: part(c, true) },
-    { color: c, part: part(c, false) },
-  ]);
   // The index's own condition, word for word, so SQLite's planner sees that it applies.
   const base = () =>
     db
@@ -400,21 +401,21 @@ export async function waitingForDecision(
       .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
       .where('status', '!=', 'CANCELED')
       .where((eb) => eb.or([eb('check_out_date', '>=', w.today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', w.today)])])]));
-  const counts = await Promise.all(parts.map(async ({ part }) => Number((await part(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n)));
-  const byColor = new Map<QueueColor, number>();
-  parts.forEach(({ color }, i) => byColor.set(color, (byColor.get(color) ?? 0) + (counts[i] ?? 0)));
-  const shown = w.color === undefined ? parts.map((_, i) => i) : parts.flatMap(({ color }, i) => (color === w.color ? [i] : []));
+  const count = async (p: QueuePart) => Number((await p(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n);
+  // Each colour counted dated and undated: the filter's counts, and each part's, without counting twice.
+  const counted = new Map(await Promise.all(QUEUE_COLORS.map(async (c) => [c, [await count(part([c], true)), await count(part([c], false))]] as const)));
+  const byColor = new Map(QUEUE_COLORS.map((c) => [c, counted.get(c)![0] + counted.get(c)![1]]));
+  const groups = w.color === undefined ? URGENCY : [[w.color]];
+  const parts = groups.flatMap((colors) => [true, false].map((dated) => ({ part: part(colors, dated), n: colors.reduce((sum, c) => sum + counted.get(c)![dated ? 0 : 1], 0) })));
   const rows: ReservationRow[] = [];
   let skip = w.offset;
-  for (const i of shown) {
-    const { part } = parts[i]!;
-    const n = counts[i] ?? 0;
+  for (const { part: p, n } of parts) {
     if (rows.length >= w.limit) break;
     if (skip >= n) {
       skip -= n;
       continue;
     }
-    const page = await part(base())
+    const page = await p(base())
       .selectAll()
       .orderBy('check_in_date')
       .orderBy('id')
@@ -424,7 +425,7 @@ export async function waitingForDecision(
     rows.push(...(page as ReservationRow[]));
     skip = 0;
   }
-  return { total: shown.reduce((sum, i) => sum + (counts[i] ?? 0), 0), byColor, rows };
+  return { total: parts.reduce((sum, p) => sum + p.n, 0), byColor, rows };
 }
 
 /** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */

@@ -6,7 +6,7 @@ import { badRequest } from '../../lib/errors.js';
 import { importBlocklist } from '../../modules/blocklist/import.js';
 import { EntryBody } from '../../modules/blocklist/routes.js';
 import { addEntry, getEntry, listEntries, removeEntry, updateEntry } from '../../modules/blocklist/service.js';
-import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, Pager, PostButton, seeOther, show, when } from './shell.js';
+import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, Pager, PostButton, seeOther, show, when, PostForm } from './shell.js';
 
 const PAGE = 25;
 const MAX_CSV_BYTES = 20 * 1024 * 1024;
@@ -95,11 +95,10 @@ async function listPage(deps: Deps, ctx: Ctx, from: number, done?: string, impor
       </section>
       <section class="panel" aria-labelledby="add-h">
         <h2 id="add-h">Add someone</h2>
-        <form method="post" action="/console/blocklist">
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action="/console/blocklist" role="reviewer">
           <EntryFields />
           <button type="submit">Add to blocklist</button>
-        </form>
+        </PostForm>
       </section>
       <section class="panel" aria-labelledby="import-h">
         <h2 id="import-h">Import a CSV file</h2>
@@ -154,11 +153,10 @@ export const blocklistPages =
           </p>
           <h1>Edit blocklist entry</h1>
           <section class="panel">
-            <form method="post" action={`/console/blocklist/${e.id}`}>
-              <Csrf ctx={ctx} />
+            <PostForm ctx={ctx} action={`/console/blocklist/${e.id}`}>
               <EntryFields e={e} />
               <button type="submit">Save</button>
-            </form>
+            </PostForm>
           </section>
         </ConsolePage>
       ));

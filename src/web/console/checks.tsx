@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { adverseMediaView, backgroundView, checksAvailable, findCheck, listChecksByPerson, openPdf, openSubject, readSubject, submitCheck } from '../../modules/background-checks/service.js';
 import { sendPdf } from '../../modules/background-checks/routes.js';
-import { ConsolePage, Csrf, CsrfField, type Ctx, dropEmpty, Head, seeOther, show, when } from './shell.js';
+import { ConsolePage, CsrfField, type Ctx, dropEmpty, Head, seeOther, show, when, PostForm } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const Text = (max = 100) => Type.Optional(Type.String({ maxLength: max }));
@@ -88,11 +88,10 @@ function CheckPanel(p: { ctx: Ctx; kind: 'background' | 'adverse-media'; title: 
       <h2 id={`${p.kind}-h`}>{p.title}</h2>
       <p class="muted">{p.intro}</p>
       {p.available ? (
-        <form method="post" action={`/console/checks/${p.kind}`}>
-          <Csrf ctx={p.ctx} />
+        <PostForm ctx={p.ctx} action={`/console/checks/${p.kind}`}>
           <PersonFields prefix={p.kind === 'background' ? 'bg' : 'am'} country={p.kind === 'background' ? 'optional' : 'required'} values={p.values} />
           <button type="submit">{p.button}</button>
-        </form>
+        </PostForm>
       ) : (
         <NotSetUp what={p.notSetUp} />
       )}

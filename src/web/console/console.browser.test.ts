@@ -50,7 +50,7 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await context.close();
   });
 
-  it('shows a flagged guest in the queue, says why, and approving sends the signed screening webhook', async () => {
+  it('keeps a guest the screening declined out of the queue, says why on the reservation, and approving sends the signed screening webhook', async () => {
     await call(t, 'POST', '/v1/accounts/webhooks', { key: host.key, body: { webhook_key: 'screening_webhook_url', webhook_url: `${rx.url}/screening` } });
     await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { email: 'moritz.fake@example.net', reason: 'left without paying' } });
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
@@ -63,12 +63,17 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
 
     const { context, page } = await newPage(false);
     await signIn(page, base, host.account.email);
-    const row = page.locator(`tr[data-reservation="${id}"]`);
-    assert.match((await row.textContent()) ?? '', /Moritz Fake.*Quay Loft.*Red · Declined.*blocklist/s);
+    const who = (await page.textContent('header .who')) ?? '';
+    assert.doesNotMatch(who, /^(.+) · \1$/, `the header names the person and the account, not the account twice: ${who}`);
+    // Declined by the screening, the guest is decided: not waiting in the queue, found among the reservations.
+    assert.equal(await page.locator(`tr[data-reservation="${id}"]`).count(), 0);
     assert.match((await page.textContent('.legend')) ?? '', /Red: 1/, "the week's verdicts count the flagged guest once");
     assert.match((await page.textContent('#chart-desc')) ?? '', /: 1$/, 'and today has one reservation screened');
     await snap(page, 'queue');
-    await row.locator('a').click();
+    await page.goto(`${base}/console/reservations`);
+    const row = page.locator(`tr[data-reservation="${id}"]`);
+    assert.match((await row.textContent()) ?? '', /Moritz Fake.*Quay Loft.*Red · Declined.*blocklist/s);
+    await row.locator('a').first().click();
     assert.equal(await page.textContent('h1'), 'Moritz Fake');
     assert.match((await page.textContent('#top-risks')) ?? '', /blocklist.*from Your blocklist/s, 'each risk names the check behind it');
     assert.match((await page.textContent('#check-blacklist')) ?? '', /FAIL/);
@@ -89,7 +94,7 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await context.close();
   });
 
-  it('puts the most urgent guests first (red, then orange, by check-in), with pending red and orange ones, without ended stays, and filters by colour', async () => {
+  it('puts the most urgent guests first (red and orange, by check-in), with pending red and orange ones, without declined guests or ended stays, and filters by colour', async () => {
     const hostB = await tenant(t, { name: 'Urgent Stays' });
     await withPassword(t, hostB);
     await call(t, 'POST', '/v1/blocklist', { key: hostB.key, body: { email: 'banned@example.net', reason: 'damage' } });
@@ -115,19 +120,25 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
       body: { check_in_date: day(20), check_out_date: day(22), guest: { first_name: 'Rex', last_name: 'Banned', email: 'banned@example.net' } },
     });
 
+    // A guest the screening declined (a rule of the host's) is decided: not waiting.
+    await call(t, 'POST', '/v1/rules', { key: hostB.key, body: { name: 'No parties', expression: 'reservation.number_of_guests > 10', action: 'decline' } });
+    const declined = await book('Party Crowd', '', 4, 6, { number_of_guests: 14 });
+
     const { context, page } = await newPage(false);
     await signIn(page, base, hostB.account.email);
     const order = await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')));
-    assert.deepEqual(order, [red.json.id, orangeSoon, orangeLater, greenSoon]);
+    // Guests the screening declined (the blocklisted one, the host's rule) are decided: not waiting.
+    assert.ok(!order.includes(declined) && !order.includes(red.json.id), 'a declined guest is not waiting');
+    assert.deepEqual(order, [orangeSoon, orangeLater, greenSoon]);
     const chips = (await page.textContent('nav.chips')) ?? '';
-    assert.match(chips, /All \(4\).*Red \(1\).*Orange \(2\).*Yellow \(0\).*Green \(1\)/s);
+    assert.match(chips, /All \(3\).*Red \(0\).*Orange \(2\).*Yellow \(0\).*Green \(1\)/s);
     await snap(page, 'queue-by-colour');
     await Promise.all([page.waitForURL(/color=orange/), page.click('nav.chips a:has-text("Orange")')]);
     assert.deepEqual(await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [orangeSoon, orangeLater]);
     assert.equal(await page.textContent('#queue-h'), '2 waiting');
     // The reservations page filters by colour too.
     await page.goto(`${base}/console/reservations?risk_color=red`);
-    assert.deepEqual(await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [red.json.id]);
+    assert.ok((await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')))).includes(red.json.id));
     // With no mail server set up, the invitation went to the outbox, and the page says it reached nobody.
     await eventually(async () => {
       await page.goto(`${base}/console/reservations/${greenSoon}`);

@@ -14,7 +14,7 @@ import { previewPortal } from '../../modules/portal/service.js';
 import { guestTranslator } from '../guest.js';
 import { sendPage } from '../layout.js';
 import { isScreen, previewStepPage, sendBrandCss, sendLogoImage } from '../portal.js';
-import { ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
+import { ColorBadge, ConsolePage, CsrfField, type Ctx, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
 
 const PAGE = 50;
 const STAYS = 20;
@@ -88,8 +88,7 @@ export function sendLogo(reply: FastifyReply, profile: HostProfile) {
 export function ProfileFields({ ctx, action, profile, fallback, logoUrl, button }: { ctx: Ctx; action: string; profile: HostProfile; fallback?: HostProfile; logoUrl: string; button: string }) {
   const from = fallback ? ' Left empty, the account’s is used.' : '';
   return (
-    <form method="post" action={action} enctype="multipart/form-data" class="profile">
-      <Csrf ctx={ctx} />
+    <PostForm ctx={ctx} action={action} enctype="multipart/form-data" class="profile">
       <label for="pr_name">Name guests see{fallback?.display_name ? <small> (the account’s: {fallback.display_name})</small> : null}</label>
       <input id="pr_name" name="display_name" maxLength={100} value={profile.display_name ?? ''} placeholder={fallback?.display_name ?? ''} />
       <div class="grid2">
@@ -123,7 +122,7 @@ export function ProfileFields({ ctx, action, profile, fallback, logoUrl, button 
         {profile.usage_agreement?.text ?? ''}
       </textarea>
       <button type="submit">{button}</button>
-    </form>
+    </PostForm>
   );
 }
 
@@ -183,8 +182,7 @@ function ListingPage({ ctx, d, notice }: { ctx: Ctx; d: Detail; notice?: string 
         <p class="muted">
           Sent to each guest by e-mail, or else text message, only once the booking is verified, at the time set below. The code and password are never kept in the copy of the message.
         </p>
-        <form method="post" action={`/console/listings/${id}/check-in`}>
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action={`/console/listings/${id}/check-in`}>
           <div class="grid2">
             {CHECK_IN_LABELS.map(([field, label, max]) => (
               <div>
@@ -200,7 +198,7 @@ function ListingPage({ ctx, d, notice }: { ctx: Ctx; d: Detail; notice?: string 
           <label for="ci_hours">Hours before the check-in day to send them</label>
           <input id="ci_hours" name="send_hours_before" type="number" min={0} max={720} step={1} required value={String(checkIn.send_hours_before)} />
           <button type="submit">Save check-in instructions</button>
-        </form>
+        </PostForm>
       </section>
       <section class="panel" aria-labelledby="profile-h">
         <h2 id="profile-h">What guests of this listing see</h2>

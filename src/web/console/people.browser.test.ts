@@ -75,6 +75,21 @@ describe(`a team in the console, in a real browser (${dbKind})`, { skip: haveChr
     await signIn(hers, base, ana.email, ana.password);
     assert.equal(await hers.textContent('h1'), 'Waiting for your decision');
     assert.equal(await hers.locator('nav a[href="/console/people"]').count(), 0, 'a reviewer is not shown the people page');
+
+    // A reviewer decides on guests; rules, settings and screening again are a manager's. She is
+    // shown no button that would end on a 403, and a form she may not send says who may.
+    await call(t, 'POST', '/v1/rules', { key: host.key, body: { name: 'Parties', expression: 'reservation.number_of_guests > 10', action: 'review' } });
+    const booking = await call(t, 'POST', '/v1/reservations?sync=1', { key: host.key, body: { guest: { first_name: 'Rosa', last_name: 'Quiet', email: 'rosa.quiet@example.net' } } });
+    await hers.goto(`${base}/console/rules`);
+    assert.equal(await hers.locator('button', { hasText: 'Disable' }).count(), 0, 'no Disable button');
+    assert.match((await hers.textContent('.needs-role')) ?? '', /needs the manager role or higher; you are reviewer/);
+    assert.ok(await hers.locator('#r_name').isDisabled(), 'the new-rule form is shown disabled');
+    await snap(hers, 'rules-reviewer');
+    await hers.goto(`${base}/console/settings`);
+    assert.ok(await hers.locator('button', { hasText: 'Save' }).first().isDisabled(), "Settings' Save is disabled");
+    await hers.goto(`${base}/console/reservations/${booking.json.id}`);
+    assert.equal(await hers.locator('#screen').count(), 0, 'no Screen again');
+    assert.ok(await hers.locator('#note').isEnabled(), 'a note she may add');
   });
 
   it('enrols two-factor sign-in with the QR code or the key, shows ten recovery codes once, and asks for a code at the next sign-in', async () => {

@@ -33,7 +33,7 @@ import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
 import type { Screen } from '../../modules/settings/screens.js';
-import { ago, COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, type Ctx, guestName, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when } from './shell.js';
+import { ago, COLOR_WORDS, ColorBadge, ConsolePage, CsrfField, type Ctx, guestName, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
   general_risk: 'Booking pattern',
@@ -601,8 +601,7 @@ function ListedEntries({ ctx, base, entries, guest }: { ctx: Ctx; base: string; 
             ) : null}
           </dl>
           {can(ctx.user, 'reviewer') ? (
-            <form method="post" action={`${base}/dismiss`} class="dismiss">
-              <Csrf ctx={ctx} />
+            <PostForm ctx={ctx} action={`${base}/dismiss`} role="reviewer" class="dismiss">
               <input type="hidden" name="list" value={e.source} />
               <input type="hidden" name="entry_id" value={e.entryId} />
               <label for={`why-${e.entryId}`}>Not the guest? Say why</label>
@@ -610,7 +609,7 @@ function ListedEntries({ ctx, base, entries, guest }: { ctx: Ctx; base: string; 
               <button type="submit" class="secondary">
                 A different person
               </button>
-            </form>
+            </PostForm>
           ) : null}
         </article>
       ))}
@@ -646,8 +645,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
           <li>{host ? `Your screening webhook at ${host} is sent the decision.` : 'No screening webhook is set up, so no other system is told.'}</li>
           <li>You can change the decision later.</li>
         </ul>
-        <form method="post" action={`${base}/decision`}>
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action={`${base}/decision`} role="reviewer">
           <input type="hidden" name="supervised" value="decline" />
           <input type="hidden" name="confirm" value="yes" />
           <label for="decision-why">
@@ -660,7 +658,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
             </button>
             <a href={base}>Go back without declining</a>
           </div>
-        </form>
+        </PostForm>
       </section>
     </ConsolePage>
   );
@@ -723,8 +721,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
             Reason given: <q>{r.supervised_reason}</q>
           </p>
         ) : null}
-        <form method="post" action={`${base}/decision`} class="decision">
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action={`${base}/decision`} role="reviewer" class="decision">
           <label for="decision-why">
             Reason <span class="muted">(optional: kept with your decision and sent with it to your systems)</span>
           </label>
@@ -737,7 +734,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
               {r.supervised === 'decline' ? 'Decline again…' : 'Decline…'}
             </button>
           </div>
-        </form>
+        </PostForm>
         <div class="actions">
           <PostButton ctx={ctx} action={`${base}/screen`} label="Screen again" kind="secondary" id="screen" />
         </div>
@@ -811,12 +808,11 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
         ) : (
           <p>No notes yet.</p>
         )}
-        <form method="post" action={`${base}/notes`}>
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action={`${base}/notes`} role="reviewer">
           <label for="note">Add a note</label>
           <textarea id="note" name="text" required maxLength={5000} />
           <button type="submit">Add note</button>
-        </form>
+        </PostForm>
       </section>
       <section class="panel" aria-labelledby="portal-h">
         <h2 id="portal-h">Guest portal</h2>
@@ -856,10 +852,9 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
           {(r.guest_email || r.guest_phone) && r.status !== 'CANCELED' && can(ctx.user, 'reviewer') ? (
             <>
               {r.guestportal_completed ? null : (
-                <PostButton ctx={ctx} action={`${base}/messages`} name="kind" value="portal" label="Send the guest portal link again" kind="secondary" id="resend-portal" />
+                <PostButton ctx={ctx} action={`${base}/messages`} role="reviewer" name="kind" value="portal" label="Send the guest portal link again" kind="secondary" id="resend-portal" />
               )}
-              <form method="post" action={`${base}/messages`}>
-                <Csrf ctx={ctx} />
+              <PostForm ctx={ctx} action={`${base}/messages`} role="reviewer">
                 <input type="hidden" name="kind" value="words" />
                 <label for="guest-words">Write to the guest</label>
                 <textarea id="guest-words" name="text" rows={4} required maxLength={5000} />
@@ -870,7 +865,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
                 <button type="submit" id="send-words">
                   Send
                 </button>
-              </form>
+              </PostForm>
             </>
           ) : null}
         </section>
@@ -881,15 +876,14 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       </section>
       <section class="panel" aria-labelledby="block-h">
         <h2 id="block-h">Do not host this guest again</h2>
-        <form method="post" action={`${base}/blocklist`}>
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action={`${base}/blocklist`} role="reviewer">
           <p>Adds the guest's name, e-mail, phone and document number, as this booking has them, to your blocklist.</p>
           <label for="block-reason">Why</label>
           <input id="block-reason" name="reason" required maxLength={1000} />
           <button type="submit" class="danger">
             Add to blocklist
           </button>
-        </form>
+        </PostForm>
       </section>
     </ConsolePage>
   );

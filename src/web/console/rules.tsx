@@ -6,7 +6,7 @@ import { fromCel, OPERATORS, RULE_FIELDS, toCel, type Condition, type Join, type
 import { compileProblem } from '../../modules/rules/context.js';
 import { Expression, RuleAction } from '../../modules/rules/routes.js';
 import { createRule, deleteRule, dryRun, getRule, listRules, updateRule } from '../../modules/rules/service.js';
-import { ConsolePage, Csrf, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS } from './shell.js';
+import { ConsolePage, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, PostForm } from './shell.js';
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const DONE: Record<string, string> = {
@@ -48,8 +48,7 @@ const ACTION_WORDS = { review: 'ask for review', decline: 'decline', approve: 'a
 function RuleEditor({ ctx, action, values, problem, dry }: { ctx: Ctx; action: string; values: Values; problem?: string | undefined; dry?: DryRun | undefined }) {
   return (
     <>
-      <form method="post" action={action}>
-        <Csrf ctx={ctx} />
+      <PostForm ctx={ctx} action={action}>
         <label for="r_name">Name</label>
         <input id="r_name" name="name" required maxLength={100} value={values.name} />
         <input type="hidden" name="mode" value={values.mode} />
@@ -102,7 +101,7 @@ function RuleEditor({ ctx, action, values, problem, dry }: { ctx: Ctx; action: s
             Try on past bookings
           </button>
         </div>
-      </form>
+      </PostForm>
       {dry ? <DryRunResult dry={dry} /> : null}
     </>
   );

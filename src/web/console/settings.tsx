@@ -10,7 +10,7 @@ import { readScreenSettings, writeScreenSettings } from '../../modules/settings/
 import { accountProfile, writeAccountProfile } from '../../modules/listings/profile.js';
 import { acceptLogos, ProfileFields, ProfileForm, profileChange, sendLogo } from './listings.js';
 import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
-import { ConsolePage, Csrf, CsrfField, seeOther, show } from './shell.js';
+import { ConsolePage, CsrfField, seeOther, show, PostForm } from './shell.js';
 
 const DONE: Record<string, string> = {
   screening: 'Screening settings saved. They apply from the next screening.',
@@ -45,8 +45,7 @@ export const settingsPages =
           <h1>Settings</h1>
           <section class="panel" aria-labelledby="screening-h">
             <h2 id="screening-h">Screening</h2>
-            <form method="post" action="/console/settings/screening">
-              <Csrf ctx={ctx} />
+            <PostForm ctx={ctx} action="/console/settings/screening">
               <div class="grid2">
                 <div>
                   <label for="s_tolerance">Risk tolerance</label>
@@ -72,13 +71,12 @@ export const settingsPages =
                 </fieldset>
               </div>
               <button type="submit">Save screening settings</button>
-            </form>
+            </PostForm>
           </section>
           <section class="panel" aria-labelledby="portal-h">
             <h2 id="portal-h">Guest portal screens</h2>
             <p class="muted">What the guest portal asks every guest. Screens for one booking source or for returning guests can be set through the API.</p>
-            <form method="post" action="/console/settings/portal">
-              <Csrf ctx={ctx} />
+            <PostForm ctx={ctx} action="/console/settings/portal">
               <div class="filters">
                 {SCREENS.map((s) => (
                   <div>
@@ -94,7 +92,7 @@ export const settingsPages =
                 ))}
               </div>
               <button type="submit">Save portal screens</button>
-            </form>
+            </PostForm>
           </section>
           <section class="panel" aria-labelledby="profile-h">
             <h2 id="profile-h">What guests see</h2>
@@ -109,12 +107,11 @@ export const settingsPages =
               Everyone is told by e-mail when a guest turns red or orange, as each chose under their name. Guests who have not finished the guest portal are told too, this long before the day they
               check in:
             </p>
-            <form method="post" action="/console/settings/alerts">
-              <Csrf ctx={ctx} />
+            <PostForm ctx={ctx} action="/console/settings/alerts">
               <label for="a_hours">Hours before the check-in day (0: never)</label>
               <input id="a_hours" name="portal_alert_hours" type="number" min="0" max={String(MAX_PORTAL_ALERT_HOURS)} step="1" required value={String(ctx.account.portal_alert_hours)} />
               <button type="submit">Save</button>
-            </form>
+            </PostForm>
           </section>
         </ConsolePage>
       ));

@@ -7,6 +7,9 @@ import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { guestNameOf } from '../../modules/reservations/views.js';
 import type { UserRow } from '../../modules/users/repo.js';
 import { tokenDigest } from '../../modules/sessions/service.js';
+import type { Role } from '../../db/schema.js';
+import { can, ROLE_WORDS } from '../../modules/users/service.js';
+import { neededRole } from '../../http/auth.js';
 import { Document, sendPage } from '../layout.js';
 
 /** What every console page knows: who is signed in, the form token, and where it is. */
@@ -43,14 +46,47 @@ export type Section = (typeof NAV)[number][0] | (typeof OWNER_NAV)[number][0] | 
 /** The form token every console form carries (CSRF). */
 export const Csrf = ({ ctx }: { ctx: Ctx }) => <input type="hidden" name="_csrf" value={ctx.csrf} />;
 
-/** A button that posts a small form: approve, replay, remove. */
-export function PostButton({ ctx, action, label, name, value, kind, id }: { ctx: Ctx; action: string; label: string; name?: string; value?: string; kind?: 'secondary' | 'danger'; id?: string }) {
+/** The role a console form's route needs: a POST needs a manager unless its route says otherwise (http/auth.ts). */
+const POST_ROLE = neededRole('POST', {});
+
+/** What a person is told of a form their role may not send. */
+const needsRole = (ctx: Ctx, role: Role) => `Changing this needs the ${ROLE_WORDS[role].toLowerCase()} role or higher; you are ${ROLE_WORDS[ctx.user.role].toLowerCase()}.`;
+
+/**
+ * A button that posts a small form: approve, replay, remove. `role`: what its route needs (the
+ * route's config.role); a person without it is not shown the button.
+ */
+export function PostButton({ ctx, action, label, name, value, kind, id, role = POST_ROLE }: { ctx: Ctx; action: string; label: string; name?: string; value?: string; kind?: 'secondary' | 'danger'; id?: string; role?: Role }) {
+  if (!can(ctx.user, role)) return null;
   return (
     <form method="post" action={action} class="inline">
       <Csrf ctx={ctx} />
       <button type="submit" name={name} value={value} class={kind} id={id}>
         {label}
       </button>
+    </form>
+  );
+}
+
+/**
+ * A form that posts, with its token. `role`: what its route needs (the route's config.role); for a
+ * person without it, the form shows what is set, its controls disabled, and says which role may.
+ */
+export function PostForm({ ctx, action, role = POST_ROLE, children, ...rest }: { ctx: Ctx; action: string; role?: Role; children: ComponentChildren; class?: string; id?: string; enctype?: string }) {
+  const allowed = can(ctx.user, role);
+  return (
+    <form method="post" action={action} {...rest}>
+      <Csrf ctx={ctx} />
+      {allowed ? (
+        children
+      ) : (
+        <>
+          <p class="muted needs-role">{needsRole(ctx, role)}</p>
+          <fieldset disabled class="plain">
+            {children}
+          </fieldset>
+        </>
+      )}
     </form>
   );
 }
@@ -71,7 +107,8 @@ export function ConsolePage({ ctx, title, section, notice, children }: { ctx: Ct
             </a>
             <span class="me">
               <a class="who" href="/console/me" title={`${ctx.user.email}, ${ctx.account.name} (${ctx.account.id})`} aria-current={section === 'me' ? 'page' : undefined}>
-                {ctx.user.name || ctx.user.email} · {ctx.account.name}
+                {/* A person named as their account (the account's first owner, often) is named by their e-mail. */}
+                {ctx.user.name && ctx.user.name !== ctx.account.name ? ctx.user.name : ctx.user.email} · {ctx.account.name}
               </a>
               <form method="post" action="/console/sign-out" class="inline">
                 <Csrf ctx={ctx} />

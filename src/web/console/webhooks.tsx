@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.js';
 import { deliveriesView, replayDelivery, rotateWebhookSecret } from '../../modules/events/service.js';
 import { WEBHOOK_KEYS } from '../../modules/webhooks/keys.js';
 import { describeWebhooks, registerWebhook, unregisterWebhook } from '../../modules/webhooks/service.js';
-import { ConsolePage, Csrf, CsrfField, type Ctx, Head, Pager, PostButton, seeOther, show, when } from './shell.js';
+import { ConsolePage, CsrfField, type Ctx, Head, Pager, PostButton, seeOther, show, when, PostForm } from './shell.js';
 
 const PAGE = 20;
 const DONE: Record<string, string> = { registered: 'Webhook saved.', removed: 'Webhook removed.', replayed: 'The event is queued to be sent again; it shows at the top of the log.' };
@@ -54,8 +54,7 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
         ) : (
           <p>No webhook is registered.</p>
         )}
-        <form method="post" action="/console/webhooks">
-          <Csrf ctx={ctx} />
+        <PostForm ctx={ctx} action="/console/webhooks">
           <div class="filters">
             <div>
               <label for="w_key">Events</label>
@@ -89,7 +88,7 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
               {attempt.problem}
             </p>
           ) : null}
-        </form>
+        </PostForm>
       </section>
       {ctx.user.role === 'owner' ? (
         <section class="panel" aria-labelledby="secret-h">
