@@ -26,6 +26,13 @@ describe(`HTTP error handling (${dbKind})`, () => {
     assert.match(r.json.request_id, /^req_/);
   });
 
+  it('answers a browser asking for /favicon.ico with the icon, not a 404', async () => {
+    const r = await t.app.inject({ url: '/favicon.ico' });
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['content-type'], 'image/x-icon');
+    assert.deepEqual([...r.rawPayload.subarray(0, 4)], [0, 0, 1, 0], 'an ICO file');
+  });
+
   it('answers an unknown route without a key with 404, not 401', async () => {
     const r = await call(t, 'DELETE', '/v1/accounts/me');
     assert.equal(r.status, 404);

@@ -6983,7 +6983,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every screening run: inputs digest, each check, rules fired, verdict (beyond the spec) */
+            /** @description The screening runs, oldest first; a host's manual decision (approve or decline) comes last as a record of trigger manual, with the verdict it set, who decided and why, and the checks of the run it was made on */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7063,6 +7063,15 @@ export interface operations {
                                 };
                             } | null;
                         };
+                        /** @description who decided, on a record of trigger manual: a person in the console, or an API key */
+                        decided_by?: {
+                            /** @description user or api_key */
+                            type: string;
+                            id: string;
+                            name: string;
+                        };
+                        /** @description the reason they gave, on a record of trigger manual */
+                        reason?: string | null;
                         created_at: string;
                     }[];
                 };

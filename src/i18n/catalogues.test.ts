@@ -55,6 +55,24 @@ describe('the guest language', () => {
     assert.equal(fromAcceptLanguage('es;q=0'), undefined);
   });
 
+  it('speaks of the host without assuming a man or a woman', () => {
+    // The pronouns that would stand for the host, as each language would write them.
+    const gendered: Record<string, RegExp> = {
+      es: /\b(él|ella)\b|para (él|ella)/i,
+      fr: /\b(lui|elle|il supprime)\b/i,
+      de: /\b(für ihn|für sie|bis er|bis sie|wen er|wen sie)\b/,
+      it: /\b(per lui|per lei)\b/i,
+      pt: /\b(para ele|para ela)\b/i,
+      en: /\b(he|him|his|she|her)\b/i,
+    };
+    for (const locale of LOCALES) {
+      for (const key of ['portal.privacy', 'screen.GuestList.intro'] as GuestPhrase[]) {
+        const text = CATALOGUES[locale][key] ?? '';
+        assert.doesNotMatch(text, gendered[locale]!, `${locale} ${key}: ${text}`);
+      }
+    }
+  });
+
   it('writes dates and countries as its people do', () => {
     assert.equal(translator('es').date('2027-03-14'), '14 de marzo de 2027');
     assert.equal(translator('de').date('2027-03-14'), '14. März 2027');

@@ -6,6 +6,7 @@ import { statusOf } from '../http/errors.js';
 
 /** The stylesheet and script every page loads, served from the package (assets.ts). */
 export const STYLESHEET = '/assets/style.css';
+export const FAVICON = '/assets/favicon.svg';
 export const HTMX = '/assets/htmx.min.js';
 export const CONSOLE_SCRIPT = '/assets/console.js';
 /** The guest portal's camera for the selfie (public/selfie.js). */
@@ -45,6 +46,7 @@ export function Document({ title, lang = 'en', brandCss, script, refreshEvery, p
         ) : null}
         <title>{`${title} · guestscreen`}</title>
         <link rel="stylesheet" href={STYLESHEET} />
+        <link rel="icon" href={FAVICON} type="image/svg+xml" />
         {brandCss ? <link rel="stylesheet" href={brandCss} /> : null}
         {script || refreshEvery ? <script src={HTMX} defer /> : null}
         {script ? <script src={CONSOLE_SCRIPT} defer /> : null}

@@ -32,7 +32,7 @@ const de: Catalogue = {
   'portal.checkin.sent': 'Ihre Anreiseinformationen wurden am {date} per {method, select, sms {SMS} other {E-Mail}} gesendet.',
   'portal.rules.none': '{named, select, yes {{host} hat} other {Ihr Gastgeber hat}} keine eigene Hausordnung verfasst. Bitte bestätigen Sie nur, dass nicht mehr Gäste übernachten als gebucht.',
   'portal.privacy':
-    '{named, select, yes {{host} erhält} other {Ihr Gastgeber erhält}} Ihre Angaben hier und Ihr Dokument, für ihn von diesem Check-in-Dienst zur Prüfung Ihrer Buchung aufbewahrt, bis er die Buchung löscht. Ihr Dokument wird verschlüsselt gespeichert.',
+    '{named, select, yes {{host} erhält} other {Ihre Unterkunft erhält}} Ihre Angaben hier und Ihr Dokument. Dieser Check-in-Dienst bewahrt sie in ihrem Auftrag zur Prüfung Ihrer Buchung auf, bis die Buchung gelöscht wird. Ihr Dokument wird verschlüsselt gespeichert.',
   'portal.rules.version': 'Fassung vom {date}',
   'portal.nostep.title': 'Diesen Schritt gibt es nicht',
   'portal.nostep.text': 'Dieses Portal hat keinen Schritt namens {name}.',
@@ -234,7 +234,7 @@ const de: Catalogue = {
   'screen.FileUpload.intro': 'Für diesen Aufenthalt wird ein Dokument benötigt. Es wird verschlüsselt gespeichert, und nur {named, select, yes {{host}} other {Ihr Gastgeber}} kann es öffnen.',
   'field.FileUpload.document': 'Dokument',
   'screen.GuestList.title': 'Wer kommt mit',
-  'screen.GuestList.intro': 'Die Namen aller weiteren Gäste, damit {named, select, yes {{host} weiß} other {Ihr Gastgeber weiß}}, wen er erwartet.',
+  'screen.GuestList.intro': 'Die Namen aller weiteren Gäste, damit {named, select, yes {{host} weiß} other {Ihre Unterkunft weiß}}, wer kommt.',
   'field.GuestList.name': 'Gast {n}: vollständiger Name',
   'field.GuestList.email': 'Gast {n}: E-Mail',
   'screen.HouseRules.title': 'Hausregeln',

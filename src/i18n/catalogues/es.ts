@@ -34,7 +34,7 @@ const es: Catalogue = {
   'portal.checkin.sent': 'Los datos de llegada se enviaron por {method, select, sms {SMS} other {correo electrónico}} el {date}.',
   'portal.rules.none': '{named, select, yes {{host} no ha escrito} other {Tu anfitrión no ha escrito}} normas de la casa propias. Confirma solo que no se alojarán más huéspedes de los reservados.',
   'portal.privacy':
-    '{named, select, yes {{host} recibe} other {Tu anfitrión recibe}} lo que escribes aquí y tu documento, guardados para él por este servicio de registro para comprobar tu reserva, hasta que borre la reserva. Tu documento se guarda cifrado.',
+    '{named, select, yes {{host} recibe} other {Quien te aloja recibe}} lo que escribes aquí y tu documento. Este servicio de registro los guarda en su nombre para comprobar tu reserva, hasta que se borre la reserva. Tu documento se guarda cifrado.',
   'portal.rules.version': 'Versión del {date}',
   'portal.nostep.title': 'Este paso no existe',
   'portal.nostep.text': 'Este portal no tiene ningún paso llamado {name}.',

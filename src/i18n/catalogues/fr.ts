@@ -34,7 +34,7 @@ const fr: Catalogue = {
   'portal.checkin.sent': 'Les informations d’arrivée ont été envoyées par {method, select, sms {SMS} other {e-mail}} le {date}.',
   'portal.rules.none': '{named, select, yes {{host} n’a} other {Votre hôte n’a}} pas écrit de règlement intérieur. Confirmez seulement qu’il n’y aura pas plus de voyageurs que réservé.',
   'portal.privacy':
-    '{named, select, yes {{host} reçoit} other {Votre hôte reçoit}} ce que vous saisissez ici et votre document, conservés pour lui par ce service d’enregistrement afin de vérifier votre réservation, jusqu’à ce qu’il supprime la réservation. Votre document est stocké chiffré.',
+    '{named, select, yes {{host} reçoit} other {La personne qui vous accueille reçoit}} ce que vous saisissez ici et votre document. Ce service d’enregistrement les conserve en son nom afin de vérifier votre réservation, jusqu’à la suppression de la réservation. Votre document est stocké chiffré.',
   'portal.rules.version': 'Version du {date}',
   'portal.nostep.title': 'Étape inconnue',
   'portal.nostep.text': 'Ce portail n’a pas d’étape appelée {name}.',

@@ -34,7 +34,7 @@ const it: Catalogue = {
   'portal.checkin.sent': 'Le informazioni per l’arrivo sono state inviate via {method, select, sms {SMS} other {e-mail}} il {date}.',
   'portal.rules.none': '{named, select, yes {{host} non ha} other {Il tuo host non ha}} scritto regole della casa proprie. Conferma solo che non soggiorneranno più ospiti di quelli prenotati.',
   'portal.privacy':
-    '{named, select, yes {{host} riceve} other {Il tuo host riceve}} ciò che inserisci qui e il tuo documento, conservati per lui da questo servizio di check-in per verificare la prenotazione, finché non cancella la prenotazione. Il documento è conservato cifrato.',
+    '{named, select, yes {{host} riceve} other {Chi ti ospita riceve}} ciò che inserisci qui e il tuo documento. Questo servizio di check-in li conserva per suo conto per verificare la prenotazione, finché la prenotazione non viene cancellata. Il documento è conservato cifrato.',
   'portal.rules.version': 'Versione del {date}',
   'portal.nostep.title': 'Passo inesistente',
   'portal.nostep.text': 'Questo portale non ha un passo chiamato {name}.',

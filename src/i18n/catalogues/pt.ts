@@ -32,7 +32,7 @@ const pt: Catalogue = {
   'portal.checkin.sent': 'Os dados de chegada foram enviados por {method, select, sms {SMS} other {e-mail}} a {date}.',
   'portal.rules.none': '{named, select, yes {{host} não escreveu} other {O seu anfitrião não escreveu}} regras da casa próprias. Confirme apenas que não ficarão mais hóspedes do que os reservados.',
   'portal.privacy':
-    '{named, select, yes {{host} recebe} other {O seu anfitrião recebe}} o que escreve aqui e o seu documento, guardados para ele por este serviço de check-in para verificar a reserva, até apagar a reserva. O seu documento é guardado cifrado.',
+    '{named, select, yes {{host} recebe} other {O alojamento recebe}} o que escreve aqui e o seu documento. Este serviço de check-in guarda-os em seu nome para verificar a reserva, até a reserva ser apagada. O seu documento é guardado cifrado.',
   'portal.rules.version': 'Versão de {date}',
   'portal.nostep.title': 'Este passo não existe',
   'portal.nostep.text': 'Este portal não tem nenhum passo chamado {name}.',

@@ -11,6 +11,10 @@ declare module 'fastify' {
      */
     audit?: string;
   }
+  interface FastifyRequest {
+    /** What a change that made something new made (its id), for its audit line: a route with no id in its address sets it. */
+    auditSubject?: string;
+  }
 }
 
 /**
@@ -49,9 +53,18 @@ export function actionOf(method: string, url: string): string {
 /** A console form's "try it" and "write it in CEL" buttons (the rule form's intent) post to the route that saves. */
 const isDryRun = (request: FastifyRequest) => ['dry-run', 'switch'].includes(String((request.body as { intent?: unknown } | undefined)?.intent));
 
-const subjectOf = (request: FastifyRequest) => {
+/** What the change was made on: the id in its address, what the route says it made, or the id its JSON answer names. */
+const subjectOf = (request: FastifyRequest, payload: unknown) => {
   const p = request.params as Record<string, string | undefined>;
-  return p.id ?? p.listing_id ?? p.key ?? null;
+  const named = p.id ?? p.listing_id ?? p.key ?? request.auditSubject;
+  if (named) return named;
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
+  try {
+    const id = (JSON.parse(payload) as { id?: unknown }).id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 };
 
 /**
@@ -70,7 +83,7 @@ export function registerAuditTrail(app: FastifyInstance, deps: Deps) {
       account_id: request.account.id,
       actor: request.actor,
       action: request.routeOptions.config.audit ?? actionOf(request.method, url),
-      subject_id: subjectOf(request),
+      subject_id: subjectOf(request, payload),
       at: iso(deps.clock()),
     }).then(
       () => done(null, payload),

@@ -57,6 +57,19 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
 const eventOf = (row: PaymentEventRow) => JSON.parse(row.data) as PaymentEvent;
 
 /** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions/reservations.md). */
+/**
+ * The cards and billing countries every payment event of a booking names (charges, holds and
+ * validations alike), each once: what the payment check compares, for the console's panel.
+ */
+export async function cardsSeen(deps: Deps, r: ReservationRow): Promise<{ cards: string[]; billing: string[] }> {
+  const events = (await listPaymentEvents(deps.db, r.id)).map(eventOf);
+  const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => Boolean(x)))];
+  return {
+    cards: unique(events.map((e) => (e.card_country || e.card_provider ? [e.card_provider, e.card_country && `from ${e.card_country}`].filter(Boolean).join(' ') : undefined))),
+    billing: unique(events.map((e) => e.billing_country_code)),
+  };
+}
+
 export async function paymentsView(deps: Deps, r: ReservationRow) {
   const rows = await listPaymentEvents(deps.db, r.id);
   const ok = (row: PaymentEventRow, type: string) => row.event_type === type && row.event_status === 'succeeded';

@@ -117,8 +117,15 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     assert.equal(r.status, 200);
     assert.equal(r.json.supervised, 'decline');
     assert.equal(r.json.status, 'declined');
-    r = await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'approve' } });
+    r = await call(t, 'POST', `/v1/reservations/${id}/status`, { key: me.key, body: { supervised: 'approve', reason: 'called her, all fine' } });
     assert.equal(r.json.status, 'verified');
+    // The decision is a decision record too: who, when, why, and the verdict it set.
+    const decisions = (await call(t, 'GET', `/v1/reservations/${id}/decisions`, { key: me.key })).json;
+    const manual = decisions.at(-1);
+    assert.equal(manual.trigger, 'manual');
+    assert.equal(manual.verdict.status, 'verified');
+    assert.match(manual.verdict.reason, /^Approved by .+: called her, all fine$/);
+    assert.deepEqual([manual.decided_by.type, manual.reason, manual.created_at], ['api_key', 'called her, all fine', r.json.decided_at]);
     const summary = (await call(t, 'GET', `/v1/reservations/${id}/summary`, { key: me.key })).json;
     assert.equal(summary.supervised_status, 'approve');
     assert.equal(summary.verification_composite_status, 'verified');
@@ -131,7 +138,7 @@ describe(`reservations, happy paths (${dbKind})`, () => {
       [
         ['system', 'Reservation created through the API (pms api).'],
         ['api_key', 'Manually declined by API key.'],
-        ['api_key', 'Manual decision changed from decline to approve by API key.'],
+        ['api_key', 'Manual decision changed from decline to approve by API key: called her, all fine'],
         ['api_key', 'Guest called to confirm arrival time.'],
       ],
     );

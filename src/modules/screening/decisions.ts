@@ -1,9 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import type { ReservationRow } from '../../db/schema.js';
 import { Nullable } from '../../http/validation.js';
 import { ReadDocument, SelfieRecord } from '../identity/schemas.js';
 import { listRuns } from './repo.js';
+import { decidedBy } from './verdict.js';
 
 export const DecisionList = Type.Array(
   Type.Object({
@@ -55,8 +56,19 @@ export const DecisionList = Type.Array(
         { description: 'what the run read of the identity document: kept with the decision, never the photo. Absent when no document had been read' },
       ),
     ),
+    decided_by: Type.Optional(
+      Type.Object(
+        { type: Type.String({ description: 'user or api_key' }), id: Type.String(), name: Type.String() },
+        { description: 'who decided, on a record of trigger manual: a person in the console, or an API key' },
+      ),
+    ),
+    reason: Type.Optional(Nullable(Type.String({ description: 'the reason they gave, on a record of trigger manual' }))),
     created_at: Type.String(),
   }),
+  {
+    description:
+      "The screening runs, oldest first; a host's manual decision (approve or decline) comes last as a record of trigger manual, with the verdict it set, who decided and why, and the checks of the run it was made on",
+  },
 );
 
 /** What a run's sealed record of the document is bound to: its account and the run. */
@@ -65,7 +77,7 @@ export const runDocumentAad = (accountId: string, runId: string) => `screening_r
 /** Every screening run of the reservation, newest first. */
 export async function decisionsView(deps: Deps, r: ReservationRow) {
   const rows = await listRuns(deps.db, r.id);
-  return rows.map((row) => ({
+  const runs = rows.map((row) => ({
     id: row.id,
     trigger: row.trigger,
     engine_version: row.engine_version,
@@ -76,4 +88,33 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
     ...(row.document_enc ? { document: JSON.parse(deps.secrets.open(row.document_enc, runDocumentAad(row.account_id, row.id))) as never } : {}),
     created_at: row.created_at,
   }));
+  if (!r.supervised || !r.decided_at) return runs;
+  // Decided before any screening finished: a record of the decision alone.
+  const last = runs.at(-1) ?? {
+    id: r.id,
+    trigger: 'manual',
+    engine_version: '',
+    inputs_digest: '',
+    verdict: { status: '', score: 0, risk_color: '', reason: '', trace: [] } as never,
+    checks: {} as never,
+    rules_fired: [],
+    created_at: r.decided_at,
+  };
+  // The host's decision, on the checks of the run it was made on: who, when, why, and what it set.
+  const decider = decidedBy(r);
+  const decided = r.supervised === 'approve' ? 'verified' : 'declined';
+  const words = `${r.supervised === 'approve' ? 'Approved' : 'Declined'} by ${decider?.name ?? 'a person'}${r.supervised_reason ? `: ${r.supervised_reason}` : ''}`;
+  const verdict = last.verdict as Static<typeof DecisionList>[number]['verdict'];
+  return [
+    ...runs,
+    {
+      ...last,
+      id: `${last.id}-manual`,
+      trigger: 'manual',
+      verdict: { ...verdict, status: decided, reason: words },
+      ...(decider ? { decided_by: { type: decider.type, id: decider.id, name: decider.name } } : {}),
+      reason: r.supervised_reason,
+      created_at: r.decided_at,
+    },
+  ];
 }

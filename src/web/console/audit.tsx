@@ -5,6 +5,7 @@ import type { Actor } from '../../lib/actor.js';
 import { actionsOf, auditPage } from '../../modules/audit/service.js';
 import { everyUser } from '../../modules/users/service.js';
 import { reservationsById } from '../../modules/reservations/service.js';
+import { listRules } from '../../modules/rules/service.js';
 import { ConsolePage, dropEmpty, guestName, Head, Pager, show, when, type Ctx } from './shell.js';
 
 const PAGE = 50;
@@ -27,6 +28,8 @@ async function auditLogPage(deps: Deps, ctx: Ctx, q: Query) {
   const [page, people, actions] = await Promise.all([auditPage(deps, ctx.account, q, from, PAGE), everyUser(deps, ctx.account.id), actionsOf(deps, ctx.account)]);
   const reservationIds = [...new Set(page.items.flatMap((l) => (l.subject_id?.startsWith('res_') ? [l.subject_id] : [])))];
   const names = new Map(people.map((p) => [p.id, p.name || p.email]));
+  // A rule by its name, linked while it exists.
+  const rules = new Map((await listRules(deps, ctx.account)).map((r) => [r.id, r.name]));
   const guests = new Map((await reservationsById(deps, ctx.account, reservationIds)).map((r) => [r.id, guestName(r)]));
   return (
     <ConsolePage ctx={ctx} title="Who did what" section="audit">
@@ -83,6 +86,8 @@ async function auditLogPage(deps: Deps, ctx: Ctx, q: Query) {
                   <a href={`/console/reservations/${line.subject_id}`}>{guests.get(line.subject_id)}</a>
                 ) : line.subject_id && names.has(line.subject_id) ? (
                   names.get(line.subject_id)
+                ) : line.subject_id && rules.has(line.subject_id) ? (
+                  <a href={`/console/rules/${line.subject_id}`}>{rules.get(line.subject_id)}</a>
                 ) : (
                   <code>{line.subject_id ?? '—'}</code>
                 )}

@@ -11,7 +11,7 @@ import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
 import { countryCode, translator } from '../../i18n/index.js';
 import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
-import { paymentsView } from '../../modules/reservations/payments.js';
+import { cardsSeen, paymentsView } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
@@ -36,7 +36,7 @@ import type { Screen } from '../../modules/settings/screens.js';
 import { ago, COLOR_WORDS, ColorBadge, ConsolePage, CsrfField, type Ctx, guestName, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
-  general_risk: 'Booking pattern',
+  general_risk: 'Overall risk',
   background_check: 'Background check',
   credit_check: 'Credit check',
   blacklist: 'Your blocklist',
@@ -149,6 +149,14 @@ function Checks({ r }: { r: ReservationRow }) {
               <td data-label="Found">
                 {d.value ? <div>{d.value}</div> : null}
                 {d.help ? <small>{d.help}</small> : null}
+                {/* The overall risk is the other checks' findings weighed: it names the ones that weighed most. */}
+                {name === 'general_risk' && !d.findings.length && verdict.top_risks.length ? (
+                  <ul class="plain" data-top-risks>
+                    {verdict.top_risks.map((t) => (
+                      <li>{t}</li>
+                    ))}
+                  </ul>
+                ) : null}
                 {d.findings.length ? (
                   <ul class="plain">
                     {d.findings.map((f) => (
@@ -666,11 +674,12 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, payments, messages, portal, entries, read, ordered] = await Promise.all([
+  const [progress, runs, notes, payments, seen, messages, portal, entries, read, ordered] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
     paymentsView(deps, r),
+    cardsSeen(deps, r),
     stargateView(deps, r),
     guestPortalView(deps, deps.db, r),
     flagged ? guestListedEntries(deps, r) : [],
@@ -822,11 +831,15 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
         <section class="panel" aria-labelledby="payments-h">
           <h2 id="payments-h">Payments</h2>
           <dl class="facts">
-            <dt>Card check</dt>
+            <dt>Cards used</dt>
+            <dd id="cards-seen">{seen.cards.length ? seen.cards.join('; ') : 'none recorded'}</dd>
+            <dt>Billing country</dt>
+            <dd>{seen.billing.length ? seen.billing.join(', ') : 'none recorded'}</dd>
+            <dt>Card validation</dt>
             <dd>
               {payments.payment_validation.status
                 ? `${payments.payment_validation.status}${payments.payment_validation.card_brand ? `, ${payments.payment_validation.card_brand}` : ''}${payments.payment_validation.card_country ? ` from ${payments.payment_validation.card_country}` : ''}`
-                : 'none recorded'}
+                : 'none sent (a validation is a zero-amount check of the card)'}
             </dd>
             <dt>Name on card</dt>
             <dd>{payments.payment_validation.name_on_card || '—'}</dd>

@@ -323,7 +323,7 @@ export const rulePages =
         const dry = problem || request.body.intent === 'switch' ? undefined : await dryRun(deps, request.account, values);
         return show(request, reply, (ctx) => listPage(ctx, { values, problem, dry }), problem && request.body.intent !== 'switch' ? 400 : 200);
       }
-      await createRule(deps, request.account, values);
+      request.auditSubject = (await createRule(deps, request.account, values)).id;
       return seeOther(reply, '/console/rules?done=created');
     });
 

@@ -101,6 +101,9 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
       ['rules.created'],
       'the tries leave no line in the audit, the save one',
     );
+    assert.equal(audit.items[0].subject_id, saved.id, 'the line names the rule it made');
+    await page.goto(`${base}/console/audit?action=rules.created`);
+    assert.match((await page.textContent('td[data-label="On"]')) ?? '', /Large groups/, 'the log shows the rule by its name');
     const next = await call(t, 'POST', '/v1/reservations?sync=1', { key: host.key, body: { guest: { first_name: 'Next', last_name: 'Crowd', email: 'n@example.com' }, number_of_guests: 10 } });
     const status = (await call(t, 'GET', `/v1/reservations/${next.json.id}/status`, { key: host.key })).json;
     assert.ok(
