@@ -73,6 +73,12 @@ describe('the guest language', () => {
     }
   });
 
+  it('tells the guest only what is true of the registration with the authorities: the host makes it, this page sends nothing', () => {
+    const en = CATALOGUES.en['screen.AuthorityReporting.intro' as GuestPhrase] ?? '';
+    assert.doesNotMatch(en, /submitted/);
+    assert.match(en, /not sent to the authorities from this page/);
+  });
+
   it('writes dates and countries as its people do', () => {
     assert.equal(translator('es').date('2027-03-14'), '14 de marzo de 2027');
     assert.equal(translator('de').date('2027-03-14'), '14. März 2027');

@@ -184,9 +184,9 @@ describe(`guest portal pages (${dbKind})`, () => {
     const empty = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.alloc(0), type: 'image/png', filename: 'id.png' } });
     assert.equal(empty.status, 400, 'an empty file the guest chose is refused, not taken as a document');
     assert.match(empty.body, /Document: the file is empty or cut short\./);
-    const big = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]), type: 'image/png', filename: 'big.png' } });
+    const big = await post(`${path}/step/FileUpload`, { action: 'save', document: { data: Buffer.concat([PNG, Buffer.alloc(16 * 1024 * 1024)]), type: 'image/png', filename: 'big.png' } });
     assert.equal(big.status, 413);
-    assert.match(big.body, /larger than 5 MB/);
+    assert.match(big.body, /larger than 15 MB/);
     assert.equal((await post(`${path}/step/FileUpload`, { action: 'save', document: { data: PNG, type: 'application/octet-stream', filename: 'passport scan.png' } })).status, 303);
 
     // Two more guests booked: the list asks for both names.

@@ -214,7 +214,7 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
           )}
           <small class="hint">
             {has ? `${t.t('portal.file.saved', { name: kept.filename })} ` : ''}
-            {f.capture && f.help ? t.t(f.help) : t.t('portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
+            {f.capture && f.help ? t.t(f.help) : t.t(f.photo ? 'portal.photo.types' : 'portal.file.types', { mb: MAX_FILE_BYTES / 1024 / 1024 })}
           </small>
         </>
       );
@@ -703,8 +703,11 @@ export const portalPages =
       // New photos of the document are read, a new selfie compared with it; one the reader cannot
       // open is refused before anything is saved.
       const photos = skip ? [] : screen === 'IDCollection' ? documentPhotos(uploads) : screen === 'Selfie' ? selfiePhotos(uploads) : [];
-      if (photos.length && (screen === 'Selfie' ? selfiePhotoRefusal(photos) : documentPhotoRefusal(photos))) {
-        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('reading.refused')]), 415);
+      const refused = photos.length ? (screen === 'Selfie' ? selfiePhotoRefusal(photos) : documentPhotoRefusal(photos)) : null;
+      if (refused) {
+        // A photo too small to read is a photo: it is asked for again larger, not in another format.
+        const small = refused.code === 'unprocessable';
+        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t(small ? 'reading.too_small' : 'reading.refused')]), small ? 422 : 415);
       }
       const result = await saveStep(deps, p, t, screen, fields, uploads, skip);
       if (!result.ok)

@@ -12,6 +12,7 @@ const de: Catalogue = {
   'portal.choose': 'Bitte wählen…',
   'portal.country.placeholder': 'Land eingeben',
   'portal.file.saved': 'Gespeichert: {name}. Wählen Sie eine andere Datei, um sie zu ersetzen.',
+  'portal.photo.types': 'Ein Foto als JPEG, PNG oder WebP, höchstens {mb} MB.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC oder PDF, höchstens {mb} MB.',
   'portal.save': 'Speichern und weiter',
   'portal.skip': 'Diesen Schritt überspringen',
@@ -106,6 +107,7 @@ const de: Catalogue = {
   'reading.tries_left': '{n, plural, one {Sie können es noch # Mal versuchen.} other {Sie können es noch # Mal versuchen.}}',
   'reading.go_on.why': 'Sie können ohne lesbares Foto weitermachen: {named, select, yes {{host}} other {Ihr Gastgeber}} sieht es sich an und fragt Sie vielleicht bei der Ankunft nach Ihrem Dokument.',
   'reading.go_on': 'Ohne weitermachen',
+  'reading.too_small': 'Dieses Foto ist zu klein, um es zu lesen. Senden Sie das Foto so, wie Ihre Kamera es aufgenommen hat, keine Vorschau und keine verkleinerte Kopie.',
   'reading.refused':
     'Diese Datei ist kein Foto, das wir lesen können. Senden Sie ein Foto als JPEG, PNG oder WebP (auf dem iPhone: Einstellungen, Kamera, Formate, Maximale Kompatibilität, oder ein Bildschirmfoto des Fotos).',
 
@@ -175,7 +177,7 @@ const de: Catalogue = {
   'help.AboutYou.phone': 'Mit Ländervorwahl, etwa +49 30 123456.',
   'screen.AuthorityReporting.title': 'Meldung bei den Behörden',
   'screen.AuthorityReporting.intro':
-    'Am Ort Ihres Aufenthalts muss {named, select, yes {{host}} other {Ihr Gastgeber}} jeden Gast bei den örtlichen Behörden melden; Ihre Angaben hier werden dafür übermittelt.',
+    'Am Ort Ihres Aufenthalts muss {named, select, yes {{host}} other {Ihre Unterkunft}} jeden Gast bei den örtlichen Behörden melden. Ihre Angaben hier gehen an {named, select, yes {{host}} other {Ihre Unterkunft}}, die diese Meldung vornimmt; diese Seite sendet sie nicht an die Behörden.',
   'field.AuthorityReporting.nationality': 'Staatsangehörigkeit',
   'field.AuthorityReporting.birth_date': 'Geburtsdatum',
   'field.AuthorityReporting.birth_place': 'Geburtsort',

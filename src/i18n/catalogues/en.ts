@@ -15,6 +15,7 @@ const en = {
   'portal.choose': 'Choose…',
   'portal.country.placeholder': 'Start typing a country',
   'portal.file.saved': 'Saved: {name}. Choose another file to replace it.',
+  'portal.photo.types': 'A JPEG, PNG or WebP photo, at most {mb} MB.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC or PDF, at most {mb} MB.',
   'portal.save': 'Save and continue',
   'portal.skip': 'Skip this step',
@@ -110,6 +111,7 @@ const en = {
   'reading.tries_left': '{n, plural, one {You can try # more time.} other {You can try # more times.}}',
   'reading.go_on.why': 'You can go on without a readable photo: {named, select, yes {{host}} other {your host}} will look at it and may ask you for your document at check-in.',
   'reading.go_on': 'Go on without it',
+  'reading.too_small': 'This photo is too small to read. Send the photo as your camera took it, not a thumbnail or a small copy.',
   'reading.refused': 'This file is not a photo we can read. Send a JPEG, PNG or WebP photo (on an iPhone, choose Settings, Camera, Formats, Most Compatible, or take a screenshot of the photo).',
 
   // The selfie
@@ -181,7 +183,7 @@ const en = {
   'help.AboutYou.phone': 'With the country code, such as +44 20 7946 0958.',
   'screen.AuthorityReporting.title': 'Registration with the authorities',
   'screen.AuthorityReporting.intro':
-    'The law where you are staying asks {named, select, yes {{host}} other {your host}} to register every guest with the local authorities, and what you give here is submitted for that.',
+    'The law where you are staying asks {named, select, yes {{host}} other {your host}} to register every guest with the local authorities. What you give here goes to {named, select, yes {{host}} other {your host}}, who makes that registration; it is not sent to the authorities from this page.',
   'field.AuthorityReporting.nationality': 'Nationality',
   'field.AuthorityReporting.birth_date': 'Date of birth',
   'field.AuthorityReporting.birth_place': 'Place of birth',

@@ -12,6 +12,7 @@ const es: Catalogue = {
   'portal.choose': 'Elige…',
   'portal.country.placeholder': 'Empieza a escribir un país',
   'portal.file.saved': 'Guardado: {name}. Elige otro archivo para sustituirlo.',
+  'portal.photo.types': 'Una foto JPEG, PNG o WebP, de {mb} MB como máximo.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC o PDF, de {mb} MB como máximo.',
   'portal.save': 'Guardar y continuar',
   'portal.skip': 'Omitir este paso',
@@ -107,6 +108,7 @@ const es: Catalogue = {
   'reading.tries_left': '{n, plural, one {Puedes intentarlo # vez más.} other {Puedes intentarlo # veces más.}}',
   'reading.go_on.why': 'Puedes continuar sin una foto legible: {named, select, yes {{host}} other {tu anfitrión}} la revisará y puede pedirte el documento a la llegada.',
   'reading.go_on': 'Continuar sin ella',
+  'reading.too_small': 'Esta foto es demasiado pequeña para leerla. Envía la foto tal como la hizo tu cámara, no una miniatura ni una copia reducida.',
   'reading.refused':
     'Este archivo no es una foto que podamos leer. Envía una foto JPEG, PNG o WebP (en un iPhone, elige Ajustes, Cámara, Formatos, Más compatible, o haz una captura de pantalla de la foto).',
 
@@ -176,7 +178,7 @@ const es: Catalogue = {
   'help.AboutYou.phone': 'Con el prefijo del país, como +34 912 345 678.',
   'screen.AuthorityReporting.title': 'Registro ante las autoridades',
   'screen.AuthorityReporting.intro':
-    'La ley del lugar donde te alojas obliga a {named, select, yes {{host}} other {tu anfitrión}} a registrar a cada huésped ante las autoridades locales, y lo que escribas aquí se comunica para ello.',
+    'La ley del lugar donde te alojas obliga a {named, select, yes {{host}} other {quien te aloja}} a registrar a cada huésped ante las autoridades locales. Lo que escribas aquí llega a {named, select, yes {{host}} other {quien te aloja}}, que hace ese registro; esta página no lo envía a las autoridades.',
   'field.AuthorityReporting.nationality': 'Nacionalidad',
   'field.AuthorityReporting.birth_date': 'Fecha de nacimiento',
   'field.AuthorityReporting.birth_place': 'Lugar de nacimiento',

@@ -12,6 +12,7 @@ const fr: Catalogue = {
   'portal.choose': 'Choisissez…',
   'portal.country.placeholder': 'Commencez à taper un pays',
   'portal.file.saved': 'Enregistré : {name}. Choisissez un autre fichier pour le remplacer.',
+  'portal.photo.types': 'Une photo JPEG, PNG ou WebP, {mb} Mo au plus.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC ou PDF, {mb} Mo au plus.',
   'portal.save': 'Enregistrer et continuer',
   'portal.skip': 'Passer cette étape',
@@ -107,6 +108,7 @@ const fr: Catalogue = {
   'reading.tries_left': '{n, plural, one {Vous pouvez encore essayer # fois.} other {Vous pouvez encore essayer # fois.}}',
   'reading.go_on.why': 'Vous pouvez continuer sans photo lisible : {named, select, yes {{host}} other {votre hôte}} la regardera et pourra vous demander votre document à l’arrivée.',
   'reading.go_on': 'Continuer sans',
+  'reading.too_small': 'Cette photo est trop petite pour être lue. Envoyez la photo telle que votre appareil l’a prise, pas une miniature ni une copie réduite.',
   'reading.refused':
     'Ce fichier n’est pas une photo que nous savons lire. Envoyez une photo JPEG, PNG ou WebP (sur un iPhone, choisissez Réglages, Appareil photo, Formats, Le plus compatible, ou faites une capture d’écran de la photo).',
 
@@ -176,7 +178,7 @@ const fr: Catalogue = {
   'help.AboutYou.phone': 'Avec l’indicatif du pays, par exemple +33 6 12 34 56 78.',
   'screen.AuthorityReporting.title': 'Déclaration aux autorités',
   'screen.AuthorityReporting.intro':
-    'La loi du lieu de votre séjour impose à {named, select, yes {{host}} other {votre hôte}} de déclarer chaque voyageur aux autorités locales ; ce que vous indiquez ici sert à cette déclaration.',
+    'La loi du lieu de votre séjour impose à {named, select, yes {{host}} other {la personne qui vous accueille}} de déclarer chaque voyageur aux autorités locales. Ce que vous indiquez ici lui est transmis pour faire cette déclaration ; cette page ne l’envoie pas aux autorités.',
   'field.AuthorityReporting.nationality': 'Nationalité',
   'field.AuthorityReporting.birth_date': 'Date de naissance',
   'field.AuthorityReporting.birth_place': 'Lieu de naissance',

@@ -12,6 +12,7 @@ const it: Catalogue = {
   'portal.choose': 'Scegli…',
   'portal.country.placeholder': 'Inizia a scrivere un paese',
   'portal.file.saved': 'Salvato: {name}. Scegli un altro file per sostituirlo.',
+  'portal.photo.types': 'Una foto JPEG, PNG o WebP, al massimo {mb} MB.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC o PDF, al massimo {mb} MB.',
   'portal.save': 'Salva e continua',
   'portal.skip': 'Salta questo passo',
@@ -107,6 +108,7 @@ const it: Catalogue = {
   'reading.tries_left': '{n, plural, one {Puoi riprovare ancora # volta.} other {Puoi riprovare ancora # volte.}}',
   'reading.go_on.why': 'Puoi proseguire senza una foto leggibile: {named, select, yes {{host}} other {il tuo host}} la esaminerà e potrà chiederti il documento all’arrivo.',
   'reading.go_on': 'Prosegui senza',
+  'reading.too_small': 'Questa foto è troppo piccola per essere letta. Invia la foto così come l’ha scattata la fotocamera, non un’anteprima o una copia ridotta.',
   'reading.refused':
     'Questo file non è una foto che possiamo leggere. Invia una foto JPEG, PNG o WebP (su un iPhone scegli Impostazioni, Fotocamera, Formati, Più compatibile, oppure fai uno screenshot della foto).',
 
@@ -176,7 +178,7 @@ const it: Catalogue = {
   'help.AboutYou.phone': 'Con il prefisso internazionale, come +39 06 1234 5678.',
   'screen.AuthorityReporting.title': 'Comunicazione alle autorità',
   'screen.AuthorityReporting.intro':
-    'La legge del luogo del soggiorno obbliga {named, select, yes {{host}} other {il tuo host}} a comunicare ogni ospite alle autorità locali, e quello che scrivi qui viene trasmesso a tale scopo.',
+    'La legge del luogo del soggiorno obbliga {named, select, yes {{host}} other {chi ti ospita}} a comunicare ogni ospite alle autorità locali. Quello che scrivi qui arriva a {named, select, yes {{host}} other {chi ti ospita}}, che fa la comunicazione; questa pagina non lo invia alle autorità.',
   'field.AuthorityReporting.nationality': 'Cittadinanza',
   'field.AuthorityReporting.birth_date': 'Data di nascita',
   'field.AuthorityReporting.birth_place': 'Luogo di nascita',

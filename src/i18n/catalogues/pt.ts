@@ -12,6 +12,7 @@ const pt: Catalogue = {
   'portal.choose': 'Escolha…',
   'portal.country.placeholder': 'Comece a escrever um país',
   'portal.file.saved': 'Guardado: {name}. Escolha outro ficheiro para o substituir.',
+  'portal.photo.types': 'Uma foto JPEG, PNG ou WebP, até {mb} MB.',
   'portal.file.types': 'JPEG, PNG, WebP, HEIC ou PDF, até {mb} MB.',
   'portal.save': 'Guardar e continuar',
   'portal.skip': 'Saltar este passo',
@@ -105,6 +106,7 @@ const pt: Catalogue = {
   'reading.tries_left': '{n, plural, one {Pode tentar mais # vez.} other {Pode tentar mais # vezes.}}',
   'reading.go_on.why': 'Pode continuar sem uma foto legível: {named, select, yes {{host}} other {o seu anfitrião}} vai analisá-la e poderá pedir-lhe o documento à chegada.',
   'reading.go_on': 'Continuar sem ela',
+  'reading.too_small': 'Esta foto é demasiado pequena para ser lida. Envie a foto tal como a câmara a tirou, não uma miniatura nem uma cópia reduzida.',
   'reading.refused':
     'Este ficheiro não é uma foto que consigamos ler. Envie uma foto JPEG, PNG ou WebP (num iPhone, escolha Definições, Câmara, Formatos, Mais compatível, ou faça uma captura de ecrã da foto).',
 
@@ -174,7 +176,7 @@ const pt: Catalogue = {
   'help.AboutYou.phone': 'Com o indicativo do país, como +351 912 345 678.',
   'screen.AuthorityReporting.title': 'Registo junto das autoridades',
   'screen.AuthorityReporting.intro':
-    'A lei do local da estadia obriga {named, select, yes {{host}} other {o seu anfitrião}} a registar cada hóspede junto das autoridades locais, e o que escrever aqui é comunicado para esse fim.',
+    'A lei do local da estadia obriga {named, select, yes {{host}} other {o alojamento}} a registar cada hóspede junto das autoridades locais. O que escrever aqui é entregue {named, select, yes {a {host}} other {ao alojamento}}, que faz esse registo; esta página não o envia às autoridades.',
   'field.AuthorityReporting.nationality': 'Nacionalidade',
   'field.AuthorityReporting.birth_date': 'Data de nascimento',
   'field.AuthorityReporting.birth_place': 'Local de nascimento',

@@ -13,7 +13,17 @@ export const MAX_IMAGE_PIXELS = 60_000_000;
 /** The long side the reader works at: the zone's characters stay 12 px or more on a document a third of the frame wide. */
 const WORK_SIDE = 2400;
 
-export class ImageRefused extends Error {}
+/** Why a file is no photo the reader takes: a size too small is not a wrong type, and is answered as such. */
+export type Refusal = 'empty' | 'too_large' | 'type' | 'damaged' | 'too_small' | 'too_many_pixels';
+
+export class ImageRefused extends Error {
+  constructor(
+    message: string,
+    readonly reason: Refusal = 'damaged',
+  ) {
+    super(message);
+  }
+}
 
 /** A file's type from its first bytes: the photos the reader opens, and those it refuses by name. */
 export function fileKind(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' | undefined {
@@ -31,20 +41,20 @@ export function fileKind(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf'
  * the pixels are decoded where jobs run): its type and size in pixels, or the refusal in words.
  */
 export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' | 'image/webp'; width: number; height: number } {
-  if (data.length === 0) throw new ImageRefused('the file is empty');
-  if (data.length > MAX_IMAGE_BYTES) throw new ImageRefused(`the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (data.length === 0) throw new ImageRefused('the file is empty', 'empty');
+  if (data.length > MAX_IMAGE_BYTES) throw new ImageRefused(`the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`, 'too_large');
   const kind = fileKind(data);
-  if (kind === 'heic') throw new ImageRefused(HEIC);
-  if (kind === 'pdf') throw new ImageRefused('the file is a PDF, not a photo: send a JPEG, PNG or WebP image');
-  if (kind === 'gif') throw new ImageRefused('GIF images are not read: send a JPEG, PNG or WebP photo');
-  if (!kind) throw new ImageRefused('the file is not a JPEG, PNG or WebP image');
+  if (kind === 'heic') throw new ImageRefused(HEIC, 'type');
+  if (kind === 'pdf') throw new ImageRefused('the file is a PDF, not a photo: send a JPEG, PNG or WebP image', 'type');
+  if (kind === 'gif') throw new ImageRefused('GIF images are not read: send a JPEG, PNG or WebP photo', 'type');
+  if (!kind) throw new ImageRefused('the file is not a JPEG, PNG or WebP image', 'type');
   const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : webpSize(data);
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
   // A zone cut out on its own (two lines of 44 characters) is about eight times as wide as high.
   if (Math.max(width, height) < 200 || Math.min(width, height) < 60)
-    throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 pixels or more on its long side and 60 on its short side`);
+    throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 pixels or more on its long side and 60 on its short side`, 'too_small');
   return { type: `image/${kind}`, width, height };
 }
 
@@ -130,7 +140,7 @@ async function openable(data: Buffer): Promise<{ width: number; height: number; 
     throw new ImageRefused('the image could not be read: it is damaged or not a picture');
   }
   const [width, height] = [meta.width ?? 0, meta.height ?? 0];
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`);
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
   return { width, height, orientation: meta.orientation ?? 1 };
 }

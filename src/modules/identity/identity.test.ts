@@ -221,7 +221,9 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       ['empty', Buffer.alloc(0), 400, /empty/],
       ['a PDF named .jpg', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'.repeat(40)), 415, /PDF/],
       ['a truncated JPEG', good.subarray(0, Math.floor(good.length / 2)), 415, /damaged or cut short/],
-      ['a decompression bomb', bomb, 415, /30000 × 30000 pixels/],
+      ['a decompression bomb', bomb, 422, /30000 × 30000 pixels/],
+      // A real PNG, too small to read: it says so, with a status that means so (not "not a photo").
+      ['a PNG of 120 × 40', await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } }).png().toBuffer(), 422, /120 × 40 pixels, too small/],
       ['a GIF', gif, 415, /GIF/],
       ['HEIC', Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(600)]), 415, /HEIC.*JPEG/],
       ['16 MB', Buffer.concat([good, Buffer.alloc(16 * 1024 * 1024)]), 413, /15 MB/],
@@ -280,8 +282,23 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       key: me.key,
       body: { confirmation_code: `RP-${faker.string.alphanumeric(8)}`, check_in_date: day(-14), check_out_date: day(-11), guest: { first_name: 'Ann', last_name: 'Example' } },
     });
+    // One truth about what the portal takes: the hint, the refusals and the API agree.
+    const step = `${new URL(portalStay.json.guest_portal_url).pathname}/step/IDCollection`;
+    const shown = await t.app.inject({ url: step });
+    assert.match(shown.body, /A JPEG, PNG or WebP photo, at most 15 MB\./);
+    assert.doesNotMatch(shown.body, /HEIC or PDF|5 MB/);
+    const sendPortal = (data: Buffer, filename: string) => {
+      const f = multipartBody([{ name: 'document_front', filename, type: 'application/octet-stream', data }]);
+      return t.app.inject({ method: 'POST', url: step, payload: f.payload, headers: f.headers });
+    };
+    const pdf = await sendPortal(Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'.repeat(40)), 'scan.pdf');
+    assert.equal(pdf.statusCode, 415);
+    assert.match(pdf.body, /Send a JPEG, PNG or WebP photo/);
+    const tiny = await sendPortal(await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } }).png().toBuffer(), 'thumb.png');
+    assert.equal(tiny.statusCode, 422);
+    assert.match(tiny.body, /This photo is too small to read/);
     const form = multipartBody([{ name: 'document_front', filename: 'passport.jpg', type: 'image/jpeg', data: readFileSync(photos[0]!.file) }]);
-    const posted = await t.app.inject({ method: 'POST', url: `${new URL(portalStay.json.guest_portal_url).pathname}/step/IDCollection`, payload: form.payload, headers: form.headers });
+    const posted = await t.app.inject({ method: 'POST', url: step, payload: form.payload, headers: form.headers });
     assert.equal(posted.statusCode, 303, posted.body);
     assert.match(String(posted.headers.location), /\/reading$/, 'the guest is sent to the reading of the photo');
     const portalFiles = () => t.deps.db.selectFrom('guest_portal_files').select('id').where('reservation_id', '=', portalStay.json.id).where('screen', '=', 'IDCollection').execute();

@@ -1,7 +1,7 @@
 /** The photos of a reading as they arrive and as they are kept: checked from their headers, sealed to the account, the reading and the image. */
 import type { Deps } from '../../deps.js';
-import { ImageRefused, inspectPhoto } from '../../lib/documents/image.js';
-import { AppError, badRequest } from '../../lib/errors.js';
+import { ImageRefused, inspectPhoto, type Refusal } from '../../lib/documents/image.js';
+import { AppError, badRequest, type ErrorCode } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { ImageRow } from './repo.js';
 
@@ -17,6 +17,16 @@ export interface Photo {
 
 export const imageAad = (accountId: string, verificationId: string, imageId: string) => `identity_image:${accountId}:${verificationId}:${imageId}`;
 
+/** Each refusal as HTTP says it: a photo too small is a photo of the right type that cannot be used (422), not a wrong type (415). */
+const REFUSAL_CODES: Record<Refusal, ErrorCode> = {
+  empty: 'bad_request',
+  too_large: 'payload_too_large',
+  type: 'unsupported_media_type',
+  damaged: 'unsupported_media_type',
+  too_small: 'unprocessable',
+  too_many_pixels: 'unprocessable',
+};
+
 /** The photos as sent, checked from their headers: a 4xx naming the problem, or their types. */
 export function checkPhotos(photos: Photo[], needs: 'front' | 'selfie' = 'front'): (Photo & { type: string })[] {
   if (needs === 'front' && !photos.some((p) => p.side === 'front')) throw badRequest('front: a photo of the document is required (multipart/form-data, a file part named front)');
@@ -27,8 +37,7 @@ export function checkPhotos(photos: Photo[], needs: 'front' | 'selfie' = 'front'
     try {
       return { ...p, type: inspectPhoto(p.data).type };
     } catch (err) {
-      if (err instanceof ImageRefused)
-        throw new AppError(p.data.length === 0 ? 'bad_request' : /larger than/.test(err.message) ? 'payload_too_large' : 'unsupported_media_type', `${p.part ?? p.side}: ${err.message}`);
+      if (err instanceof ImageRefused) throw new AppError(REFUSAL_CODES[err.reason], `${p.part ?? p.side}: ${err.message}`);
       throw err;
     }
   });

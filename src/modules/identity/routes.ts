@@ -67,7 +67,7 @@ async function readImages(request: FastifyRequest, allowed: Part[]): Promise<Map
   return images;
 }
 
-const IMAGE_ERRORS = { ...authErrors, 413: Type.Ref(ErrorResponse), 503: Type.Ref(ErrorResponse) };
+const IMAGE_ERRORS = { ...authErrors, 413: Type.Ref(ErrorResponse), 422: Type.Ref(ErrorResponse), 503: Type.Ref(ErrorResponse) };
 
 /** Identity documents read from their photos: a reservation's (read as a job) and one-off reads. */
 export const identityRoutes =

@@ -78,12 +78,12 @@ export async function submitDocument(
 }
 
 /** Why photos would be refused before any reading (not an image, a type the reader cannot open, too large), or null. */
-export function photoRefusal(photos: Photo[], needs: 'front' | 'selfie' = 'front'): string | null {
+export function photoRefusal(photos: Photo[], needs: 'front' | 'selfie' = 'front'): AppError | null {
   try {
     checkPhotos(photos, needs);
     return null;
   } catch (err) {
-    if (err instanceof AppError) return err.message;
+    if (err instanceof AppError) return err;
     throw err;
   }
 }

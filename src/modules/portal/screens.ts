@@ -1,5 +1,5 @@
 import { countryCode, type GuestPhrase, type Translator, type Values } from '../../i18n/index.js';
-import { fileKind } from '../../lib/documents/image.js';
+import { fileKind, MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
 import type { Screen } from '../settings/screens.js';
 
 /**
@@ -24,6 +24,8 @@ export interface Field {
   labelValues?: Values;
   /** A file field that asks the phone's camera for a photo (the selfie's front camera) rather than any file. */
   capture?: 'user';
+  /** A photo the reader reads (a document's side, a selfie): JPEG, PNG or WebP only, as the API takes them. */
+  photo?: true;
 }
 
 export interface ScreenDef {
@@ -105,14 +107,14 @@ export const SCREEN_DEFS: Record<Screen, ScreenDef> = {
     title: 'screen.IDCollection.title',
     intro: 'screen.IDCollection.intro',
     fields: [
-      { name: 'document_front', label: 'field.IDCollection.document_front', kind: 'file', required: true },
-      { name: 'document_back', label: 'field.IDCollection.document_back', kind: 'file' },
+      { name: 'document_front', label: 'field.IDCollection.document_front', kind: 'file', required: true, photo: true },
+      { name: 'document_back', label: 'field.IDCollection.document_back', kind: 'file', photo: true },
     ],
   },
   Selfie: {
     title: 'screen.Selfie.title',
     intro: 'screen.Selfie.intro',
-    fields: [{ name: 'selfie', label: 'field.Selfie.selfie', kind: 'file', required: true, capture: 'user', help: 'help.Selfie.selfie' }],
+    fields: [{ name: 'selfie', label: 'field.Selfie.selfie', kind: 'file', required: true, capture: 'user', help: 'help.Selfie.selfie', photo: true }],
   },
   SecurityDeposit: {
     title: 'screen.SecurityDeposit.title',
@@ -255,7 +257,8 @@ export function answerInWords(screen: Screen, name: string, value: unknown, t: T
   return { label, value: text };
 }
 
-export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** The largest file a guest may send, the same as the API's for a photo: one limit, said alike everywhere. */
+export const MAX_FILE_BYTES = MAX_IMAGE_BYTES;
 /**
  * Less than this holds no picture at all (a whole 1×1 PNG takes 67 bytes, a JPEG or a PDF page
  * more): an empty file, or one that is only a type's first bytes.
