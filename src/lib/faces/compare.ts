@@ -103,8 +103,10 @@ export async function faceIn(photo: Buffer, describe = true): Promise<FaceFound 
   // A pixel short of the edges: sharp's own scaling may round the picture a pixel smaller.
   const box = { left, top, width: Math.min(big.width - left - 1, Math.ceil(width * 3 * scale)), height: Math.min(big.height - top - 1, Math.ceil(height * 3 * scale)) };
   if (box.width < 32 || box.height < 32) return face;
+  // The face where it was found, in the close-up's pixels: not looked for again.
+  const at = { x: x * scale - left, y: y * scale - top, width: width * scale, height: height * scale };
   const closer = await decodeColour(photo, Math.max(big.width, big.height), box)
-    .then((area) => describeFace(area, true))
+    .then((area) => describeFace(area, true, at))
     .catch(() => null);
   return closer?.descriptor ? { ...face, descriptor: closer.descriptor } : face;
 }
