@@ -6,6 +6,7 @@
 import closeWithGrace from 'close-with-grace';
 import { Command, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import { backup, restore } from './cli/backup.js';
 import { loadLists, openDeps, out, ready, UsageError, wholeNumber, type OpenOptions } from './cli/context.js';
@@ -15,6 +16,7 @@ import type { Deps } from './deps.js';
 import { listJobs, retryJob } from './jobs/repo.js';
 import { generateApiKey } from './lib/api-keys.js';
 import { hashPassword } from './lib/passwords.js';
+import { keepPrivate, readableByOthers } from './lib/private-files.js';
 import { OPERATOR } from './lib/actor.js';
 import { setOwnerPassword } from './modules/users/service.js';
 import { accountsByEmail, allAccounts, findAccount, findRootAccount, type AccountRow } from './modules/accounts/repo.js';
@@ -84,6 +86,17 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
     await deps.database.close();
   });
   rootKeyLines.forEach(out);
+  if (!deps.config.databaseUrl) {
+    const exposed = readableByOthers(deps.config.dataDir);
+    // Said on the console, whatever the log level: guests' identities and the key are in there.
+    if (exposed.length)
+      out(
+        `Warning: other accounts of this machine can read ${exposed.length} of the data directory's files (${exposed
+          .slice(0, 3)
+          .map((f) => `${path.basename(f.path)} ${f.mode}`)
+          .join(', ')}): run chmod -R go-rwx ${deps.config.dataDir}`,
+      );
+  }
   const { dataSources } = await import('./modules/system/sources.js');
   for (const source of await dataSources(deps))
     if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
@@ -330,6 +343,8 @@ function explain(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
+// Before any command opens or makes a file: the data directory is its owner's alone (lib/private-files.ts).
+keepPrivate();
 try {
   // Commander prints its own errors (an unknown command or option, a missing argument) and exits with 1.
   await program().parseAsync(process.argv);

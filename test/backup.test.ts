@@ -74,6 +74,8 @@ describe(`guestscreen backup and restore (${dbKind})`, () => {
     const env = { ...t.env, GUESTSCREEN_DATA_DIR: restoredDir };
     const restored = cli(['restore', file, '--data-dir', restoredDir], { ...t.env, GUESTSCREEN_DATA_DIR: path.join(dir, 'elsewhere') });
     assert.equal(restored.code, 0, restored.stderr);
+    for (const f of readdirSync(restoredDir)) assert.equal(statSync(path.join(restoredDir, f)).mode & 0o077, 0, `${f} is its owner's alone`);
+    assert.equal(statSync(restoredDir).mode & 0o777, 0o700);
     assert.match(restored.stdout, /^restored guestscreen\.db into .*restored \(schema at \d{4}-[a-z-]+\)/);
     const again = cli(['restore', file], env);
     assert.equal(again.code, 1);

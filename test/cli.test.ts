@@ -2,7 +2,7 @@ import { firstOwner } from '../src/modules/users/repo.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -402,6 +402,22 @@ describe(`guestscreen start (${dbKind})`, () => {
       child.kill('SIGTERM');
       const [code] = await started.stopped;
       assert.equal(code, 0);
+
+      // The data directory and what it holds are the owner's alone; a start names a file others can read.
+      if (dbKind === 'sqlite') {
+        const dir = env.GUESTSCREEN_DATA_DIR!;
+        assert.equal(statSync(dir).mode & 0o777, 0o700);
+        for (const f of readdirSync(dir)) assert.equal(statSync(path.join(dir, f)).mode & 0o077, 0, `${f} is its owner's alone`);
+        chmodSync(path.join(dir, 'guestscreen.db'), 0o644);
+        const again = await startCommand(NODE_ARGS, env);
+        child = again.child;
+        const deadline = Date.now() + 20_000;
+        // SQLite gives its -wal and -shm files the database's mode.
+        while (!/can read \d of the data directory's files \(guestscreen\.db 644/.test(again.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        assert.match(again.output(), /Warning: other accounts of this machine can read \d of the data directory's files \(guestscreen\.db 644.*\): run chmod -R go-rwx /);
+        child.kill('SIGTERM');
+        await again.stopped;
+      }
     } finally {
       child?.kill('SIGKILL');
       await cleanup();

@@ -4,6 +4,7 @@ import { create, extract, list } from 'tar';
 import type { Config } from '../config.js';
 import { sqliteFile } from '../db/connection.js';
 import { inspectSqlite, snapshotSqlite } from '../db/sqlite/snapshot.js';
+import { makePrivate } from '../lib/private-files.js';
 import { UsageError } from './context.js';
 
 const DATABASE = path.basename(sqliteFile('.'));
@@ -69,6 +70,8 @@ export async function restore(config: Config, file: string, verify: () => Promis
   try {
     // strict: a damaged archive fails the restore rather than leaving part of it.
     await extract({ file: archive, cwd: dir, strict: true });
+    // The owner's alone, whatever modes the archive's entries carry.
+    makePrivate(dir);
     const { integrity, lastMigration } = inspectSqlite(sqliteFile(dir));
     if (integrity.join() !== 'ok') throw new UsageError(`the database in ${archive} fails SQLite's integrity check: ${integrity.slice(0, 5).join('; ')}`);
     await verify();
