@@ -119,7 +119,10 @@ describe(`guestscreen command (${dbKind})`, () => {
     const page = await listListings(deps, out.accounts[0].id, 0, 100);
     assert.ok(named.length >= 3);
     assert.deepEqual(page.items.map((l) => l.listing_id).sort(), named.map((n) => n.listing_id).sort());
-    assert.ok(page.items.every((l) => l.nickname), 'each listing with its nickname');
+    assert.ok(
+      page.items.every((l) => l.nickname),
+      'each listing with its nickname',
+    );
     const runs = await deps.db.selectFrom('screening_runs').select(['checks']).where('account_id', '=', out.accounts[0].id).execute();
     const status = (check: string) => runs.map((r) => (JSON.parse(r.checks) as Record<string, { status: string }>)[check]?.status);
     assert.ok(status('sanctions').filter((x) => x === 'REVIEW' || x === 'FAIL').length >= 3, `listed guests flagged: ${status('sanctions').join(',')}`);

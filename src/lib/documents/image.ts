@@ -51,7 +51,8 @@ export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' |
   const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : webpSize(data);
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
   // A zone cut out on its own (two lines of 44 characters) is about eight times as wide as high.
   if (Math.max(width, height) < 200 || Math.min(width, height) < 60)
     throw new ImageRefused(`the image is ${width} × ${height} pixels, too small: a photo needs 200 pixels or more on its long side and 60 on its short side`, 'too_small');
@@ -140,7 +141,8 @@ async function openable(data: Buffer): Promise<{ width: number; height: number; 
     throw new ImageRefused('the image could not be read: it is damaged or not a picture');
   }
   const [width, height] = [meta.width ?? 0, meta.height ?? 0];
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
   if ((meta.pages ?? 1) > 1) throw new ImageRefused('the image is animated: send a single photo');
   return { width, height, orientation: meta.orientation ?? 1 };
 }

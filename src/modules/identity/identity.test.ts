@@ -223,7 +223,14 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       ['a truncated JPEG', good.subarray(0, Math.floor(good.length / 2)), 415, /damaged or cut short/],
       ['a decompression bomb', bomb, 422, /30000 × 30000 pixels/],
       // A real PNG, too small to read: it says so, with a status that means so (not "not a photo").
-      ['a PNG of 120 × 40', await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } }).png().toBuffer(), 422, /120 × 40 pixels, too small/],
+      [
+        'a PNG of 120 × 40',
+        await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } })
+          .png()
+          .toBuffer(),
+        422,
+        /120 × 40 pixels, too small/,
+      ],
       ['a GIF', gif, 415, /GIF/],
       ['HEIC', Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(600)]), 415, /HEIC.*JPEG/],
       ['16 MB', Buffer.concat([good, Buffer.alloc(16 * 1024 * 1024)]), 413, /15 MB/],
@@ -294,7 +301,12 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     const pdf = await sendPortal(Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'.repeat(40)), 'scan.pdf');
     assert.equal(pdf.statusCode, 415);
     assert.match(pdf.body, /Send a JPEG, PNG or WebP photo/);
-    const tiny = await sendPortal(await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } }).png().toBuffer(), 'thumb.png');
+    const tiny = await sendPortal(
+      await sharp({ create: { width: 120, height: 40, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+      'thumb.png',
+    );
     assert.equal(tiny.statusCode, 422);
     assert.match(tiny.body, /This photo is too small to read/);
     const form = multipartBody([{ name: 'document_front', filename: 'passport.jpg', type: 'image/jpeg', data: readFileSync(photos[0]!.file) }]);

@@ -33,7 +33,12 @@ export async function insertReservations(tx: Tx, rows: Insertable<ReservationsTa
       updated_at: r.created_at,
     });
   }
-  if (listings.size) await tx.insertInto('listings').values([...listings.values()]).onConflict((oc) => oc.columns(['account_id', 'listing_id']).doNothing()).execute();
+  if (listings.size)
+    await tx
+      .insertInto('listings')
+      .values([...listings.values()])
+      .onConflict((oc) => oc.columns(['account_id', 'listing_id']).doNothing())
+      .execute();
 }
 
 /** Many payment events in one statement, without the duplicate check of insertPaymentEvent (the demo's seed). */

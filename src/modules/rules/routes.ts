@@ -71,10 +71,9 @@ export const ruleRoutes =
               evaluated: Type.Integer(),
               hits: Type.Integer(),
               changed: Type.Integer({ description: 'hits whose verification status would change' }),
-              unknown: Type.Array(
-                Type.Object({ field: Type.String(), words: Type.String(), hits: Type.Integer({ description: 'hits for which the booking does not know this field' }) }),
-                { description: 'the fields the condition names that a booking may not know (an age with no birth date given), with how many hits hold with one unknown' },
-              ),
+              unknown: Type.Array(Type.Object({ field: Type.String(), words: Type.String(), hits: Type.Integer({ description: 'hits for which the booking does not know this field' }) }), {
+                description: 'the fields the condition names that a booking may not know (an age with no birth date given), with how many hits hold with one unknown',
+              }),
               items: Type.Array(
                 Type.Object({
                   id: Type.String(),

@@ -120,7 +120,7 @@ describe(`business rules (${dbKind})`, () => {
     assert.equal(bad.status, 400);
   });
 
-  it('says how many of a dry run\'s hits hold with a field the booking does not know', async () => {
+  it("says how many of a dry run's hits hold with a field the booking does not know", async () => {
     const acct = await tenant(t);
     const born = (years: number) => `${new Date().getUTCFullYear() - years}-01-01`;
     await screen({ ...booking(), identification: { birth_date: born(19) } }, acct);

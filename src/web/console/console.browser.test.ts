@@ -152,7 +152,17 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
     await withPassword(t, quiet);
     const { id } = (await call(t, 'POST', '/v1/reservations?sync=1&skip_gp=1', { key: quiet.key, body: { guest: { first_name: 'Dora', last_name: 'Deny' } } })).json;
     // A charge on a card from GB billed to Italy: the payments panel and the checks say the same.
-    const charge = { event_source: 'stripe', event_id: 'ch_dora', event_type: 'charge', event_status: 'succeeded', amount: 120, currency: 'EUR', card_provider: 'visa', card_country: 'GB', billing_country_code: 'IT' };
+    const charge = {
+      event_source: 'stripe',
+      event_id: 'ch_dora',
+      event_type: 'charge',
+      event_status: 'succeeded',
+      amount: 120,
+      currency: 'EUR',
+      card_provider: 'visa',
+      card_country: 'GB',
+      billing_country_code: 'IT',
+    };
     assert.equal((await call(t, 'POST', `/v1/reservations/${id}/payment-event`, { key: quiet.key, body: charge })).status, 200);
     await eventually(async () => /GB/.test((await call(t, 'GET', `/v1/reservations/${id}/status`, { key: quiet.key })).json.reason ?? ''), 'screened again with the charge');
     const { context, page } = await newPage(false);

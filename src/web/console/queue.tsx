@@ -195,8 +195,8 @@ export const queuePages =
           <h1>Waiting for your decision</h1>
           <p class="muted">
             Guests nobody has decided on yet: those whose screening asks for a look, those with a red or orange finding who have not finished the guest portal, and other guests checking in within{' '}
-            {QUEUE_HORIZON_DAYS} days who have not finished it. Red and orange first, then yellow and green, each by check-in date. A decision (yours, or a rule's decline), a cancellation or the
-            end of the stay takes a guest off the list.
+            {QUEUE_HORIZON_DAYS} days who have not finished it. Red and orange first, then yellow and green, each by check-in date. A decision (yours, or a rule's decline), a cancellation or the end
+            of the stay takes a guest off the list.
           </p>
           <section class="panel" aria-labelledby="queue-h">
             <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>

@@ -56,7 +56,25 @@ const needsRole = (ctx: Ctx, role: Role) => `Changing this needs the ${ROLE_WORD
  * A button that posts a small form: approve, replay, remove. `role`: what its route needs (the
  * route's config.role); a person without it is not shown the button.
  */
-export function PostButton({ ctx, action, label, name, value, kind, id, role = POST_ROLE }: { ctx: Ctx; action: string; label: string; name?: string; value?: string; kind?: 'secondary' | 'danger'; id?: string; role?: Role }) {
+export function PostButton({
+  ctx,
+  action,
+  label,
+  name,
+  value,
+  kind,
+  id,
+  role = POST_ROLE,
+}: {
+  ctx: Ctx;
+  action: string;
+  label: string;
+  name?: string;
+  value?: string;
+  kind?: 'secondary' | 'danger';
+  id?: string;
+  role?: Role;
+}) {
   if (!can(ctx.user, role)) return null;
   return (
     <form method="post" action={action} class="inline">
