@@ -105,7 +105,7 @@ async function webhooksPage(deps: Deps, ctx: Ctx, opts: { from: number; done?: s
               </p>
             </details>
           )}
-          <PostButton ctx={ctx} action="/console/webhooks/rotate" label="Replace the secret" kind="secondary" id="rotate" />
+          <PostButton ctx={ctx} action="/console/webhooks/rotate" role="owner" label="Replace the secret" kind="secondary" id="rotate" />
         </section>
       ) : null}
       <section class="panel" aria-labelledby="log-h">
