@@ -4478,7 +4478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4646,7 +4646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4808,7 +4808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4975,7 +4975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5135,7 +5135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5297,7 +5297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5459,7 +5459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5624,7 +5624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5786,7 +5786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5948,7 +5948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6115,7 +6115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6273,7 +6273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6440,7 +6440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6598,7 +6598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6763,7 +6763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6926,7 +6926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7168,7 +7168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7330,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7493,7 +7493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request, or the values contradict each other */
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8729,6 +8729,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
             429: {
                 headers: {
@@ -8993,6 +9006,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
             429: {
                 headers: {
@@ -9128,6 +9154,19 @@ export interface operations {
             };
             /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
+            422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
