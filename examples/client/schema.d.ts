@@ -6983,7 +6983,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The screening runs, oldest first; a host's manual decision (approve or decline) comes last as a record of trigger manual, with the verdict it set, who decided and why, and the checks of the run it was made on */
+            /** @description The screening runs, newest first; a host's manual decision (approve or decline) stands among them where its time puts it, as a record of trigger manual with decided_by: the verdict it set, who decided and why, and the checks of the run it was made on */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -121,7 +121,11 @@ describe(`reservations, happy paths (${dbKind})`, () => {
     assert.equal(r.json.status, 'verified');
     // The decision is a decision record too: who, when, why, and the verdict it set.
     const decisions = (await call(t, 'GET', `/v1/reservations/${id}/decisions`, { key: me.key })).json;
-    const manual = decisions.at(-1);
+    const manual = decisions.find((d: { decided_by?: unknown }) => d.decided_by);
+    assert.ok(
+      decisions.every((d: { created_at: string }, i: number) => i === 0 || decisions[i - 1].created_at >= d.created_at),
+      'newest first, the decision where its time puts it',
+    );
     assert.equal(manual.trigger, 'manual');
     assert.equal(manual.verdict.status, 'verified');
     assert.match(manual.verdict.reason, /^Approved by .+: called her, all fine$/);

@@ -67,7 +67,7 @@ export const DecisionList = Type.Array(
   }),
   {
     description:
-      "The screening runs, oldest first; a host's manual decision (approve or decline) comes last as a record of trigger manual, with the verdict it set, who decided and why, and the checks of the run it was made on",
+      "The screening runs, newest first; a host's manual decision (approve or decline) stands among them where its time puts it, as a record of trigger manual with decided_by: the verdict it set, who decided and why, and the checks of the run it was made on",
   },
 );
 
@@ -88,9 +88,12 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
     ...(row.document_enc ? { document: JSON.parse(deps.secrets.open(row.document_enc, runDocumentAad(row.account_id, row.id))) as never } : {}),
     created_at: row.created_at,
   }));
-  if (!r.supervised || !r.decided_at) return runs;
-  // Decided before any screening finished: a record of the decision alone.
-  const last = runs.at(-1) ?? {
+  const at = r.decided_at;
+  if (!r.supervised || !at) return runs;
+  // The runs are newest first: the decision stands where its time puts it, on the latest run
+  // before it (or, decided before any screening finished, a record of the decision alone).
+  const before = runs.findIndex((run) => run.created_at <= at);
+  const last = runs[before] ?? {
     id: r.id,
     trigger: 'manual',
     engine_version: '',
@@ -98,23 +101,22 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
     verdict: { status: '', score: 0, risk_color: '', reason: '', trace: [] } as never,
     checks: {} as never,
     rules_fired: [],
-    created_at: r.decided_at,
+    created_at: at,
   };
   // The host's decision, on the checks of the run it was made on: who, when, why, and what it set.
   const decider = decidedBy(r);
   const decided = r.supervised === 'approve' ? 'verified' : 'declined';
   const words = `${r.supervised === 'approve' ? 'Approved' : 'Declined'} by ${decider?.name ?? 'a person'}${r.supervised_reason ? `: ${r.supervised_reason}` : ''}`;
   const verdict = last.verdict as Static<typeof DecisionList>[number]['verdict'];
-  return [
-    ...runs,
-    {
-      ...last,
-      id: `${last.id}-manual`,
-      trigger: 'manual',
-      verdict: { ...verdict, status: decided, reason: words },
-      ...(decider ? { decided_by: { type: decider.type, id: decider.id, name: decider.name } } : {}),
-      reason: r.supervised_reason,
-      created_at: r.decided_at,
-    },
-  ];
+  const record = {
+    ...last,
+    id: `${last.id}-manual`,
+    trigger: 'manual',
+    verdict: { ...verdict, status: decided, reason: words },
+    ...(decider ? { decided_by: { type: decider.type, id: decider.id, name: decider.name } } : {}),
+    reason: r.supervised_reason,
+    created_at: at,
+  };
+  const place = before < 0 ? runs.length : before;
+  return [...runs.slice(0, place), record, ...runs.slice(place)];
 }
