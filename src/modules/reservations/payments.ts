@@ -56,22 +56,29 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
 
 const eventOf = (row: PaymentEventRow) => JSON.parse(row.data) as PaymentEvent;
 
-/** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions/reservations.md). */
+/** The spec's ReservationPaymentsResponse (GET /v1/reservations/{id}/payments). */
+export const paymentsView = async (deps: Deps, r: ReservationRow) => viewOf(await listPaymentEvents(deps.db, r.id));
+
 /**
- * The cards and billing countries every payment event of a booking names (charges, holds and
- * validations alike), each once: what the payment check compares, for the console's panel.
+ * The console's payments panel from one read of the events: the spec's view, and the cards and
+ * billing countries every event names (charges, holds and validations alike), each once: what
+ * the payment check compares.
  */
-export async function cardsSeen(deps: Deps, r: ReservationRow): Promise<{ cards: string[]; billing: string[] }> {
-  const events = (await listPaymentEvents(deps.db, r.id)).map(eventOf);
+export async function paymentsPanel(deps: Deps, r: ReservationRow) {
+  const rows = await listPaymentEvents(deps.db, r.id);
+  const events = rows.map(eventOf);
   const unique = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => Boolean(x)))];
   return {
-    cards: unique(events.map((e) => (e.card_country || e.card_provider ? [e.card_provider, e.card_country && `from ${e.card_country}`].filter(Boolean).join(' ') : undefined))),
-    billing: unique(events.map((e) => e.billing_country_code)),
+    payments: viewOf(rows),
+    seen: {
+      cards: unique(events.map((e) => (e.card_country || e.card_provider ? [e.card_provider, e.card_country && `from ${e.card_country}`].filter(Boolean).join(' ') : undefined))),
+      billing: unique(events.map((e) => e.billing_country_code)),
+    },
   };
 }
 
-export async function paymentsView(deps: Deps, r: ReservationRow) {
-  const rows = await listPaymentEvents(deps.db, r.id);
+/** The spec's ReservationPaymentsResponse, derived from the recorded events (vocabulary in docs/decisions/reservations.md). */
+function viewOf(rows: PaymentEventRow[]) {
   const ok = (row: PaymentEventRow, type: string) => row.event_type === type && row.event_status === 'succeeded';
   const money = (row: PaymentEventRow) => {
     const e = eventOf(row);

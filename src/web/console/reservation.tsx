@@ -11,7 +11,7 @@ import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
 import { countryCode, translator } from '../../i18n/index.js';
 import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
-import { cardsSeen, paymentsView } from '../../modules/reservations/payments.js';
+import { paymentsPanel } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
@@ -674,12 +674,11 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, payments, seen, messages, portal, entries, read, ordered] = await Promise.all([
+  const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
-    paymentsView(deps, r),
-    cardsSeen(deps, r),
+    paymentsPanel(deps, r),
     stargateView(deps, r),
     guestPortalView(deps, deps.db, r),
     flagged ? guestListedEntries(deps, r) : [],
