@@ -29,6 +29,7 @@ import * as m0025 from './migrations/0025-people.js';
 import * as m0026 from './migrations/0026-alerts.js';
 import * as m0027 from './migrations/0027-check-bookings.js';
 import * as m0028 from './migrations/0028-listings-from-bookings.js';
+import * as m0029 from './migrations/0029-alert-risks.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -63,6 +64,7 @@ const STEPS: Record<string, Step> = {
   '0026-alerts': m0026,
   '0027-check-bookings': m0027,
   '0028-listings-from-bookings': m0028,
+  '0029-alert-risks': m0029,
 };
 
 class StaticProvider implements MigrationProvider {

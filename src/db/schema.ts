@@ -564,6 +564,8 @@ export interface AlertsTable {
   user_id: string;
   /** 'red', 'orange' or 'portal'. */
   reason: string;
+  /** The code of the verdict's top risk when the alert was planned; '' for 'portal'. */
+  risk: Generated<string>;
   /** 'each' or 'digest'. */
   mode: string;
   /** 'queued', 'sent' or 'dropped'. */

@@ -88,4 +88,28 @@ describe(`the account's people told of guests who need them (${dbKind})`, () => 
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(told().length, 1, 'once');
   });
+
+  it('tells again when a stronger finding comes at the same colour, naming it; the same finding again tells nobody', async () => {
+    await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { name: 'Olga Namesake', reason: 'damaged the flat' } });
+    const r = await call(t, 'POST', '/v1/reservations?sync=1', {
+      key: host.key,
+      body: { check_in_date: day(9), guest: { first_name: 'Olga', last_name: 'Namesake', email: 'olga@example.org', phone: '+44 7700 900123' } },
+    });
+    assert.equal(r.status, 200, r.body);
+    const told = () => mailsTo(host.account.email).filter((m) => m.includes('Olga Namesake needs'));
+    const first = await eventually(async () => told()[0], 'the first e-mail');
+    assert.match(first, /Olga Namesake is orange: Guest's name is the same as your blocklist entry/);
+    // The phone turns up on the blocklist: stronger evidence, the same colour.
+    await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { phone: '+447700900123', reason: 'threatened the neighbours' } });
+    const again = await call(t, 'POST', `/v1/reservations/${r.json.id}/screen?sync=1`, { key: host.key });
+    assert.equal(again.status, 200, again.body);
+    const summary = await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: host.key });
+    assert.equal(summary.json.risk_color, 'orange', summary.body);
+    const second = await eventually(async () => told()[1], 'the e-mail of the stronger finding');
+    assert.match(second, /Olga Namesake is orange: Guest's phone number matches your blocklist entry \(threatened the neighbours\)/);
+    assert.match(second, /Also found: Guest's name is the same/);
+    await call(t, 'POST', `/v1/reservations/${r.json.id}/screen?sync=1`, { key: host.key });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(told().length, 2, 'nobody is told twice of the same finding');
+  });
 });

@@ -19,13 +19,13 @@ export function alertedPeople(db: Db, accountId: string): Promise<UserRow[]> {
     .execute();
 }
 
-/** The alerts not yet recorded (one per person, reservation and reason); answers those it inserted. */
+/** The alerts not yet recorded (one per person, reservation, reason and top risk); answers those it inserted. */
 export async function insertAlerts(db: Db, rows: Insertable<AlertsTable>[]): Promise<Pick<AlertRow, 'id' | 'mode'>[]> {
   if (!rows.length) return [];
   return db
     .insertInto('alerts')
     .values(rows)
-    .onConflict((oc) => oc.columns(['reservation_id', 'reason', 'user_id']).doNothing())
+    .onConflict((oc) => oc.columns(['reservation_id', 'reason', 'risk', 'user_id']).doNothing())
     .returning(['id', 'mode'])
     .execute();
 }

@@ -11,6 +11,8 @@ import { sendPeopleEmail } from '../messages/transports.js';
 import { findById, type ReservationRow } from '../reservations/repo.js';
 import { guestNameOf } from '../reservations/views.js';
 import { storedVerdict } from '../screening/verdict.js';
+import { rank } from '../screening/checks/outcome.js';
+import type { Strength } from '../screening/types.js';
 import { findUser, updateUser, type UserRow } from '../users/repo.js';
 import { userActor } from '../users/service.js';
 import { updateAccount, type AccountRow } from '../accounts/repo.js';
@@ -29,14 +31,15 @@ export const ALERT_MODE_WORDS: Record<AlertMode, string> = {
 };
 
 /**
- * Records that the account's people are to be told of this reservation for this reason, once
- * per person whatever runs again, and queues the e-mails of those who want each at once. Runs in
- * the transaction that made the reason true (the screening's, the hourly look's).
+ * Records that the account's people are to be told of this reservation for this reason and top
+ * risk, once per person whatever runs again, and queues the e-mails of those who want each at
+ * once. Runs in the transaction that made the reason true (the screening's, the hourly look's).
  */
 export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: AlertReason): Promise<void> {
   const people = await repo.alertedPeople(tx, r.account_id);
   if (!people.length) return;
   const now = iso(deps.clock());
+  const risk = reason === 'portal' ? '' : (storedVerdict(r)?.trace[0]?.code ?? '');
   const added = await repo.insertAlerts(
     tx,
     people.map((p) => ({
@@ -45,6 +48,7 @@ export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: 
       reservation_id: r.id,
       user_id: p.id,
       reason,
+      risk,
       mode: p.alerts === 'digest' ? 'digest' : 'each',
       state: 'queued',
       created_at: now,
@@ -87,6 +91,26 @@ export function verdictAlert(r: ReservationRow): AlertReason | null {
   return r.risk_color === 'red' || r.risk_color === 'orange' ? r.risk_color : null;
 }
 
+/**
+ * Whether a new verdict is worth telling people of: it turned red or orange, or it stays so with
+ * a new top risk and stronger evidence than before (the unreadable photo first, another person's
+ * document later). The same colour for the same or weaker reasons is not news.
+ */
+export function verdictNews(before: ReservationRow, after: ReservationRow): AlertReason | null {
+  const reason = verdictAlert(after);
+  if (!reason) return null;
+  if (after.risk_color !== before.risk_color) return reason;
+  const [was, now] = [storedVerdict(before)?.trace[0], storedVerdict(after)];
+  const top = now?.trace[0];
+  if (!top) return null;
+  if (!was) return reason;
+  const stronger = weight(top.strength) > weight(was.strength) || now.score > (storedVerdict(before)?.score ?? 0);
+  return top.code !== was.code && stronger ? reason : null;
+}
+
+/** A top risk's weight: a finding's strength, a business rule's as strong evidence. */
+const weight = (s: Strength | 'rule') => (s === 'rule' ? rank('strong') : rank(s));
+
 /** Whether there is still something to tell: nobody decided meanwhile, the booking stands, the portal is still unfinished. */
 function stillNeeded(r: ReservationRow, reason: string, today: string): boolean {
   if (r.supervised || r.status === 'CANCELED') return false;
@@ -96,24 +120,26 @@ function stillNeeded(r: ReservationRow, reason: string, today: string): boolean 
 
 const guestName = (r: ReservationRow) => guestNameOf(r) ?? 'A guest without a name';
 
-/** One guest as an e-mail tells them: who, the stay, what happened in words, and the reservation page. */
+/** One guest as an e-mail tells them: who, the stay, the top risk as it stands now, and the reservation page. */
 function describe(deps: Deps, r: ReservationRow, reason: string) {
   const name = guestName(r);
   const stay = r.check_in_date ? `${dateInWords(r.check_in_date)}${r.check_out_date ? ` to ${dateInWords(r.check_out_date)}` : ''}` : 'no dates yet';
   const where = r.listing_nickname ? ` at ${r.listing_nickname}` : '';
-  const verdict = storedVerdict(r);
+  const risks = storedVerdict(r)?.top_risks ?? [];
   const what =
     reason === 'portal'
       ? `${name} has not finished the guest portal, and checks in on ${r.check_in_date ? dateInWords(r.check_in_date) : 'a date to come'}.`
-      : `${name} is ${reason === 'red' ? 'red' : 'orange'}: ${verdict?.reason ?? 'the screening asks for a decision'}`;
+      : `${name} is ${reason === 'red' ? 'red' : 'orange'}: ${risks[0] ?? 'the screening asks for a decision'}`;
+  const lines: [string, string][] = [
+    ['Guest', name],
+    ['Stay', `${stay}${where}`],
+    ['Why', what],
+  ];
+  if (reason !== 'portal' && risks.length > 1) lines.push(['Also found', risks.slice(1).join('; ')]);
   return {
     name,
     headline: reason === 'portal' ? `${name}: guest portal unfinished` : `${name} needs your decision`,
-    lines: [
-      ['Guest', name],
-      ['Stay', `${stay}${where}`],
-      ['Why', what],
-    ] as [string, string][],
+    lines,
     url: `${deps.config.publicUrl}/console/reservations/${r.id}`,
   };
 }
@@ -172,24 +198,32 @@ async function sendDigests(deps: Deps, now: Date): Promise<void> {
     const waiting = (await repo.queuedDigest(deps.db, user.id)).filter((a) => a.created_at < since);
     if (!waiting.length) continue;
     const today = iso(now).slice(0, 10);
-    const told: { alert: repo.AlertRow; d: ReturnType<typeof describe> }[] = [];
+    // A guest told twice for one reason (a stronger finding came) is described once, as they stand now.
+    const told = new Map<string, { ids: string[]; d: ReturnType<typeof describe> }>();
     const dropped: string[] = [];
     for (const alert of waiting) {
+      const key = `${alert.reservation_id} ${alert.reason}`;
+      const seen = told.get(key);
+      if (seen) {
+        seen.ids.push(alert.id);
+        continue;
+      }
       const r = await findById(deps.db, alert.account_id, alert.reservation_id);
-      if (r && stillNeeded(r, alert.reason, today)) told.push({ alert, d: describe(deps, r, alert.reason) });
+      if (r && stillNeeded(r, alert.reason, today)) told.set(key, { ids: [alert.id], d: describe(deps, r, alert.reason) });
       else dropped.push(alert.id);
     }
     await repo.closeAlerts(deps.db, dropped, 'dropped', iso(now));
-    if (told.length) {
-      await sendPeopleEmail(deps.config, `dig_${user.id}_${since.slice(0, 13)}`, user.email, `${told.length} ${told.length === 1 ? 'guest needs' : 'guests need'} you today`, {
+    if (told.size) {
+      const n = told.size;
+      await sendPeopleEmail(deps.config, `dig_${user.id}_${since.slice(0, 13)}`, user.email, `${n} ${n === 1 ? 'guest needs' : 'guests need'} you today`, {
         greeting: greeting(user),
-        lead: `Since your last summary, ${told.length === 1 ? 'this guest needs' : 'these guests need'} a look:`,
-        lines: told.map(({ d }) => [d.headline, `${d.lines[1]![1]}. ${d.lines[2]![1]} ${d.url}`] as [string, string]),
+        lead: `Since your last summary, ${n === 1 ? 'this guest needs' : 'these guests need'} a look:`,
+        lines: [...told.values()].map(({ d }) => [d.headline, `${d.lines[1]![1]}. ${d.lines[2]![1]} ${d.url}`] as [string, string]),
         closing: CLOSING,
       });
       await repo.closeAlerts(
         deps.db,
-        told.map(({ alert }) => alert.id),
+        [...told.values()].flatMap(({ ids }) => ids),
         'sent',
         iso(now),
       );

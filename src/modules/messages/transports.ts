@@ -45,6 +45,9 @@ export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via
   return 'outbox';
 }
 
+/** Where a message sent without a transport was saved: the outbox file of its id. */
+export const outboxFile = (config: Config, id: string, ext: 'eml' | 'json' = 'eml'): string => path.join(config.dataDir, 'outbox', `${id}.${ext}`);
+
 /**
  * An e-mail to one of an account's people (an invitation, a password reset, a guest who needs a
  * decision): the guest messages' layout, signed by the service rather than a host.

@@ -29,7 +29,7 @@ import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 import { planCheckIn } from '../messages/check-in.js';
 import { withdrawPortalMessages } from '../messages/service.js';
-import { planAlerts, verdictAlert } from '../alerts/service.js';
+import { planAlerts, verdictNews } from '../alerts/service.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = {
   riskTolerance: 'balanced',
@@ -271,8 +271,8 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
       await planCheckIn(tx, deps, updated);
       if (compositeStatus(updated) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
     }
-    const alert = verdictAlert(updated);
-    if (alert && updated.risk_color !== r.risk_color) await planAlerts(tx, deps, updated, alert);
+    const alert = verdictNews(r, updated);
+    if (alert) await planAlerts(tx, deps, updated, alert);
     if (r.callback_url) {
       await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated, document) });
     }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TOTP, Secret } from 'otpauth';
 import { hashPassword } from '../../lib/passwords.js';
 import { call, createTestApp, dbKind, linkInNewMail, mailSince, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { completeSignIn, signIn } from '../sessions/service.js';
-import { acceptInvitation, enableTwoFactor, invite, newTotpSecret, openToken, requestPasswordReset, resetPassword, setOwnerPassword, userActor, type UserRow } from './service.js';
+import { acceptInvitation, enableTwoFactor, invite, newTotpSecret, openToken, requestPasswordReset, resetFor, resetPassword, setOwnerPassword, userActor, type UserRow } from './service.js';
 
 const code = (secret: string, at: Date) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
 
@@ -26,7 +27,8 @@ describe(`people: invitations, password resets, two-factor sign-in (${dbKind})`,
 
   it('accepts an invitation once, refuses it used twice, expired, tampered or withdrawn', async () => {
     const first = await invite(t.deps, host.account, userActor(owner), { email: 'ana@example.test', role: 'reviewer' });
-    assert.equal(first.sent, true, 'the outbox takes it without SMTP');
+    assert.equal(first.via, 'outbox', 'the outbox takes it without SMTP');
+    assert.ok(first.file && readFileSync(first.file, 'utf8').includes('invited you'), 'the e-mail is where the owner is told it is');
     const token = tokenOf(first.link);
     const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     assert.ok('problem' in (await openToken(t.deps, tampered, 'invite')));
@@ -36,11 +38,16 @@ describe(`people: invitations, password resets, two-factor sign-in (${dbKind})`,
     await assert.rejects(acceptInvitation(t.deps, token, { name: 'Again', password: 'another password' }), /used already/);
     const signed = await signIn(t.deps, { email: 'ANA@example.test', password: 'ana password', address: '10.0.0.1' });
     assert.ok(signed.ok && signed.stage === 'in');
+    // Her owner asks for a reset link for her: a reset link, not an invitation.
+    const reset = await resetFor(t.deps, host.account, userActor(owner), joined.user.id);
+    assert.equal(reset.purpose, 'reset');
+    assert.ok('user' in (await openToken(t.deps, tokenOf(reset.link), 'reset')));
 
     const late = await invite(t.deps, host.account, userActor(owner), { email: 'late@example.test', role: 'viewer' });
     now = new Date(now.getTime() + 8 * 86_400_000);
     await assert.rejects(acceptInvitation(t.deps, tokenOf(late.link), { name: 'Late', password: 'late password' }), /expired/);
     await assert.rejects(invite(t.deps, host.account, userActor(owner), { email: 'ana@example.test', role: 'viewer' }), /already one of this account/);
+    await assert.rejects(resetFor(t.deps, host.account, userActor(owner), late.user.id), /has not joined yet/);
   });
 
   it("refuses another account's invitation to be used for this one: the link names its own person only", async () => {

@@ -10,7 +10,8 @@ import { iso } from '../../lib/time.js';
 import { findAccount, updateAccount, type AccountRow } from '../accounts/repo.js';
 import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
-import { sendPeopleEmail } from '../messages/transports.js';
+import { outboxFile, sendPeopleEmail, type Via } from '../messages/transports.js';
+import type { MessageParts } from '../messages/email.js';
 import { deleteUserSessions } from '../sessions/repo.js';
 import * as repo from './repo.js';
 import type { UserRow } from './repo.js';
@@ -113,30 +114,49 @@ export async function listPeople(deps: Deps, account: AccountRow): Promise<Perso
   });
 }
 
-export interface Invitation {
+/**
+ * A link sent to one person (an invitation, or a password reset an owner asked for them), as the
+ * owner is told of it: how it went and, unless it was e-mailed, the link to pass on themselves.
+ */
+export interface PersonLink {
   user: UserRow;
-  /** The link, for an owner to pass on when the e-mail could not be sent. */
+  purpose: 'invite' | 'reset';
   link: string;
-  sent: boolean;
+  /** 'smtp' e-mailed, 'outbox' saved without a mail server, null when sending failed. */
+  via: Via | null;
+  /** The outbox file the e-mail was saved as, when it was. */
+  file: string | null;
 }
 
-async function sendInvitation(deps: Deps, account: AccountRow, by: Actor, user: UserRow, token: string): Promise<Invitation> {
-  const link = `${deps.config.publicUrl}/console/invitation/${token}`;
+/** Sends a person their link; a failed e-mail is logged and told, the link stands. */
+async function sendLink(deps: Deps, user: UserRow, purpose: PersonLink['purpose'], link: string, subject: string, parts: Omit<MessageParts, 'signature' | 'url'>): Promise<PersonLink> {
+  const id = newId('not');
   try {
-    await sendPeopleEmail(deps.config, newId('not'), user.email, `${by.name} invited you to ${account.name} on guestscreen`, {
-      greeting: `Hello${user.name ? ` ${user.name}` : ''},`,
-      lead: `${by.name} invited you to screen guests with ${account.name} as ${ROLE_WORDS[user.role].toLowerCase()}. Open this link within ${INVITATION_DAYS} days to choose your password:`,
-      url: link,
-      closing: 'If you did not expect this, ignore this message: nothing happens until the link is opened.',
-    });
-    return { user, link, sent: true };
+    const via = await sendPeopleEmail(deps.config, id, user.email, subject, { ...parts, url: link });
+    return { user, purpose, link, via, file: via === 'outbox' ? outboxFile(deps.config, id) : null };
   } catch (err) {
-    deps.log?.warn({ err, user: user.id }, 'invitation e-mail not sent');
-    return { user, link, sent: false };
+    deps.log?.warn({ err, user: user.id }, `${purpose === 'invite' ? 'invitation' : 'password reset'} e-mail not sent`);
+    return { user, purpose, link, via: null, file: null };
   }
 }
 
-export async function invite(deps: Deps, account: AccountRow, by: Actor, input: { email: string; name?: string | undefined; role: Role }): Promise<Invitation> {
+function sendInvitation(deps: Deps, account: AccountRow, by: Actor, user: UserRow, token: string): Promise<PersonLink> {
+  return sendLink(deps, user, 'invite', `${deps.config.publicUrl}/console/invitation/${token}`, `${by.name} invited you to ${account.name} on guestscreen`, {
+    greeting: `Hello${user.name ? ` ${user.name}` : ''},`,
+    lead: `${by.name} invited you to screen guests with ${account.name} as ${ROLE_WORDS[user.role].toLowerCase()}. Open this link within ${INVITATION_DAYS} days to choose your password:`,
+    closing: 'If you did not expect this, ignore this message: nothing happens until the link is opened.',
+  });
+}
+
+function sendReset(deps: Deps, account: AccountRow | undefined, user: UserRow, token: string, askedBy: string): Promise<PersonLink> {
+  return sendLink(deps, user, 'reset', `${deps.config.publicUrl}/console/reset/${token}`, 'Reset your guestscreen password', {
+    greeting: `Hello ${user.name},`,
+    lead: `${askedBy} asked to reset your password for ${account?.name ?? 'your account'} on guestscreen. Open this link within ${RESET_MINUTES} minutes to choose a new one:`,
+    closing: 'If you did not expect it, ignore this message: your password stays as it is.',
+  });
+}
+
+export async function invite(deps: Deps, account: AccountRow, by: Actor, input: { email: string; name?: string | undefined; role: Role }): Promise<PersonLink> {
   const email = input.email.trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest('the e-mail address is not valid');
   if (!ROLES.includes(input.role)) throw badRequest(`the role must be one of ${ROLES.join(', ')}`);
@@ -159,7 +179,7 @@ async function person(deps: Deps, account: AccountRow, userId: string): Promise<
 }
 
 /** A new link for an invited person; the old one stops working. */
-export async function resendInvitation(deps: Deps, account: AccountRow, by: Actor, userId: string): Promise<Invitation> {
+export async function resendInvitation(deps: Deps, account: AccountRow, by: Actor, userId: string): Promise<PersonLink> {
   const user = await person(deps, account, userId);
   if (user.password_hash) throw conflict(`${user.email} has already accepted the invitation`);
   const now = deps.clock();
@@ -246,14 +266,24 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
       await repo.retireTokens(tx, user.id, 'reset', iso(now));
       return issueToken(tx, user.id, 'reset', now, RESET_MINUTES * 60_000);
     });
-    const account = await findAccount(deps.db, user.account_id);
-    await sendPeopleEmail(deps.config, newId('not'), user.email, 'Reset your guestscreen password', {
-      greeting: `Hello ${user.name},`,
-      lead: `Someone asked to reset your password for ${account?.name ?? 'your account'} on guestscreen. Open this link within ${RESET_MINUTES} minutes to choose a new one:`,
-      url: `${deps.config.publicUrl}/console/reset/${token}`,
-      closing: 'If it was not you, ignore this message: your password stays as it is.',
-    }).catch((err: unknown) => deps.log?.warn({ err, user: user.id }, 'password reset e-mail not sent'));
+    await sendReset(deps, await findAccount(deps.db, user.account_id), user, token, 'Someone');
   }
+}
+
+/**
+ * A password reset an owner asks for one of their people (who lost their password, or whose
+ * e-mail does not arrive): the same link as a forgotten password's, the owner told where it went.
+ */
+export async function resetFor(deps: Deps, account: AccountRow, by: Actor, userId: string): Promise<PersonLink> {
+  const user = await person(deps, account, userId);
+  if (!user.password_hash) throw conflict(`${user.email} has not joined yet: send the invitation again instead`);
+  const now = deps.clock();
+  const token = await withTx(deps.db, async (tx) => {
+    await repo.retireTokens(tx, user.id, 'reset', iso(now));
+    await audit(tx, { account_id: account.id, actor: by, action: 'user.reset_sent', subject_id: user.id, at: iso(now) });
+    return issueToken(tx, user.id, 'reset', now, RESET_MINUTES * 60_000);
+  });
+  return sendReset(deps, account, user, token, by.name);
 }
 
 /** Sets a new password from a reset link; every session of the person ends. */

@@ -3,7 +3,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { accountSessions, endSession } from '../../modules/sessions/service.js';
-import { changeRole, invite, listPeople, removeUser, resendInvitation, ROLE_HELP, ROLE_WORDS, ROLES, setRequireTwoFactor, INVITATION_DAYS, type Invitation } from '../../modules/users/service.js';
+import {
+  changeRole,
+  invite,
+  listPeople,
+  removeUser,
+  resendInvitation,
+  resetFor,
+  ROLE_HELP,
+  ROLE_WORDS,
+  ROLES,
+  setRequireTwoFactor,
+  INVITATION_DAYS,
+  RESET_MINUTES,
+  type PersonLink,
+} from '../../modules/users/service.js';
 import { Problems } from '../layout.js';
 import { SessionsTable } from './me.js';
 import { ConsolePage, Csrf, CsrfField, dropEmpty, Head, PostButton, seeOther, show, when, type Ctx } from './shell.js';
@@ -17,7 +31,42 @@ const DONE: Record<string, string> = {
   'session-ended': 'The session has ended.',
 };
 
-async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined; invited?: Invitation; problems?: string[]; form?: { email?: string; name?: string; role?: string } }) {
+/**
+ * What became of a link sent to someone: e-mailed, or (no mail server, or the e-mail failed) the
+ * link itself for the owner to pass on, and where the e-mail was saved.
+ */
+function LinkNotice({ sent }: { sent: PersonLink }) {
+  const what = sent.purpose === 'invite' ? 'The invitation' : 'The password reset link';
+  const lasts = sent.purpose === 'invite' ? `it works once, for ${INVITATION_DAYS} days` : `it works once, for ${RESET_MINUTES} minutes`;
+  if (sent.via === 'smtp') {
+    return (
+      <p class="notice" role="status" id="link-sent">
+        {what} was e-mailed to {sent.user.email}; {lasts}.
+      </p>
+    );
+  }
+  return (
+    <div class="notice" role="status" id="link-sent">
+      <p>
+        {sent.via === 'outbox' ? (
+          <>
+            {what} was not e-mailed: no mail server is set up (<code>GUESTSCREEN_SMTP_URL</code>), so the e-mail was saved as <code>{sent.file}</code>.
+          </>
+        ) : (
+          `${what} could not be e-mailed to ${sent.user.email}: the mail server refused it or could not be reached.`
+        )}{' '}
+        Pass this link on to {sent.user.email} yourself; {lasts}:
+      </p>
+      <p>
+        <code class="link" id="the-link">
+          {sent.link}
+        </code>
+      </p>
+    </div>
+  );
+}
+
+async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefined; invited?: PersonLink; problems?: string[]; form?: { email?: string; name?: string; role?: string } }) {
   const [people, sessions] = await Promise.all([listPeople(deps, ctx.account), accountSessions(deps, ctx.account)]);
   const names = new Map(people.map((p) => [p.user.id, p.user.name || p.user.email]));
   const inv = opts.invited;
@@ -25,14 +74,7 @@ async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefine
     <ConsolePage ctx={ctx} title="People" section="people" notice={opts.done ? DONE[opts.done] : undefined}>
       <h1>People</h1>
       <p>Everyone who works in this account, each with their own sign-in and role.</p>
-      {inv ? (
-        <p class="notice" role="status" id="invited">
-          {inv.sent
-            ? `Invitation sent to ${inv.user.email}. The link works once, for ${INVITATION_DAYS} days.`
-            : `The e-mail to ${inv.user.email} could not be sent. Pass on this link yourself; it works once, for ${INVITATION_DAYS} days: `}
-          {inv.sent ? null : <code>{inv.link}</code>}
-        </p>
-      ) : null}
+      {inv ? <LinkNotice sent={inv} /> : null}
       <table class="list cards" id="people">
         <Head columns={['Name', 'E-mail', 'Role', 'Two-factor', 'State']} actions />
         <tbody>
@@ -77,7 +119,11 @@ async function peoplePage(deps: Deps, ctx: Ctx, opts: { done?: string | undefine
                   <span class="muted">You</span>
                 ) : (
                   <>
-                    {state !== 'active' ? <PostButton ctx={ctx} action={`/console/people/${user.id}/resend`} label="Send again" kind="secondary" /> : null}
+                    {state !== 'active' ? (
+                      <PostButton ctx={ctx} action={`/console/people/${user.id}/resend`} label="Send again" kind="secondary" />
+                    ) : (
+                      <PostButton ctx={ctx} action={`/console/people/${user.id}/reset`} label="Reset password" kind="secondary" />
+                    )}
                     <PostButton ctx={ctx} action={`/console/people/${user.id}/remove`} label={state === 'active' ? 'Remove' : 'Withdraw'} kind="danger" />
                   </>
                 )}
@@ -165,6 +211,11 @@ export const peoplePages =
 
     app.post('/console/people/:id/resend', { config, schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
       const invited = await resendInvitation(deps, request.account, request.actor, request.params.id);
+      return show(request, reply, (ctx) => peoplePage(deps, ctx, { invited }));
+    });
+
+    app.post('/console/people/:id/reset', { config, schema: { hide: true, params: IdParams, body: Type.Object(CsrfField) } }, async (request, reply) => {
+      const invited = await resetFor(deps, request.account, request.actor, request.params.id);
       return show(request, reply, (ctx) => peoplePage(deps, ctx, { invited }));
     });
 
