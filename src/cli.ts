@@ -97,7 +97,10 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
           .join(', ')}): run chmod -R go-rwx ${deps.config.dataDir}`,
       );
   }
-  const { dataSources } = await import('./modules/system/sources.js');
+  const { dataSources, sanctionsListAges, staleListWarning } = await import('./modules/system/sources.js');
+  const lists = await sanctionsListAges(deps);
+  if (lists.length) out(`Sanctions lists: ${lists.map((l) => `${l.source} of ${l.dataDate}`).join('; ')}`);
+  for (const l of lists) if (l.stale) out(`Warning: ${staleListWarning(deps, l)}`);
   for (const source of await dataSources(deps))
     if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
 }

@@ -100,6 +100,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_CHECK_RETENTION_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
   GUESTSCREEN_SANCTIONS_REFRESH_URLS: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SANCTIONS_REFRESH_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' })),
+  GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -176,6 +177,8 @@ export interface Config {
   checkRetentionDays: number;
   /** Sanctions lists the worker downloads and imports every `everyHours` (providers/sanctions/refresh.ts). */
   sanctionsRefresh: { urls: string[]; everyHours: number } | undefined;
+  /** A sanctions list older than this many days is warned of: at start, in the console, in /metrics. */
+  sanctionsMaxAgeDays: number;
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -310,6 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const refreshHours = e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS === undefined ? 24 : Number(e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS);
   // The worker's timer holds at most 2^31 ms (24.8 days).
   if (!(refreshHours > 0 && refreshHours <= 576)) problems.push('GUESTSCREEN_SANCTIONS_REFRESH_HOURS: must be more than 0 and at most 576 (24 days)');
+  const sanctionsMaxAgeDays = e.GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS === undefined ? 30 : Number(e.GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS);
+  if (!(sanctionsMaxAgeDays >= 1 && sanctionsMaxAgeDays <= 3650)) problems.push('GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS: must be a whole number of days from 1 to 3650');
   const metricsPort = e.GUESTSCREEN_METRICS_PORT === undefined ? undefined : Number(e.GUESTSCREEN_METRICS_PORT);
   if (metricsPort !== undefined && (metricsPort === 0 || metricsPort > 65535 || metricsPort === port)) problems.push(`GUESTSCREEN_METRICS_PORT: must be 1 to 65535 and not PORT (got ${metricsPort})`);
   if (e.GUESTSCREEN_METRICS_HOST !== undefined && metricsPort === undefined) problems.push('GUESTSCREEN_METRICS_HOST: set GUESTSCREEN_METRICS_PORT too');
@@ -358,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? defaultReaders() : Number(e.GUESTSCREEN_SQLITE_READERS),
     checkRetentionDays: e.GUESTSCREEN_CHECK_RETENTION_DAYS === undefined ? 0 : Number(e.GUESTSCREEN_CHECK_RETENTION_DAYS),
     sanctionsRefresh: refreshUrls.length ? { urls: refreshUrls, everyHours: refreshHours } : undefined,
+    sanctionsMaxAgeDays,
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     metrics:

@@ -397,6 +397,18 @@ describe(`guestscreen start (${dbKind})`, () => {
       child = started.child;
       assert.match(started.output(), /listening on http:\/\/127\.0\.0\.1:\d+/);
       assert.ok(started.output().includes(started.rootKey), 'the root key is printed on first start');
+      // The lists the screening reads are named with their dates, and an old one is warned of, with the command that replaces it.
+      const lists = async () => {
+        const deadline = Date.now() + 20_000;
+        while (!/Warning: The sanctions list OFAC SDN/.test(started.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        return started.output();
+      };
+      assert.match(await lists(), /Sanctions lists: .*OFAC SDN of 2024-05-03/);
+      assert.match(started.output(), /Sanctions lists: .*OFAC Consolidated \(non-SDN\) of 2025-12/);
+      assert.match(
+        started.output(),
+        /Warning: The sanctions list OFAC SDN is of 3 May 2024, \d+ days old \(more than 30, GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS\).*`guestscreen data import sanctions sdn\.csv --aliases alt\.csv --addresses add\.csv --comments sdn_comments\.csv`/,
+      );
 
       const me = await fetch(`${started.base}/v1/accounts/me`, { headers: { 'x-api-key': started.rootKey } });
       assert.equal(me.status, 200);

@@ -74,6 +74,7 @@ describe(`metrics (${dbKind})`, () => {
         assert.ok(runs >= 1, 'a screening run is counted by its colour');
         assert.ok((sample(text, 'guestscreen_sanctions_list_names', { source: 'OFAC SDN', date: '2024-05-03' }) ?? 0) > 1000);
         assert.ok((sample(text, 'guestscreen_sanctions_list_age_seconds', { source: 'OFAC SDN' }) ?? 0) > 86_400 * 365);
+        assert.equal(sample(text, 'guestscreen_sanctions_list_stale', { source: 'OFAC SDN' }), 1, 'older than GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS');
         await enqueue(t.deps.db, t.deps, 'message.send', { message_id: 'msg_later' }, { runAt: new Date(Date.now() + 3_600_000) });
         const later = await scrape();
         assert.equal(sample(later, 'guestscreen_jobs', { kind: 'message.send', state: 'available' }), 1);

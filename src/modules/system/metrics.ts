@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { queueCounts } from '../../jobs/repo.js';
-import { sanctionsLists } from '../../providers/sanctions/index.js';
+import { listTime, sanctionsListAges } from './sources.js';
 
 const watched = new WeakSet<Deps>();
 
@@ -13,9 +13,9 @@ export function enableMetrics(deps: Deps): void {
   if (watched.has(deps)) return;
   watched.add(deps);
   const m = deps.metrics.withProcessMetrics();
-  // One read of the queue, and one of the lists, serves both gauges of a scrape (the registry collects them side by side).
+  // One read of the queue, and one of the lists, serves all their gauges of a scrape (the registry collects them side by side).
   const queue = sharedRead(() => queueCounts(deps.db));
-  const lists = sharedRead(() => sanctionsLists(deps));
+  const lists = sharedRead(() => sanctionsListAges(deps));
   m.gauge('guestscreen_jobs', 'Background jobs by kind and state: available (queued, due now or later), running, failed (no attempts left)', ['kind', 'state'], async function () {
     this.reset();
     for (const r of await queue()) this.set({ kind: r.kind, state: r.state }, r.n);
@@ -32,11 +32,15 @@ export function enableMetrics(deps: Deps): void {
     this.reset();
     for (const l of await lists()) this.set({ source: l.source, date: l.dataDate }, l.names);
   });
+  m.gauge('guestscreen_sanctions_list_stale', 'Whether each imported sanctions list is older than GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS (1) or not (0)', ['source'], async function () {
+    this.reset();
+    for (const l of await lists()) this.set({ source: l.source }, l.stale ? 1 : 0);
+  });
   m.gauge('guestscreen_sanctions_list_age_seconds', "Age of each imported sanctions list: now minus the list's own date", ['source'], async function () {
     this.reset();
     const now = deps.clock().getTime();
     for (const l of await lists()) {
-      const date = Date.parse(l.dataDate.length === 7 ? `${l.dataDate}-01` : l.dataDate);
+      const date = listTime(l.dataDate);
       if (Number.isFinite(date)) this.set({ source: l.source }, Math.max(0, (now - date) / 1000));
     }
   });

@@ -3,19 +3,11 @@ import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import { requestOutbound } from '../../lib/outbound.js';
 import { importSanctions, type SanctionsFiles } from './import.js';
+import { OFAC_COMPANIONS } from './ofac-files.js';
 
 /** The largest list file taken (the EU's XML is about 25 MiB). */
 const MAX_LIST_BYTES = 256 * 1024 * 1024;
 const TIMEOUT_MS = 300_000;
-
-/**
- * OFAC publishes a list's aliases, addresses and remarks as files beside its primary records:
- * given sdn.csv or cons_prim.csv, those are fetched too (each left out when the server has none).
- */
-const OFAC_COMPANIONS: [RegExp, Record<'aliases' | 'addresses' | 'comments', string>][] = [
-  [/(^|\/)sdn\.csv$/i, { aliases: 'alt.csv', addresses: 'add.csv', comments: 'sdn_comments.csv' }],
-  [/(^|\/)cons_prim\.csv$/i, { aliases: 'cons_alt.csv', addresses: 'cons_add.csv', comments: 'cons_comments.csv' }],
-];
 
 async function download(deps: Deps, url: string, file: string, optional: boolean): Promise<boolean> {
   const res = await requestOutbound(

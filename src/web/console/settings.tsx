@@ -10,7 +10,9 @@ import { readScreenSettings, writeScreenSettings } from '../../modules/settings/
 import { accountProfile, writeAccountProfile } from '../../modules/listings/profile.js';
 import { acceptLogos, ProfileFields, ProfileForm, profileChange, sendLogo } from './listings.js';
 import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
-import { ConsolePage, CsrfField, seeOther, show, PostForm } from './shell.js';
+import { ConsolePage, CsrfField, Head, seeOther, show, PostForm } from './shell.js';
+import { importCommand, sanctionsListAges, type ListAge } from '../../modules/system/sources.js';
+import { dateInWords } from '../../lib/host-messages.js';
 
 const DONE: Record<string, string> = {
   screening: 'Screening settings saved. They apply from the next screening.',
@@ -28,16 +30,57 @@ const ScreeningForm = Type.Composite([
   Type.Object({ enabled_checks: Type.Optional(Type.Array(StringEnum(OPTIONAL_CHECKS), { uniqueItems: true })), ...CsrfField }),
 ]);
 
+/** The sanctions lists the screening reads, each with its date, and a warning for those older than the service's setting. */
+function ListsPanel({ deps, lists }: { deps: Deps; lists: ListAge[] }) {
+  return (
+    <section class="panel" aria-labelledby="lists-h">
+      <h2 id="lists-h">Sanctions lists</h2>
+      {lists.length ? (
+        <>
+          <p class="muted">The screening looks guests up on these lists, as they stood on their date. Whoever runs this service imports newer copies.</p>
+          <table class="list cards" id="lists">
+            <Head columns={['List', 'Dated', 'Names', 'Age']} />
+            <tbody>
+              {lists.map((l) => (
+                <tr data-source={l.source}>
+                  <td data-label="List">{l.source}</td>
+                  <td data-label="Dated">{dateInWords(l.dataDate)}</td>
+                  <td data-label="Names">{l.names.toLocaleString('en')}</td>
+                  <td data-label="Age">{l.stale ? <span class="badge orange">{l.days} days: out of date</span> : l.days === null ? '—' : `${l.days} days`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {lists
+            .filter((l) => l.stale)
+            .map((l) => (
+              <p class="warning" role="status" data-stale={l.source}>
+                {l.source} is {l.days} days old; this service warns after {deps.config.sanctionsMaxAgeDays} days (<code>GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS</code>). People listed after{' '}
+                {dateInWords(l.dataDate)} are not found. Import a newer copy with <code>{importCommand(l.source)}</code>, or set <code>GUESTSCREEN_SANCTIONS_REFRESH_URLS</code> and the worker fetches
+                it.
+              </p>
+            ))}
+        </>
+      ) : (
+        <p class="warning" role="status">
+          No sanctions list is imported: the sanctions check answers “Not checked”. Whoever runs this service imports one with <code>guestscreen data import sanctions FILE</code>.
+        </p>
+      )}
+    </section>
+  );
+}
+
 export const settingsPages =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     await acceptLogos(app);
 
     app.get('/console/settings', { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
-      const [screening, portal, profile] = await Promise.all([
+      const [screening, portal, profile, lists] = await Promise.all([
         readScreeningSettings(deps, request.account),
         readScreenSettings(deps, request.account, DEFAULT_KEY),
         accountProfile(deps.db, request.account.id),
+        sanctionsListAges(deps),
       ]);
       const screens = (portal.config_data[0]?.guest_portal_screens ?? {}) as Partial<Record<Screen, ScreenSetting>>;
       return show(request, reply, (ctx) => (
@@ -73,6 +116,7 @@ export const settingsPages =
               <button type="submit">Save screening settings</button>
             </PostForm>
           </section>
+          <ListsPanel deps={deps} lists={lists} />
           <section class="panel" aria-labelledby="portal-h">
             <h2 id="portal-h">Guest portal screens</h2>
             <p class="muted">What the guest portal asks every guest. Screens for one booking source or for returning guests can be set through the API.</p>

@@ -146,7 +146,7 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     assert.equal(refused[0].status(), 400, 'the server refuses what the browser would have refused');
     assert.match((await page.textContent('[role=alert]')) ?? '', /minimum_age/);
     await page.goto(`${base}/console/settings`);
-    await snap(page, 'settings');
+    assert.match((await page.textContent('section[aria-labelledby=lists-h]')) ?? '', /No sanctions list is imported/);
   });
 
   it('registers a webhook, replaces its secret, and sends a delivery again from the log', async () => {
@@ -195,7 +195,12 @@ describe(`host console tools in a real browser (${dbKind})`, { skip: haveChromiu
     await page.goto(`${base}/console/checks`);
     assert.match((await page.textContent('main')) ?? '', /Background checks are not set up on this guestscreen yet/, 'no list installed: the page says so instead of a form that fails');
     await loadBundledLists(t.deps);
-    await page.reload();
+    // Settings name the lists the screening reads, dated; the bundled OFAC SDN list of May 2024 is out of date.
+    await page.goto(`${base}/console/settings`);
+    assert.match((await page.textContent('#lists tr[data-source="OFAC SDN"]')) ?? '', /OFAC SDN.*3 May 2024.*\d+ days: out of date/s);
+    assert.match((await page.textContent('[data-stale="OFAC SDN"]')) ?? '', /days old; this service warns after 30 days.*guestscreen data import sanctions sdn\.csv --aliases alt\.csv/s);
+    await snap(page, 'settings');
+    await page.goto(`${base}/console/checks`);
     await page.fill('#bg_first_name', 'Nicolas');
     await page.fill('#bg_last_name', 'Maduro Moros');
     await page.fill('#bg_year_of_birth', '1962');
