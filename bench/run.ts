@@ -452,6 +452,22 @@ const figures = results.flatMap((r) => r.figures);
 // Each ratio is to the baseline measured just before its scenario; this is their mean.
 const baselineRps = figures.reduce((sum, f) => sum + f.baseline_rps, 0) / figures.length;
 
+/**
+ * `guestscreen --help` and `--version` as an operator runs them (the built command), the median
+ * of 7 runs each, beside a bare `node -e ''` of the same machine: the target is half a second.
+ */
+function commandMs(args: string[]): number {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${r.status}`);
+    times.push(performance.now() - started);
+  }
+  return Math.round(times.sort((a, b) => a - b)[3]!);
+}
+const commands = { help_ms: commandMs([...shebangFlags(CLI), CLI, '--help']), version_ms: commandMs([...shebangFlags(CLI), CLI, '--version']), bare_node_ms: commandMs(['-e', '']), target_ms: 500 };
+
 const sqlite = results[0]!;
 const P99_TARGETS_MS: Record<string, number> = { 'sqlite search_text': 25, 'sqlite search_filtered': 15, 'sqlite get_reservation': 10, 'postgres search_text': 40 };
 const out = {
@@ -469,6 +485,7 @@ const out = {
   worker_jobs_per_s: sqlite.jobsPerS,
   cold_start_ms: sqlite.coldStartMs,
   peak_rss_mb: sqlite.peakRssMb,
+  commands,
   ...(results[1] ? { postgres: { screening_per_s: results[1].screeningPerS, worker_jobs_per_s: results[1].jobsPerS, cold_start_ms: results[1].coldStartMs, peak_rss_mb: results[1].peakRssMb } } : {}),
 };
 writeFileSync(`${ROOT}bench/results.json`, `${JSON.stringify(out, null, 2)}\n`);
@@ -528,6 +545,9 @@ if (c) {
       `with an answer of ${c.answer_bytes} bytes, as long as the read's, ${c.rps_with_answer} req/s, ${(c.ratio_with_answer * 100).toFixed(1)}%: the most get_reservation can reach (target 40%)\n`,
   );
 }
+process.stdout.write(
+  `\nguestscreen --help ${commands.help_ms} ms, --version ${commands.version_ms} ms (target ${commands.target_ms} ms; a bare node -e '' ${commands.bare_node_ms} ms: ${(commands.help_ms / commands.bare_node_ms).toFixed(1)} × its time)\n`,
+);
 process.stdout.write(
   `\nscreening: ${out.screening_per_s} reservations/s (one worker; ${out.worker_jobs_per_s} jobs/s with the guest messages it also sent)\ncold start: ${out.cold_start_ms} ms with ${RESERVATIONS} reservations\npeak RSS: ${out.peak_rss_mb} MB${results[1] ? ` (PostgreSQL: ${results[1].peakRssMb} MB)` : ''}\n`,
 );

@@ -3,26 +3,25 @@
 // reader thread answers outlive young-generation collections and are promoted, and V8, finding
 // its collections cheap, let the old generation grow fourfold before collecting it. Growing by
 // half at most keeps the peak memory well down at the same throughput (docs/performance.md).
-import closeWithGrace from 'close-with-grace';
 import { Command, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { backup, restore } from './cli/backup.js';
 import { loadLists, openDeps, out, ready, UsageError, wholeNumber, type OpenOptions } from './cli/context.js';
 import { dataCommand } from './cli/data.js';
-import { ConfigError, loadConfig } from './config.js';
 import type { Deps } from './deps.js';
-import { listJobs, retryJob } from './jobs/repo.js';
-import { generateApiKey } from './lib/api-keys.js';
-import { hashPassword } from './lib/passwords.js';
 import { keepPrivate, readableByOthers } from './lib/private-files.js';
-import { OPERATOR } from './lib/actor.js';
-import { setOwnerPassword } from './modules/users/service.js';
-import { accountsByEmail, allAccounts, findAccount, findRootAccount, type AccountRow } from './modules/accounts/repo.js';
-import { createAccount, toAccountView, webhookSecret } from './modules/accounts/service.js';
-import { beginShutdown, createDeps, startJobThreads, startMetricsListener, startServer, startWorker } from './runtime.js';
+import type { AccountRow } from './modules/accounts/repo.js';
 import { VERSION } from './version.js';
+
+// The service's modules are imported by the commands that use them, so `--help` and `--version`
+// answer without loading the HTTP server, the database drivers or the checks.
+const runtime = () => import('./runtime.js');
+const accountsRepo = () => import('./modules/accounts/repo.js');
+const accountsService = () => import('./modules/accounts/service.js');
+const passwords = () => import('./lib/passwords.js');
+const jobsRepo = () => import('./jobs/repo.js');
+const closeWithGrace = async () => (await import('close-with-grace')).default;
 
 /** Opens the database, runs `fn`, and closes the database again (a command that keeps serving closes it on shutdown). */
 async function withDeps(opts: OpenOptions & { keepOpen?: boolean }, fn: (deps: Deps) => Promise<void>): Promise<void> {
@@ -44,6 +43,7 @@ const run = (fn: (deps: Deps, root: { rootId: string }) => Promise<void>, o: { c
   withDeps({ create: Boolean(o.createDatabase), announce: true }, async (deps) => fn(deps, await ready(deps)));
 /** An account by its id, or by its e-mail when exactly one account has that e-mail. */
 async function accountNamed(deps: Deps, which: string): Promise<AccountRow> {
+  const { accountsByEmail, findAccount } = await accountsRepo();
   if (!which.includes('@')) {
     const account = await findAccount(deps.db, which);
     if (!account) throw new UsageError(`account ${which} not found (\`guestscreen accounts list\` lists them)`);
@@ -67,6 +67,7 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   const rootKeyLines: string[] = [];
   await ready(deps, (line) => rootKeyLines.push(line));
   await loadLists(deps);
+  const { beginShutdown, startMetricsListener, startServer, startWorker } = await runtime();
   const app = await startServer(deps);
   const metrics = await startMetricsListener(deps);
   const worker = command === 'start' ? startWorker(deps) : undefined;
@@ -77,7 +78,7 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   out(`Host console: ${deps.config.publicUrl}/console`);
   if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
   // A stop signal is handled from here on, before the warnings below read the data sources.
-  closeWithGrace({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
+  (await closeWithGrace())({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await beginShutdown(deps);
     await app.close();
@@ -135,13 +136,14 @@ function program(): Command {
       withDeps({ create: true, announce: false, keepOpen: true }, async (deps) => {
         await ready(deps, out);
         await loadLists(deps);
+        const { startJobThreads, startMetricsListener, startWorker } = await runtime();
         const worker = startWorker(deps, 'dedicated');
         const count = deps.config.workerThreads;
         const threads = count > 1 ? await startJobThreads(count - 1, process.env) : undefined;
         const metrics = await startMetricsListener(deps);
         out(`guestscreen ${VERSION} worker ${worker.id} started with ${count} job ${count === 1 ? 'thread' : 'threads'} (${deps.database.description})`);
         if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
-        closeWithGrace({ delay: 15_000 }, async ({ err }) => {
+        (await closeWithGrace())({ delay: 15_000 }, async ({ err }) => {
           if (err) deps.log?.error({ err }, 'shutting down after an error');
           metrics?.close();
           await Promise.all([worker.stop(10_000), threads?.stop()]);
@@ -172,6 +174,7 @@ function program(): Command {
       .option('--json', 'print the account and key as JSON'),
   ).action((o: { name: string; email: string; reseller?: boolean; parent?: string; password?: string; json?: boolean; createDatabase?: boolean }) =>
     run(async (deps, { rootId }) => {
+      const [{ findAccount }, { createAccount, toAccountView }, { hashPassword }] = await Promise.all([accountsRepo(), accountsService(), passwords()]);
       const parent = await findAccount(deps.db, o.parent ?? rootId);
       if (!parent) throw new UsageError(`parent account ${o.parent} not found`);
       const reseller = Boolean(o.reseller);
@@ -191,6 +194,7 @@ function program(): Command {
     .option('--json', 'print the accounts as JSON')
     .action((o: { json?: boolean }) =>
       run(async (deps) => {
+        const [{ allAccounts }, { toAccountView }] = await Promise.all([accountsRepo(), accountsService()]);
         const rows = await allAccounts(deps.db);
         if (o.json) return void out(JSON.stringify(rows.map(toAccountView), null, 2));
         const state = (a: AccountRow) => (!a.is_active ? 'disabled' : a.is_suspended ? 'suspended' : 'active');
@@ -209,6 +213,7 @@ function program(): Command {
         if (process.stdin.isTTY) process.stderr.write(`New password for ${account.name} (${account.email}), then Enter: `);
         const password = await firstLineOfInput();
         if (password.length < 8 || password.length > 256) throw new UsageError('the password must be 8 to 256 characters');
+        const [{ setOwnerPassword }, { hashPassword }, { OPERATOR }] = await Promise.all([import('./modules/users/service.js'), passwords(), import('./lib/actor.js')]);
         const owner = await setOwnerPassword(deps, deps.db, account, await hashPassword(password), OPERATOR);
         out(`password set for account ${account.id} (${account.name}, ${account.email}): its owner ${owner.name} <${owner.email}> signs in with it`);
       }, {}),
@@ -218,7 +223,7 @@ function program(): Command {
     .description('API keys')
     .command('generate')
     .description("print a new API key in the service's format, for GUESTSCREEN_ROOT_KEY (opens no database)")
-    .action(() => void out(generateApiKey()));
+    .action(async () => void out((await import('./lib/api-keys.js')).generateApiKey()));
 
   p.addCommand(dataCommand(run, withDatabaseOption));
 
@@ -230,7 +235,7 @@ function program(): Command {
     .option('--json', 'print the jobs as JSON')
     .action((o: { failed?: boolean; json?: boolean }) =>
       run(async (deps) => {
-        const list = await listJobs(deps.db, { failed: Boolean(o.failed) });
+        const list = await (await jobsRepo()).listJobs(deps.db, { failed: Boolean(o.failed) });
         if (o.json) {
           out(
             JSON.stringify(
@@ -253,7 +258,7 @@ function program(): Command {
     .argument('<id>', 'the job')
     .action((id: string) =>
       run(async (deps) => {
-        if (!(await retryJob(deps.db, id, deps.clock))) throw new UsageError(`job ${id} is not a failed job`);
+        if (!(await (await jobsRepo()).retryJob(deps.db, id, deps.clock))) throw new UsageError(`job ${id} is not a failed job`);
         out(`job ${id} queued again`);
       }, {}),
     );
@@ -262,6 +267,7 @@ function program(): Command {
     .description('write a backup of the embedded database and its data directory to FILE (gzipped tar) while the service runs; on PostgreSQL, prints the pg_dump command')
     .argument('<file>', 'the backup file to write (must not exist)')
     .action(async (file: string) => {
+      const [{ loadConfig }, { backup }] = await Promise.all([import('./config.js'), import('./cli/backup.js')]);
       const config = loadConfig();
       const made = await backup(config, file);
       out(`backup of ${config.dataDir} written to ${made.file} (${(made.bytes / 1e6).toFixed(1)} MB: ${made.files.join(', ')})`);
@@ -271,6 +277,13 @@ function program(): Command {
     .argument('<file>', 'the backup file')
     .option('--data-dir <dir>', 'where to restore it (default: GUESTSCREEN_DATA_DIR, else ./data)')
     .action(async (file: string, o: { dataDir?: string }) => {
+      const [{ loadConfig }, { restore }, { createDeps }, { findRootAccount }, { webhookSecret }] = await Promise.all([
+        import('./config.js'),
+        import('./cli/backup.js'),
+        runtime(),
+        accountsRepo(),
+        accountsService(),
+      ]);
       const config = loadConfig(o.dataDir ? { ...process.env, GUESTSCREEN_DATA_DIR: o.dataDir } : process.env);
       const restored = await restore(config, file, async () => {
         // The encrypted fields open only with the secret of the installation that wrote them:
@@ -319,6 +332,7 @@ async function demo(deps: Deps, o: { accounts: number; reservations: number; per
   // One console password for this run's demo accounts, new each run, printed below.
   const password = randomBytes(9).toString('base64url');
   const unscreened = Boolean(o.unscreened);
+  const { hashPassword } = await passwords();
   const result = await seedDemo(deps, rootId, { accounts: o.accounts, reservations: o.reservations, perAccount: o.perAccount, seed: o.seed, unscreened, passwordHash: await hashPassword(password) });
   if (o.json) {
     out(JSON.stringify(result, null, 2));
@@ -341,7 +355,8 @@ async function demo(deps: Deps, o: { accounts: number; reservations: number; per
 
 /** Errors the operator can act on are shown as their message; anything else is a bug, shown with its stack. */
 function explain(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof UsageError) return err.message;
+  // ConfigError by its name: config.ts is not loaded for --help.
+  if (err instanceof UsageError || (err instanceof Error && err.name === 'ConfigError')) return err.message;
   if (err instanceof Error && (err.constructor === Error || typeof (err as { code?: unknown }).code === 'string')) return err.message;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }

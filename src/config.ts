@@ -209,6 +209,7 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
+  override name = 'ConfigError';
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }

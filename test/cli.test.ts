@@ -305,6 +305,12 @@ describe(`guestscreen command (${dbKind})`, () => {
       assert.equal(r.code, 0, `${p.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, new RegExp(`^Usage: guestscreen ${p.join(' ')}`), p.join(' '));
     }
+    // Help and the version read no configuration and open nothing: a broken one does not stop them.
+    const broken = { ...env, PORT: 'not a port', DATABASE_URL: 'postgres://nowhere.invalid/none' };
+    assert.equal(runCli(['--version'], broken).stdout.trim(), version);
+    assert.equal(runCli(['--help'], broken).code, 0);
+    assert.match(runCli(['keys', 'generate'], broken).stdout, /^gsk_\w+\n$/);
+    assert.match(runCli(['migrate'], broken).stderr, /invalid configuration:\n {2}- PORT/, 'a command that needs the configuration still says what is wrong with it');
   });
 
   it('names the database it opens, and makes none where it was not pointed', async () => {

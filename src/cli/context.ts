@@ -1,10 +1,10 @@
 import { InvalidArgumentError } from 'commander';
 import { existsSync } from 'node:fs';
-import { loadConfig, type Config } from '../config.js';
-import { ensurePostgresDatabase, sqliteFile } from '../db/connection.js';
-import { isNewDatabase } from '../db/migrate.js';
+import type { Config } from '../config.js';
 import type { Deps } from '../deps.js';
-import { createDeps, prepare } from '../runtime.js';
+
+// The service's modules load with the first command that opens a database: `--help`,
+// `--version` and `keys generate` load none of them (the command's own module only).
 
 /** A mistake in how the command was called or what it names: printed without a stack, exit 1. */
 export class UsageError extends Error {}
@@ -26,25 +26,31 @@ export interface OpenOptions {
  * directory, and a command that quietly made a new database there would answer from it.
  */
 export async function openDeps(opts: OpenOptions): Promise<Deps> {
+  const [{ loadConfig }, { ensurePostgresDatabase, sqliteFile }, { isNewDatabase }, { createDeps }] = await Promise.all([
+    import('../config.js'),
+    import('../db/connection.js'),
+    import('../db/migrate.js'),
+    import('../runtime.js'),
+  ]);
   const config = loadConfig();
   // Before anything is opened: opening SQLite makes the file, and the secret is generated into the data directory.
-  if (!config.databaseUrl && !opts.create && !existsSync(sqliteFile(config.dataDir))) throw new UsageError(missingDatabase(config));
+  if (!config.databaseUrl && !opts.create && !existsSync(sqliteFile(config.dataDir))) throw new UsageError(missingDatabase(config, sqliteFile(config.dataDir)));
   if (config.databaseUrl && opts.create && (await ensurePostgresDatabase(config.databaseUrl)) === 'created') {
     note(`guestscreen: made the PostgreSQL database ${new URL(config.databaseUrl).pathname.slice(1)}`);
   }
   const deps = createDeps(config);
   if (config.databaseUrl && !opts.create && (await isNewDatabase(deps.database))) {
     await deps.database.close();
-    throw new UsageError(missingDatabase(config));
+    throw new UsageError(missingDatabase(config, sqliteFile(config.dataDir)));
   }
   if (opts.announce) note(`guestscreen: using ${deps.database.description}`);
   return deps;
 }
 
-function missingDatabase(config: Config): string {
+function missingDatabase(config: Config, file: string): string {
   const where = config.databaseUrl
     ? 'the PostgreSQL database of DATABASE_URL has no guestscreen schema yet'
-    : `there is no guestscreen database at ${sqliteFile(config.dataDir)} (the data directory, GUESTSCREEN_DATA_DIR, is ./data of the current folder unless set)`;
+    : `there is no guestscreen database at ${file} (the data directory, GUESTSCREEN_DATA_DIR, is ./data of the current folder unless set)`;
   return `${where}. Point the command at the service's database (run it from the service's folder, or set GUESTSCREEN_DATA_DIR or DATABASE_URL as the service has them), run \`guestscreen migrate\` to make a new one, or pass --create-database`;
 }
 
@@ -54,6 +60,7 @@ function missingDatabase(config: Config): string {
  * account nobody can sign in as.
  */
 export async function ready(deps: Deps, print: (line: string) => void = note): Promise<{ rootId: string }> {
+  const { prepare } = await import('../runtime.js');
   const { rootKey, rootId } = await prepare(deps);
   if (rootKey) print(`Root account created. Its API key, shown only now:\n  ${rootKey}`);
   return { rootId };

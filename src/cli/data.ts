@@ -1,6 +1,4 @@
 import { Command, Option } from 'commander';
-import { loadConfig } from '../config.js';
-import { findAccount } from '../modules/accounts/repo.js';
 import type { Deps } from '../deps.js';
 import { out, UsageError } from './context.js';
 
@@ -45,6 +43,7 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
       .addOption(jsonOption()),
   ).action((file: string, o: { account: string; json?: boolean; createDatabase?: boolean }) =>
     run(async (deps) => {
+      const { findAccount } = await import('../modules/accounts/repo.js');
       if (!(await findAccount(deps.db, o.account))) throw new UsageError(`account ${o.account} not found`);
       const { importBlocklist } = await import('../modules/blocklist/import.js');
       report(Boolean(o.json), await importBlocklist(deps, o.account, file, { progress: progress(Boolean(o.json)) }), `blocklist entries into ${o.account}`);
@@ -147,7 +146,7 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
     .description('install a newer DB-IP Lite, or a MaxMind GeoLite2 or GeoIP2 City database, in place of the embedded one (into the data directory)')
     .argument('<file>', 'the MMDB file')
     .action(async (file: string) => {
-      const { importGeoipDatabase } = await import('../providers/geoip/embedded.js');
+      const [{ importGeoipDatabase }, { loadConfig }] = await Promise.all([import('../providers/geoip/embedded.js'), import('../config.js')]);
       const installed = await importGeoipDatabase(loadConfig(), file);
       out(`installed ${installed.type} (built ${installed.built}) as ${installed.path}; the service uses it from its next lookup`);
     });
