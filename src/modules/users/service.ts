@@ -273,10 +273,11 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
 /**
  * A password reset an owner asks for one of their people (who lost their password, or whose
  * e-mail does not arrive): the same link as a forgotten password's, the owner told where it went.
+ * Someone who has not joined yet has no password to reset: their invitation goes again.
  */
 export async function resetFor(deps: Deps, account: AccountRow, by: Actor, userId: string): Promise<PersonLink> {
   const user = await person(deps, account, userId);
-  if (!user.password_hash) throw conflict(`${user.email} has not joined yet: send the invitation again instead`);
+  if (!user.password_hash) return resendInvitation(deps, account, by, userId);
   const now = deps.clock();
   const token = await withTx(deps.db, async (tx) => {
     await repo.retireTokens(tx, user.id, 'reset', iso(now));
