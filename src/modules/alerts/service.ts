@@ -100,11 +100,12 @@ export function verdictNews(before: ReservationRow, after: ReservationRow): Aler
   const reason = verdictAlert(after);
   if (!reason) return null;
   if (after.risk_color !== before.risk_color) return reason;
-  const [was, now] = [storedVerdict(before)?.trace[0], storedVerdict(after)];
+  const [then, now] = [storedVerdict(before), storedVerdict(after)];
   const top = now?.trace[0];
-  if (!top) return null;
-  if (!was) return reason;
-  const stronger = weight(top.strength) > weight(was.strength) || now.score > (storedVerdict(before)?.score ?? 0);
+  if (!now || !top) return null;
+  const was = then?.trace[0];
+  if (!then || !was) return reason;
+  const stronger = weight(top.strength) > weight(was.strength) || now.score > then.score;
   return top.code !== was.code && stronger ? reason : null;
 }
 
