@@ -223,7 +223,15 @@ export const signInPages =
     app.post('/console/forgot', { config: { public: true }, schema: { hide: true, body: EmailForm } }, async (request, reply) => {
       // Not awaited: how long the answer takes says nothing about whether the address is known.
       requestPasswordReset(deps, request.body.email).catch((err: unknown) => request.log.warn({ err }, 'password reset failed'));
-      return wordsPage(reply, 'Check your e-mail', `If ${request.body.email.trim()} signs in here, a link to choose a new password is on its way. It works for ${RESET_MINUTES} minutes.`);
+      const email = request.body.email.trim();
+      // Without a mail server nothing reaches the person: the page says so (the same for any address) and who can help.
+      if (!deps.config.smtpUrl)
+        return wordsPage(
+          reply,
+          'No e-mail can be sent from here',
+          `This service has no mail server set up, so no e-mail can reach ${email}: if that address signs in here, its link to choose a new password was saved in the service's outbox instead. Ask an owner of your account to send you one (People, then “Reset password” beside your name), or whoever runs this service, who can read the outbox. A link works for ${RESET_MINUTES} minutes.`,
+        );
+      return wordsPage(reply, 'Check your e-mail', `If ${email} signs in here, a link to choose a new password is on its way. It works for ${RESET_MINUTES} minutes.`);
     });
 
     app.get('/console/reset/:token', { config: { public: true }, schema: { hide: true, params: TokenParams } }, async (request, reply) => {
