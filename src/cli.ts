@@ -102,7 +102,7 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   const lists = await sanctionsListAges(deps);
   if (lists.length) out(`Sanctions lists: ${lists.map((l) => `${l.source} of ${l.dataDate}`).join('; ')}`);
   for (const l of lists) if (l.stale) out(`Warning: ${staleListWarning(deps, l)}`);
-  for (const source of await dataSources(deps))
+  for (const source of await dataSources(deps, lists))
     if (!source.installed) app.log.warn({ source: source.name }, `no ${source.name}: the checks that read them answer "Not checked"; ${source.detail.replace(/^none: /, '')}`);
 }
 

@@ -41,11 +41,11 @@ export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via
   }
   outboxBuilder ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const built = await outboxBuilder.sendMail(mail);
-  await writeOutbox(config, `${m.id}.eml`, built.message as Buffer);
+  await writeOutbox(outboxFile(config, m.id, 'eml'), built.message as Buffer);
   return 'outbox';
 }
 
-/** Where a message sent without a transport was saved: the outbox file of its id. */
+/** Where a message sent without a transport is saved (and erased from): the outbox file of its id. */
 export const outboxFile = (config: Config, id: string, ext: 'eml' | 'json' = 'eml'): string => path.join(config.dataDir, 'outbox', `${id}.${ext}`);
 
 /**
@@ -63,7 +63,7 @@ export function sendPeopleEmail(config: Config, id: string, to: string, subject:
  */
 export async function sendSms(config: Config, m: OutgoingMessage): Promise<Via> {
   if (!config.sms) {
-    await writeOutbox(config, `${m.id}.json`, Buffer.from(JSON.stringify({ to: m.to.phone, body: m.text }, null, 2)));
+    await writeOutbox(outboxFile(config, m.id, 'json'), Buffer.from(JSON.stringify({ to: m.to.phone, body: m.text }, null, 2)));
     return 'outbox';
   }
   const { url, accountSid, authToken, from } = config.sms;
@@ -89,24 +89,23 @@ export async function sendSms(config: Config, m: OutgoingMessage): Promise<Via> 
 
 /** Removes the outbox's copies of these messages (an erased guest's address and name are in them). */
 export async function eraseFromOutbox(config: Config, messageIds: readonly string[]): Promise<void> {
-  const dir = path.join(config.dataDir, 'outbox');
   for (const id of messageIds) {
-    for (const ext of ['eml', 'json']) await rm(path.join(dir, `${id}.${ext}`), { force: true });
+    for (const ext of ['eml', 'json'] as const) await rm(outboxFile(config, id, ext), { force: true });
   }
 }
 
-async function writeOutbox(config: Config, name: string, content: Buffer): Promise<void> {
-  const dir = path.join(config.dataDir, 'outbox');
+async function writeOutbox(file: string, content: Buffer): Promise<void> {
+  const dir = path.dirname(file);
   if (!madeDirs.has(dir)) {
     await mkdir(dir, { recursive: true });
     madeDirs.add(dir);
   }
   try {
-    await writeFile(path.join(dir, name), content, { mode: 0o600 });
+    await writeFile(file, content, { mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     // The folder went away since (someone emptied the data directory): make it again.
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, name), content, { mode: 0o600 });
+    await writeFile(file, content, { mode: 0o600 });
   }
 }

@@ -93,7 +93,7 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
   // The runs are newest first: the decision stands where its time puts it, on the latest run
   // before it (or, decided before any screening finished, a record of the decision alone).
   const before = runs.findIndex((run) => run.created_at <= at);
-  const last = runs[before] ?? {
+  const madeOn = runs[before] ?? {
     id: r.id,
     trigger: 'manual',
     engine_version: '',
@@ -107,10 +107,10 @@ export async function decisionsView(deps: Deps, r: ReservationRow) {
   const decider = decidedBy(r);
   const decided = r.supervised === 'approve' ? 'verified' : 'declined';
   const words = `${r.supervised === 'approve' ? 'Approved' : 'Declined'} by ${decider?.name ?? 'a person'}${r.supervised_reason ? `: ${r.supervised_reason}` : ''}`;
-  const verdict = last.verdict as Static<typeof DecisionList>[number]['verdict'];
+  const verdict = madeOn.verdict as Static<typeof DecisionList>[number]['verdict'];
   const record = {
-    ...last,
-    id: `${last.id}-manual`,
+    ...madeOn,
+    id: `${madeOn.id}-manual`,
     trigger: 'manual',
     verdict: { ...verdict, status: decided, reason: words },
     ...(decider ? { decided_by: { type: decider.type, id: decider.id, name: decider.name } } : {}),

@@ -14,9 +14,10 @@ export interface DataSource {
 /**
  * The data sources the checks read, for the operator (the readiness endpoint and the start-up
  * log): what is installed, and how to install what is not. Hosts only ever read "Not checked".
+ * `listed`: the lists' ages where the caller has read them already.
  */
-export async function dataSources(deps: Deps): Promise<DataSource[]> {
-  const lists = await sanctionsLists(deps);
+export async function dataSources(deps: Deps, listed?: ListAge[]): Promise<DataSource[]> {
+  const lists = listed ?? (await sanctionsListAges(deps));
   const { gdelt, newsapi, checkr, yente, watchman } = deps.config.lookups.vendors;
   const news = await newsCorpusImported(deps);
   const threats = await threatFeedsImported(deps);
@@ -25,9 +26,7 @@ export async function dataSources(deps: Deps): Promise<DataSource[]> {
       name: 'sanctions lists',
       installed: lists.length > 0 || Boolean(yente || watchman),
       detail: lists.length
-        ? ages(deps, lists)
-            .map((l) => `${l.source} of ${l.dataDate}${l.stale ? ` (${l.days} days old: import a newer copy)` : ''}`)
-            .join('; ')
+        ? lists.map((l) => `${l.source} of ${l.dataDate}${l.stale ? ` (${l.days} days old: import a newer copy)` : ''}`).join('; ')
         : 'none: run `guestscreen data import sanctions FILE`, or set GUESTSCREEN_SANCTIONS_REFRESH_URLS (screening), GUESTSCREEN_YENTE_URL or GUESTSCREEN_WATCHMAN_URL (background checks)',
     },
     {
