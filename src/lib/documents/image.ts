@@ -184,10 +184,9 @@ export async function photoArea(data: Buffer, box: { left: number; top: number; 
  * comparison looks at it closely), as a JPEG.
  */
 export async function hostPhoto(data: Buffer, turn = 0): Promise<Buffer> {
-  const { default: sharp } = await import('sharp');
-  // sharp turns a picture once a pipeline: the EXIF turn in one, the card's in the next.
-  const picture = await (await workingPicture(data)).png({ compressionLevel: 1 }).toBuffer();
-  return sharp(picture).rotate(turn, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer();
+  // One pipeline: the EXIF turn on opening, the card's after the scaling. No picture in between is
+  // encoded and opened again, which held two more copies of the photo at the reader's size.
+  return (await workingPicture(data)).rotate(turn, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer();
 }
 
 /**

@@ -35,6 +35,25 @@ describe('faces compared', () => {
     }
   });
 
+  it("runs the tiny detector's network layer by layer to face-api's own answers", async () => {
+    await faceIn(collins, false); // loads the models
+    const require = createRequire(import.meta.url);
+    const api = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as typeof import('@vladmandic/face-api');
+    const tf = require('@tensorflow/tfjs') as typeof import('@tensorflow/tfjs');
+    type Body = { runMobilenet(x: unknown, params: unknown): import('@tensorflow/tfjs').Tensor4D; params: unknown };
+    const net = api.nets.tinyFaceDetector as unknown as Body;
+    const faceApis = Object.getPrototypeOf(net) as Body;
+    for (const photo of [collins, hopper]) {
+      const { data } = await sharp(photo).removeAlpha().resize(320, 320, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+      const x = tf.tidy(() => tf.tensor4d(data, [1, 320, 320, 3], 'int32').toFloat().div(255));
+      const [ours, theirs] = [net.runMobilenet(x, net.params), tf.tidy(() => faceApis.runMobilenet.call(net, x, net.params))];
+      assert.deepEqual(ours.shape, theirs.shape);
+      const most = tf.tidy(() => tf.max(tf.abs(tf.sub(ours, theirs))).dataSync()[0]!);
+      assert.ok(most < 1e-3, `differs by ${most}`);
+      tf.dispose([x, ours, theirs]);
+    }
+  });
+
   it('takes a face turned, smaller and darker for the same person, and another person for no match', async () => {
     const same = await comparePhotos(collins, await retaken(collins));
     assert.equal(same.verdict, 'same_person');

@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { locateFaces, type Found, type SsdParams } from './ssd.js';
+import { leanTinyDetector } from './tiny.js';
 
 const require = createRequire(import.meta.url);
 
@@ -66,6 +67,7 @@ function faceApi(): Promise<{ api: FaceApi; tf: Tf }> {
       api.nets.faceLandmark68Net.loadFromDisk(models),
       api.nets.faceRecognitionNet.loadFromDisk(models),
     ]);
+    leanTinyDetector(tf, api.nets.tinyFaceDetector);
     return { api, tf };
   })();
   loaded.catch(() => (loaded = undefined));
