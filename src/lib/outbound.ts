@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { createRequire } from 'node:module';
 import { isIP, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import type { Agent } from 'undici';
 import { outboundUrlProblem } from './urls.js';
 
@@ -46,6 +47,8 @@ export interface OutboundOptions {
   resolver?: Resolver | undefined;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** Certificates (PEM) to trust besides the system's: a server whose chain the system does not hold (Spain's SES). */
+  ca?: string | undefined;
 }
 
 export interface OutboundResponse {
@@ -65,12 +68,13 @@ const agents = new Map<string, Agent>();
 
 function agentFor(opts: OutboundOptions): Agent {
   const resolver = opts.resolver ?? systemResolver;
-  const key = opts.allowPrivate ? 'open' : 'guarded';
+  const key = `${opts.allowPrivate ? 'open' : 'guarded'}${opts.ca ? `:${opts.ca}` : ''}`;
   const cached = opts.resolver ? undefined : agents.get(key);
   if (cached) return cached;
   const agent = new (undici().Agent)({
     connections: 16,
     connect: {
+      ...(opts.ca ? { ca: [...tls.rootCertificates, opts.ca] } : {}),
       // Resolve, check every address, and hand the socket only checked addresses: the
       // connection goes where the check looked, so a DNS answer cannot change in between.
       lookup: ((hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
