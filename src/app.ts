@@ -40,6 +40,7 @@ import { assetRoutes } from './web/assets.js';
 import { consolePages } from './web/console/index.js';
 import { portalPages } from './web/portal.js';
 import { listingRoutes } from './modules/listings/routes.js';
+import { authorityRoutes } from './modules/authority/routes.js';
 import { identityRoutes } from './modules/identity/routes.js';
 import { signupPages } from './web/signup.js';
 
@@ -222,6 +223,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await v1.register(reservationRoutes(deps));
       await v1.register(screeningSettingsRoutes(deps));
       await v1.register(listingRoutes(deps));
+      await v1.register(authorityRoutes(deps));
       await v1.register(matchRoutes(deps));
       await v1.register(identityRoutes(deps));
       await v1.register(ruleRoutes(deps));

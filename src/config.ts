@@ -101,6 +101,9 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SANCTIONS_REFRESH_URLS: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SANCTIONS_REFRESH_HOURS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' })),
   GUESTSCREEN_SANCTIONS_MAX_AGE_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  GUESTSCREEN_SES_URL: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SES_TEST_URL: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_ALLOGGIATI_URL: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
@@ -179,6 +182,8 @@ export interface Config {
   sanctionsRefresh: { urls: string[]; everyHours: number } | undefined;
   /** A sanctions list older than this many days is warned of: at start, in the console, in /metrics. */
   sanctionsMaxAgeDays: number;
+  /** Where each police system answers: production and test (SES has a pre-production service; Alloggiati Web's test is an operation). */
+  authorities: { ses: { production: string; test: string }; alloggiati: string };
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -311,6 +316,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problem = outboundUrlProblem(u);
     if (problem) problems.push(`GUESTSCREEN_SANCTIONS_REFRESH_URLS: '${withoutCredentials(u)}' ${problem}`);
   }
+  const authorities = {
+    ses: {
+      production: e.GUESTSCREEN_SES_URL ?? 'https://hospedajes.ses.mir.es/hospedajes-web/ws/v1/comunicacion',
+      test: e.GUESTSCREEN_SES_TEST_URL ?? 'https://hospedajes.pre-ses.mir.es/hospedajes-web/ws/v1/comunicacion',
+    },
+    alloggiati: e.GUESTSCREEN_ALLOGGIATI_URL ?? 'https://alloggiatiweb.poliziadistato.it/service/service.asmx',
+  };
+  for (const [name, u] of [
+    ['GUESTSCREEN_SES_URL', authorities.ses.production],
+    ['GUESTSCREEN_SES_TEST_URL', authorities.ses.test],
+    ['GUESTSCREEN_ALLOGGIATI_URL', authorities.alloggiati],
+  ] as const) {
+    const problem = outboundUrlProblem(u);
+    if (problem) problems.push(`${name}: '${withoutCredentials(u)}' ${problem}`);
+  }
   const refreshHours = e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS === undefined ? 24 : Number(e.GUESTSCREEN_SANCTIONS_REFRESH_HOURS);
   // The worker's timer holds at most 2^31 ms (24.8 days).
   if (!(refreshHours > 0 && refreshHours <= 576)) problems.push('GUESTSCREEN_SANCTIONS_REFRESH_HOURS: must be more than 0 and at most 576 (24 days)');
@@ -365,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkRetentionDays: e.GUESTSCREEN_CHECK_RETENTION_DAYS === undefined ? 0 : Number(e.GUESTSCREEN_CHECK_RETENTION_DAYS),
     sanctionsRefresh: refreshUrls.length ? { urls: refreshUrls, everyHours: refreshHours } : undefined,
     sanctionsMaxAgeDays,
+    authorities,
     idempotencyLockSeconds: e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS),
     jobLeaseSeconds: e.GUESTSCREEN_JOB_LEASE_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_JOB_LEASE_SECONDS),
     metrics:

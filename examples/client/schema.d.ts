@@ -539,6 +539,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/authority-establishment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s default police system and identifiers, never its credentials (beyond the spec) */
+        get: operations["getAccountAuthorityEstablishment"];
+        /** Set the account’s default police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec) */
+        put: operations["setAccountAuthorityEstablishment"];
+        post?: never;
+        /** Stop reporting by the account’s default (beyond the spec) */
+        delete: operations["removeAccountAuthorityEstablishment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/listings/{listing_id}/authority-establishment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A listing’s own police system and identifiers, never its credentials (beyond the spec) */
+        get: operations["getListingAuthorityEstablishment"];
+        /** Set a listing’s police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec) */
+        put: operations["setListingAuthorityEstablishment"];
+        post?: never;
+        /** Stop a listing’s own reporting: it falls back to the account’s default (beyond the spec) */
+        delete: operations["removeListingAuthorityEstablishment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/screening/match": {
         parameters: {
             query?: never;
@@ -2130,6 +2168,50 @@ export interface components {
             wifi_password?: string | null;
             directions?: string | null;
             send_hours_before?: number;
+        };
+        AuthorityEstablishment: {
+            /** @description ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web */
+            system: "ses" | "alloggiati";
+            system_name: string;
+            /** @description test: the authority’s test service or check, nothing filed; production: reports for real */
+            mode: "test" | "production";
+            /** @description null: the account’s default, for listings without their own */
+            listing_id: string | null;
+            /** @description SES: codigoArrendador */
+            landlord_code: string | null;
+            /** @description SES: codigoEstablecimiento */
+            establishment_code: string | null;
+            /** @description Alloggiati Web, short-let accounts: IdAppartamento */
+            apartment_id: string | null;
+            /** @description SES: certificates to trust besides the system’s are set */
+            ca_bundle_set: boolean;
+            /** @description when the credentials were last given; they are never answered back */
+            credentials_set_at: string;
+            /** @description when the authority last took the credentials */
+            checked_at: string | null;
+            /** @description passed: the authority’s test call took the credentials; not_reached: it could not be reached on saving (check_problem says why) */
+            check: "passed" | "not_reached";
+            check_problem: string | null;
+            updated_at: string;
+        };
+        AuthorityEstablishmentInput: {
+            system: "ses" | "alloggiati";
+            /** @description default: as before, or test for a new establishment */
+            mode?: "test" | "production";
+            /** @description SES: codigoArrendador (required) */
+            landlord_code?: string;
+            /** @description SES: codigoEstablecimiento (required) */
+            establishment_code?: string;
+            /** @description SES: PEM certificates to trust besides the system’s (the Ministry’s FNMT chain); null clears */
+            ca_bundle?: string | null;
+            /** @description Alloggiati Web, short-let accounts: IdAppartamento; null clears */
+            apartment_id?: string | null;
+            /** @description the web-service user (SES) or the Alloggiati Web user; left out with password and ws_key: the ones set before stay */
+            username?: string;
+            /** @description write-only */
+            password?: string;
+            /** @description Alloggiati Web: the WSKEY made in its portal (write-only) */
+            ws_key?: string;
         };
         NameMatchRequest: {
             /** @description the whole name, as written (any script); or first_name and last_name */
@@ -8401,6 +8483,755 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckInInstructions"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAccountAuthorityEstablishment: {
+        parameters: {
+            query?: {
+                /** @description an account the caller manages; default the caller */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s default police system and identifiers, never its credentials (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityEstablishment"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setAccountAuthorityEstablishment: {
+        parameters: {
+            query?: {
+                /** @description an account the caller manages; default the caller */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorityEstablishmentInput"];
+            };
+        };
+        responses: {
+            /** @description Set the account’s default police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityEstablishment"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeAccountAuthorityEstablishment: {
+        parameters: {
+            query?: {
+                /** @description an account the caller manages; default the caller */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop reporting by the account’s default (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getListingAuthorityEstablishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A listing’s own police system and identifiers, never its credentials (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityEstablishment"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setListingAuthorityEstablishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorityEstablishmentInput"];
+            };
+        };
+        responses: {
+            /** @description Set a listing’s police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityEstablishment"];
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels) */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeListingAuthorityEstablishment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listing_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop a listing’s own reporting: it falls back to the account’s default (beyond the spec) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
                 };
             };
             /** @description The request is malformed or a value is out of range; `error` names the field and the problem */

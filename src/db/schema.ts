@@ -597,6 +597,25 @@ export interface SignInFailuresTable {
   created_at: string;
 }
 
+/** A listing's (or, with listing_id '', the account's) way of reporting its guests to the authorities. */
+export interface AuthorityEstablishmentsTable {
+  id: string;
+  account_id: string;
+  listing_id: string;
+  /** 'ses' or 'alloggiati'. */
+  system: string;
+  /** 'test' (the authority's test service or check) or 'production' (reports for real). */
+  mode: string;
+  /** JSON: the identifiers that are not secret. */
+  settings: string;
+  credentials_enc: string;
+  credentials_set_at: string;
+  checked_at: string | null;
+  check_problem: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -637,6 +656,7 @@ export interface Database {
   news_articles: NewsArticlesTable;
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  authority_establishments: AuthorityEstablishmentsTable;
 }
 
 /** A reservation as stored (SQLite's `seq` and PostgreSQL's `search_text` are the storage's own): the reservations module writes it, screening reads it. */

@@ -8,7 +8,6 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 
 export const ALLOGGIATI_NS = 'AlloggiatiService';
-export const ALLOGGIATI_ENDPOINT = 'https://alloggiatiweb.poliziadistato.it/service/service.asmx';
 
 /** The guest types (Tipi_Alloggiato): alone, a family's head, a group's leader, a family's member, a group's member. */
 export type GuestType = '16' | '17' | '18' | '19' | '20';

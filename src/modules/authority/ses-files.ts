@@ -19,12 +19,6 @@ export const SES_NS = {
   cancel: 'http://www.neg.hospedajes.mir.es/anularComunicacion',
 } as const;
 
-/** Where each environment's service answers (AUTHORITIES.md); an operator may point elsewhere. */
-export const SES_ENDPOINTS = {
-  production: 'https://hospedajes.ses.mir.es/hospedajes-web/ws/v1/comunicacion',
-  test: 'https://hospedajes.pre-ses.mir.es/hospedajes-web/ws/v1/comunicacion',
-} as const;
-
 /** An address as the part gives it: `codigoMunicipio` (INE, five digits) in Spain, `nombreMunicipio` abroad. */
 export interface SesAddress {
   direccion: string;

@@ -1,0 +1,188 @@
+/**
+ * Establishments: how a listing (or, by default, its account) reports its guests to the police,
+ * with which system, identifiers and credentials. Credentials are sealed like webhook secrets,
+ * never answered back (only that they are set, and since when), and checked on saving by the
+ * authority's own test call: SES.HOSPEDAJES's `catalogo`, Alloggiati Web's token and
+ * `Authentication_Test`. An establishment starts in test mode (SES's pre-production service,
+ * Alloggiati's `Test`, which files nothing) and reports for real only once switched to production.
+ */
+import type { Deps } from '../../deps.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { VERSION } from '../../version.js';
+import { AlloggiatiRefusal, AlloggiatiUnreachable, checkCredentials, type AlloggiatiConnection } from './alloggiati.js';
+import * as repo from './repo.js';
+import { catalogue, SesRefusal, SesUnreachable, type SesConnection } from './ses.js';
+
+export const SYSTEMS = ['ses', 'alloggiati'] as const;
+export type System = (typeof SYSTEMS)[number];
+export const SYSTEM_NAMES: Record<System, string> = { ses: 'SES.HOSPEDAJES', alloggiati: 'Alloggiati Web' };
+export type Mode = 'test' | 'production';
+
+/** What a host sets: the system, its identifiers, and its credentials (left out: the ones set before stay). */
+export interface EstablishmentInput {
+  system: System;
+  mode?: Mode | undefined;
+  landlord_code?: string | undefined;
+  establishment_code?: string | undefined;
+  ca_bundle?: string | null | undefined;
+  apartment_id?: string | null | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  ws_key?: string | undefined;
+}
+
+interface Settings {
+  landlord_code?: string;
+  establishment_code?: string;
+  ca_bundle?: string;
+  apartment_id?: string;
+}
+interface Credentials {
+  username: string;
+  password: string;
+  ws_key?: string;
+}
+
+/** How long the authority's test call may take when credentials are saved. */
+const CHECK_TIMEOUT_MS = 20_000;
+const sealedFor = (accountId: string, listingId: string) => `authority_credentials:${accountId}:${listingId}`;
+
+/** What the API and the console show of an establishment: never its credentials. */
+export function establishmentView(row: repo.EstablishmentRow) {
+  const settings = JSON.parse(row.settings) as Settings;
+  return {
+    system: row.system as System,
+    system_name: SYSTEM_NAMES[row.system as System],
+    mode: row.mode as Mode,
+    listing_id: row.listing_id || null,
+    landlord_code: settings.landlord_code ?? null,
+    establishment_code: settings.establishment_code ?? null,
+    apartment_id: settings.apartment_id ?? null,
+    ca_bundle_set: Boolean(settings.ca_bundle),
+    credentials_set_at: row.credentials_set_at,
+    checked_at: row.checked_at,
+    check: row.check_problem ? ('not_reached' as const) : ('passed' as const),
+    check_problem: row.check_problem,
+    updated_at: row.updated_at,
+  };
+}
+export type EstablishmentView = ReturnType<typeof establishmentView>;
+
+/** A field the system needs: given now, or kept from before. */
+function needed(name: string, value: string | undefined, system: System): string {
+  if (value === undefined || value.trim() === '') throw badRequest(`body.${name}: required for ${SYSTEM_NAMES[system]}`);
+  return value.trim();
+}
+
+function settingsOf(input: EstablishmentInput, before: Settings): Settings {
+  if (input.system === 'ses') {
+    const ca = input.ca_bundle === undefined ? before.ca_bundle : (input.ca_bundle ?? undefined);
+    if (ca !== undefined && !/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(ca))
+      throw badRequest('body.ca_bundle: must hold one or more PEM certificates (-----BEGIN CERTIFICATE-----)');
+    return {
+      landlord_code: needed('landlord_code', input.landlord_code ?? before.landlord_code, 'ses'),
+      establishment_code: needed('establishment_code', input.establishment_code ?? before.establishment_code, 'ses'),
+      ...(ca ? { ca_bundle: ca } : {}),
+    };
+  }
+  const apartment = input.apartment_id === undefined ? before.apartment_id : (input.apartment_id ?? undefined);
+  return apartment ? { apartment_id: apartment } : {};
+}
+
+function credentialsOf(input: EstablishmentInput, before: Credentials | undefined): { credentials: Credentials; changed: boolean } {
+  const given = input.username !== undefined || input.password !== undefined || input.ws_key !== undefined;
+  const base = given ? undefined : before;
+  const credentials: Credentials = {
+    username: needed('username', input.username ?? base?.username, input.system),
+    password: needed('password', input.password ?? base?.password, input.system),
+    ...(input.system === 'alloggiati' ? { ws_key: needed('ws_key', input.ws_key ?? base?.ws_key, 'alloggiati') } : {}),
+  };
+  return { credentials, changed: given };
+}
+
+/** The connection to SES.HOSPEDAJES of an establishment, in its mode. */
+export function sesConnection(deps: Deps, settings: Settings, credentials: Credentials, mode: Mode): SesConnection {
+  return {
+    endpoint: deps.config.authorities.ses[mode],
+    user: credentials.username,
+    password: credentials.password,
+    codigoArrendador: settings.landlord_code ?? '',
+    aplicacion: `guestscreen ${VERSION}`,
+    ca: settings.ca_bundle,
+    timeoutMs: CHECK_TIMEOUT_MS,
+    // The endpoint is the operator's setting, not a host's: a test rig may be on a private network.
+    allowPrivate: true,
+  };
+}
+
+/** The connection to Alloggiati Web of an establishment (one endpoint: its test mode is the `Test` operation). */
+export function alloggiatiConnection(deps: Deps, settings: Settings, credentials: Credentials): AlloggiatiConnection {
+  return {
+    endpoint: deps.config.authorities.alloggiati,
+    user: credentials.username,
+    password: credentials.password,
+    wsKey: credentials.ws_key ?? '',
+    apartment: settings.apartment_id,
+    timeoutMs: CHECK_TIMEOUT_MS,
+    allowPrivate: true,
+  };
+}
+
+/**
+ * The authority's own check of the credentials: null when it took them, its words when it could
+ * not be reached. A refusal throws a 422 with the authority's words: nothing is saved.
+ */
+async function checkWithAuthority(deps: Deps, system: System, settings: Settings, credentials: Credentials, mode: Mode): Promise<string | null> {
+  try {
+    if (system === 'ses') await catalogue(sesConnection(deps, settings, credentials, mode), 'TIPO_DOCUMENTO');
+    else await checkCredentials(alloggiatiConnection(deps, settings, credentials));
+    return null;
+  } catch (err) {
+    if (err instanceof SesUnreachable || err instanceof AlloggiatiUnreachable) return err.message;
+    if (err instanceof SesRefusal || err instanceof AlloggiatiRefusal)
+      throw new AppError('unprocessable', `${SYSTEM_NAMES[system]} refused these credentials (${mode} mode): ${err.message}; nothing was saved`);
+    throw err;
+  }
+}
+
+/** Sets a listing's ('' for the account's default) establishment, once the authority has checked its credentials. */
+export async function setEstablishment(deps: Deps, accountId: string, listingId: string, input: EstablishmentInput): Promise<EstablishmentView> {
+  const existing = await repo.findEstablishment(deps.db, accountId, listingId);
+  const same = existing?.system === input.system ? existing : undefined;
+  const before = same ? (JSON.parse(same.settings) as Settings) : {};
+  const beforeCredentials = same ? (JSON.parse(deps.secrets.open(same.credentials_enc, sealedFor(accountId, listingId))) as Credentials) : undefined;
+  const settings = settingsOf(input, before);
+  const { credentials, changed } = credentialsOf(input, beforeCredentials);
+  const mode = input.mode ?? same?.mode ?? 'test';
+  const problem = await checkWithAuthority(deps, input.system, settings, credentials, mode as Mode);
+  const now = iso(deps.clock());
+  const row: repo.EstablishmentRow = {
+    id: existing?.id ?? newId('est'),
+    account_id: accountId,
+    listing_id: listingId,
+    system: input.system,
+    mode,
+    settings: JSON.stringify(settings),
+    credentials_enc: deps.secrets.seal(JSON.stringify(credentials), sealedFor(accountId, listingId)),
+    credentials_set_at: changed || !same ? now : same.credentials_set_at,
+    checked_at: problem ? (same?.checked_at ?? null) : now,
+    check_problem: problem,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  await repo.saveEstablishment(deps.db, row);
+  return establishmentView(row);
+}
+
+export async function getEstablishment(deps: Deps, accountId: string, listingId: string): Promise<EstablishmentView> {
+  const row = await repo.findEstablishment(deps.db, accountId, listingId);
+  if (!row) throw notFound(listingId ? `an authority establishment for listing ${listingId}` : 'an authority establishment for the account');
+  return establishmentView(row);
+}
+
+export async function removeEstablishment(deps: Deps, accountId: string, listingId: string): Promise<void> {
+  if (!(await repo.deleteEstablishment(deps.db, accountId, listingId)))
+    throw notFound(listingId ? `an authority establishment for listing ${listingId}` : 'an authority establishment for the account');
+}

@@ -1,0 +1,149 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.js';
+import { Nullable } from '../../http/validation.js';
+import { accountFor } from '../accounts/service.js';
+import { knownListing } from '../listings/service.js';
+import { getEstablishment, removeEstablishment, setEstablishment, SYSTEMS } from './establishments.js';
+
+const tags = ['Authority reports'];
+
+const Establishment = Type.Object(
+  {
+    system: Type.Union(
+      SYSTEMS.map((s) => Type.Literal(s)),
+      { description: "ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web" },
+    ),
+    system_name: Type.String(),
+    mode: Type.Union([Type.Literal('test'), Type.Literal('production')], { description: 'test: the authority’s test service or check, nothing filed; production: reports for real' }),
+    listing_id: Nullable(Type.String({ description: 'null: the account’s default, for listings without their own' })),
+    landlord_code: Nullable(Type.String({ description: 'SES: codigoArrendador' })),
+    establishment_code: Nullable(Type.String({ description: 'SES: codigoEstablecimiento' })),
+    apartment_id: Nullable(Type.String({ description: 'Alloggiati Web, short-let accounts: IdAppartamento' })),
+    ca_bundle_set: Type.Boolean({ description: 'SES: certificates to trust besides the system’s are set' }),
+    credentials_set_at: Type.String({ description: 'when the credentials were last given; they are never answered back' }),
+    checked_at: Nullable(Type.String({ description: 'when the authority last took the credentials' })),
+    check: Type.Union([Type.Literal('passed'), Type.Literal('not_reached')], {
+      description: 'passed: the authority’s test call took the credentials; not_reached: it could not be reached on saving (check_problem says why)',
+    }),
+    check_problem: Nullable(Type.String()),
+    updated_at: Type.String(),
+  },
+  { title: 'AuthorityEstablishment' },
+);
+
+const Short = (max: number, description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: max, description }));
+const EstablishmentInput = Type.Object(
+  {
+    system: Type.Union(SYSTEMS.map((s) => Type.Literal(s))),
+    mode: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('production')], { description: 'default: as before, or test for a new establishment' })),
+    landlord_code: Short(10, 'SES: codigoArrendador (required)'),
+    establishment_code: Short(10, 'SES: codigoEstablecimiento (required)'),
+    ca_bundle: Type.Optional(Nullable(Type.String({ maxLength: 65_536, description: 'SES: PEM certificates to trust besides the system’s (the Ministry’s FNMT chain); null clears' }))),
+    apartment_id: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{1,6}$', description: 'Alloggiati Web, short-let accounts: IdAppartamento; null clears' }))),
+    username: Short(50, 'the web-service user (SES) or the Alloggiati Web user; left out with password and ws_key: the ones set before stay'),
+    password: Short(100, 'write-only'),
+    ws_key: Short(100, 'Alloggiati Web: the WSKEY made in its portal (write-only)'),
+  },
+  { additionalProperties: false, title: 'AuthorityEstablishmentInput' },
+);
+
+const Query = Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1, description: 'an account the caller manages; default the caller' })) }, { additionalProperties: false });
+const ListingParams = Type.Object({ listing_id: Type.String({ minLength: 1, maxLength: 200 }) });
+const put = { 200: Establishment, ...authErrors, 422: Type.Ref(ErrorResponse) };
+
+/**
+ * Beyond the spec (DESIGN.md §14): which police system a listing reports its guests to, or its
+ * account by default, with the credentials the authority's own test call has taken.
+ */
+export const authorityRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/accounts/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'getAccountAuthorityEstablishment',
+          summary: 'The account’s default police system and identifiers, never its credentials (beyond the spec)',
+          querystring: Query,
+          response: { 200: Establishment, ...authErrors },
+        },
+      },
+      async (request) => getEstablishment(deps, (await accountFor(deps, request.account, request.query.user_id)).id, ''),
+    );
+    app.put(
+      '/accounts/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'setAccountAuthorityEstablishment',
+          summary: 'Set the account’s default police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec)',
+          querystring: Query,
+          body: EstablishmentInput,
+          response: put,
+        },
+      },
+      async (request) => setEstablishment(deps, (await accountFor(deps, request.account, request.query.user_id)).id, '', request.body),
+    );
+    app.delete(
+      '/accounts/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'removeAccountAuthorityEstablishment',
+          summary: 'Stop reporting by the account’s default (beyond the spec)',
+          querystring: Query,
+          response: { 200: MessageResponse, ...authErrors },
+        },
+      },
+      async (request) => {
+        await removeEstablishment(deps, (await accountFor(deps, request.account, request.query.user_id)).id, '');
+        return { message: 'the account’s authority establishment removed' };
+      },
+    );
+    app.get(
+      '/listings/:listing_id/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'getListingAuthorityEstablishment',
+          summary: 'A listing’s own police system and identifiers, never its credentials (beyond the spec)',
+          params: ListingParams,
+          response: { 200: Establishment, ...authErrors },
+        },
+      },
+      async (request) => getEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id),
+    );
+    app.put(
+      '/listings/:listing_id/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'setListingAuthorityEstablishment',
+          summary: 'Set a listing’s police system: checked on saving by the authority’s own test call; starts in test mode (beyond the spec)',
+          params: ListingParams,
+          body: EstablishmentInput,
+          response: put,
+        },
+      },
+      async (request) => setEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id, request.body),
+    );
+    app.delete(
+      '/listings/:listing_id/authority-establishment',
+      {
+        schema: {
+          tags,
+          operationId: 'removeListingAuthorityEstablishment',
+          summary: 'Stop a listing’s own reporting: it falls back to the account’s default (beyond the spec)',
+          params: ListingParams,
+          response: { 200: MessageResponse, ...authErrors },
+        },
+      },
+      async (request) => {
+        await removeEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id);
+        return { message: `listing ${request.params.listing_id}'s authority establishment removed` };
+      },
+    );
+  };
