@@ -4,7 +4,6 @@ import type { Deps } from '../../deps.js';
 import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
-import { knownListing } from '../listings/service.js';
 import { getEstablishment, removeEstablishment, setEstablishment, SYSTEMS } from './establishments.js';
 
 const tags = ['Authority reports'];
@@ -114,7 +113,7 @@ export const authorityRoutes =
           response: { 200: Establishment, ...authErrors },
         },
       },
-      async (request) => getEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id),
+      async (request) => getEstablishment(deps, request.account.id, request.params.listing_id),
     );
     app.put(
       '/listings/:listing_id/authority-establishment',
@@ -128,7 +127,7 @@ export const authorityRoutes =
           response: put,
         },
       },
-      async (request) => setEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id, request.body),
+      async (request) => setEstablishment(deps, request.account.id, request.params.listing_id, request.body),
     );
     app.delete(
       '/listings/:listing_id/authority-establishment',
@@ -142,7 +141,7 @@ export const authorityRoutes =
         },
       },
       async (request) => {
-        await removeEstablishment(deps, request.account.id, (await knownListing(deps, request.account.id, request.params.listing_id)).listing_id);
+        await removeEstablishment(deps, request.account.id, request.params.listing_id);
         return { message: `listing ${request.params.listing_id}'s authority establishment removed` };
       },
     );
