@@ -81,5 +81,14 @@ describe("Italy's Alloggiati Web", () => {
     await assert.rejects(submitRows(conn, 'FORGED', [guestRow({ ...head, type: '16' })], true), (err: unknown) => err instanceof AlloggiatiRefusal && err.outcome.code === '2');
     fake.dropNext(1);
     await assert.rejects(generateToken(conn), AlloggiatiUnreachable);
+    await assert.rejects(
+      submitRows(
+        conn,
+        'any',
+        Array.from({ length: 1001 }, () => guestRow({ ...head, type: '16' })),
+        false,
+      ),
+      RangeError,
+    );
   });
 });

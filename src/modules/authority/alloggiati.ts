@@ -28,7 +28,7 @@ export class AlloggiatiRefusal extends Error {
   }
 }
 
-/** The most rows a call carries. */
+/** The most rows a call carries: the caller splits larger sets. */
 export const MOST_ROWS = 1000;
 
 async function call<T>(conn: AlloggiatiConnection, operation: string, fields: Record<string, unknown>, read: (xml: string) => T): Promise<T> {
@@ -72,6 +72,7 @@ export async function checkCredentials(conn: AlloggiatiConnection): Promise<void
  * refused is in its outcome; the call itself refused (a bad token, too many rows) throws.
  */
 export async function submitRows(conn: AlloggiatiConnection, token: string, rows: string[], file: boolean): Promise<Outcome[]> {
+  if (!rows.length || rows.length > MOST_ROWS) throw new RangeError(`a call carries 1 to ${MOST_ROWS} rows, not ${rows.length}`);
   const operation = `${conn.apartment ? 'GestioneAppartamenti_' : ''}${file ? 'Send' : 'Test'}`;
   const fields = { Utente: conn.user, token, ElencoSchedine: rowList(rows), ...(conn.apartment ? { IdAppartamento: conn.apartment } : {}) };
   const answer = await call(conn, operation, fields, (xml) => readRows(xml, operation));

@@ -124,6 +124,22 @@ describe("Spain's SES.HOSPEDAJES", () => {
     ses.delayNext(1, 500);
     await assert.rejects(sendPart({ ...conn, timeoutMs: 100 }, '0000000042', [stay('res_slow')]), SesUnreachable);
     await assert.rejects(sendPart({ ...conn, codigoArrendador: '9999999999' }, '0000000042', [stay('res_x')]), (err: unknown) => err instanceof SesRefusal && err.code === 10103);
+    // What the service would refuse is not sent.
+    await assert.rejects(
+      sendPart(
+        conn,
+        '0000000042',
+        Array.from({ length: 101 }, (_, i) => stay(`res_${i}`)),
+      ),
+      RangeError,
+    );
+    await assert.rejects(
+      queryLots(
+        conn,
+        Array.from({ length: 11 }, (_, i) => `lot-${i}`),
+      ),
+      RangeError,
+    );
   });
 
   it("reads the answers in both spellings: the schema's and the manual's own", () => {

@@ -45,7 +45,7 @@ export class SesRefusal extends Error {
   }
 }
 
-/** The most communications a request carries, and lots a query asks about (manual §3). */
+/** The most communications a request carries, and lots a query asks about (manual §3): the caller splits larger sets. */
 export const MOST_COMMUNICATIONS = 100;
 export const MOST_LOTS = 10;
 
@@ -81,6 +81,7 @@ function read<T>(reader: (xml: string) => T, xml: string): T {
 
 /** The stays' part sent (operation A, type PV): the lot the service will process them in. */
 export async function sendPart(conn: SesConnection, establishment: string, stays: SesStay[]): Promise<{ lot: string; file: string }> {
+  if (!stays.length || stays.length > MOST_COMMUNICATIONS) throw new RangeError(`a part holds 1 to ${MOST_COMMUNICATIONS} stays, not ${stays.length}`);
   const file = partFile(establishment, stays);
   const answer = read(readComunicacionResponse, await call(conn, comunicacionRequest(conn, 'A', packed(file), 'PV')));
   if (answer.code !== 0 || !answer.lot) throw new SesRefusal(answer.code, answer.description);
@@ -89,6 +90,7 @@ export async function sendPart(conn: SesConnection, establishment: string, stays
 
 /** The lots asked about (operation C): each one's state and, once processed, each communication's code or error. */
 export async function queryLots(conn: SesConnection, lots: string[]): Promise<LotResult[]> {
+  if (!lots.length || lots.length > MOST_LOTS) throw new RangeError(`a query asks about 1 to ${MOST_LOTS} lots, not ${lots.length}`);
   const answer = read(readQueryResponse, await call(conn, comunicacionRequest(conn, 'C', packed(queryFile(lots)))));
   if (answer.code !== 0) throw new SesRefusal(answer.code, answer.description);
   return answer.lots;
