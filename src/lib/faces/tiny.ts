@@ -50,7 +50,7 @@ function then(x: T4, step: (x: T4) => T4): T4 {
   return out;
 }
 
-/** The tiny detector of `api` (face-api's `nets.tinyFaceDetector`) made to run its body layer by layer. */
+/** face-api's tiny detector (its `nets.tinyFaceDetector`) made to run its body as fused layers, each input freed once used. */
 export function leanTinyDetector(tf: Tf, detector: unknown): void {
   const net = detector as TinyNet;
   const pool = (strides: 1 | 2) => (x: T4) => tf.maxPool(x, [2, 2], strides, 'same');
