@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
-import { AlloggiatiRefusal, AlloggiatiUnreachable, checkCredentials, generateToken, receipt, submitRows, type AlloggiatiConnection } from './alloggiati.js';
+import { AlloggiatiRefusal, checkCredentials, generateToken, receipt, submitRows, type AlloggiatiConnection } from './alloggiati.js';
+import { AuthorityUnreachable } from './soap.js';
 import { APARTMENT_ROW_LENGTH, guestRow, orderedRows, ROW_LENGTH, RowOverflow, type GuestRow } from './alloggiati-files.js';
 
 const CREDENTIALS = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
@@ -80,7 +81,7 @@ describe("Italy's Alloggiati Web", () => {
   it('refuses a call with a token it did not give, and tells a dropped connection apart', async () => {
     await assert.rejects(submitRows(conn, 'FORGED', [guestRow({ ...head, type: '16' })], true), (err: unknown) => err instanceof AlloggiatiRefusal && err.outcome.code === '2');
     fake.dropNext(1);
-    await assert.rejects(generateToken(conn), AlloggiatiUnreachable);
+    await assert.rejects(generateToken(conn), AuthorityUnreachable);
     await assert.rejects(
       submitRows(
         conn,

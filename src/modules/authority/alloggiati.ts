@@ -5,7 +5,8 @@
  * apartment), the day's receipt fetched by `Ricevuta`. A transport failure is told apart from an
  * answer of the service: only the first is worth sending again.
  */
-import { OutboundRefused, requestOutbound } from '../../lib/outbound.js';
+import { OutboundRefused } from '../../lib/outbound.js';
+import { AuthorityUnreachable, postSoap, soapBody } from './soap.js';
 import { AlloggiatiFault, readOutcome, readRows, readToken, request, rowList, type Outcome } from './alloggiati-files.js';
 
 export interface AlloggiatiConnection {
@@ -19,8 +20,6 @@ export interface AlloggiatiConnection {
   allowPrivate: boolean;
 }
 
-/** The service could not be reached or did not answer as itself: sending again later may work. */
-export class AlloggiatiUnreachable extends Error {}
 /** The service answered and refused. */
 export class AlloggiatiRefusal extends Error {
   constructor(readonly outcome: Outcome) {
@@ -34,22 +33,23 @@ export const MOST_ROWS = 1000;
 async function call<T>(conn: AlloggiatiConnection, operation: string, fields: Record<string, unknown>, read: (xml: string) => T): Promise<T> {
   let res;
   try {
-    res = await requestOutbound(
-      'POST',
+    res = await postSoap(
+      'Alloggiati Web',
       conn.endpoint,
-      { body: request(operation, fields), headers: { 'content-type': `application/soap+xml; charset=utf-8; action="AlloggiatiService/${operation}"`, 'user-agent': 'guestscreen' } },
+      request(operation, fields),
+      { 'content-type': `application/soap+xml; charset=utf-8; action="AlloggiatiService/${operation}"` },
       { allowPrivate: conn.allowPrivate, timeoutMs: conn.timeoutMs, maxResponseBytes: 16 * 1024 * 1024 },
     );
   } catch (err) {
     if (err instanceof OutboundRefused) throw new AlloggiatiRefusal({ ok: false, code: null, name: null, detail: err.message });
-    throw new AlloggiatiUnreachable(`Alloggiati Web could not be reached at ${conn.endpoint}: ${(err as Error).message}`);
+    throw err;
   }
-  if (res.status >= 400 && !/Envelope/.test(res.body)) throw new AlloggiatiUnreachable(`Alloggiati Web answered HTTP ${res.status}`);
+  const body = soapBody('Alloggiati Web', res);
   try {
-    return read(res.body);
+    return read(body);
   } catch (err) {
     if (err instanceof AlloggiatiFault) throw new AlloggiatiRefusal({ ok: false, code: null, name: 'SOAP fault', detail: err.message });
-    throw new AlloggiatiUnreachable(`Alloggiati Web answered with what is not its XML: ${(err as Error).message}`);
+    throw new AuthorityUnreachable(`Alloggiati Web answered with what is not its XML: ${(err as Error).message}`);
   }
 }
 
@@ -77,7 +77,7 @@ export async function submitRows(conn: AlloggiatiConnection, token: string, rows
   const fields = { Utente: conn.user, token, ElencoSchedine: rowList(rows), ...(conn.apartment ? { IdAppartamento: conn.apartment } : {}) };
   const answer = await call(conn, operation, fields, (xml) => readRows(xml, operation));
   if (!answer.outcome.ok && !answer.rows.length) throw new AlloggiatiRefusal(answer.outcome);
-  if (answer.rows.length !== rows.length) throw new AlloggiatiUnreachable(`Alloggiati Web answered for ${answer.rows.length} rows of ${rows.length}`);
+  if (answer.rows.length !== rows.length) throw new AuthorityUnreachable(`Alloggiati Web answered for ${answer.rows.length} rows of ${rows.length}`);
   return answer.rows;
 }
 

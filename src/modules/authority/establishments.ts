@@ -11,9 +11,10 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { VERSION } from '../../version.js';
-import { AlloggiatiRefusal, AlloggiatiUnreachable, checkCredentials, type AlloggiatiConnection } from './alloggiati.js';
+import { AlloggiatiRefusal, checkCredentials, type AlloggiatiConnection } from './alloggiati.js';
 import * as repo from './repo.js';
-import { catalogue, SesRefusal, SesUnreachable, type SesConnection } from './ses.js';
+import { catalogue, SesRefusal, type SesConnection } from './ses.js';
+import { AuthorityUnreachable } from './soap.js';
 
 export const SYSTEMS = ['ses', 'alloggiati'] as const;
 export type System = (typeof SYSTEMS)[number];
@@ -140,7 +141,7 @@ async function checkWithAuthority(deps: Deps, system: System, settings: Settings
     else await checkCredentials(alloggiatiConnection(deps, settings, credentials));
     return null;
   } catch (err) {
-    if (err instanceof SesUnreachable || err instanceof AlloggiatiUnreachable) return err.message;
+    if (err instanceof AuthorityUnreachable) return err.message;
     if (err instanceof SesRefusal || err instanceof AlloggiatiRefusal)
       throw new AppError('unprocessable', `${SYSTEM_NAMES[system]} refused these credentials (${mode} mode): ${err.message}; nothing was saved`);
     throw err;

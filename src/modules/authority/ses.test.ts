@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SES_XSDS, startFakeSes, sesSchemaErrors, type FakeSes } from '../../../test/fake-ses.js';
-import { cancelCommunications, catalogue, queryLots, SesRefusal, SesUnreachable, sendPart, type SesConnection } from './ses.js';
+import { cancelCommunications, catalogue, queryLots, SesRefusal, sendPart, type SesConnection } from './ses.js';
+import { AuthorityUnreachable } from './soap.js';
 import { partFile, readQueryResponse, type SesStay } from './ses-files.js';
 
 const CREDENTIALS = { user: 'B12345678WS', password: 'secreta', arrendador: '0000000001' };
@@ -120,9 +121,9 @@ describe("Spain's SES.HOSPEDAJES", () => {
 
   it('tells a dropped connection and a time-out (worth sending again) from a refusal', async () => {
     ses.dropNext(1);
-    await assert.rejects(sendPart(conn, '0000000042', [stay('res_drop')]), SesUnreachable);
+    await assert.rejects(sendPart(conn, '0000000042', [stay('res_drop')]), AuthorityUnreachable);
     ses.delayNext(1, 500);
-    await assert.rejects(sendPart({ ...conn, timeoutMs: 100 }, '0000000042', [stay('res_slow')]), SesUnreachable);
+    await assert.rejects(sendPart({ ...conn, timeoutMs: 100 }, '0000000042', [stay('res_slow')]), AuthorityUnreachable);
     await assert.rejects(sendPart({ ...conn, codigoArrendador: '9999999999' }, '0000000042', [stay('res_x')]), (err: unknown) => err instanceof SesRefusal && err.code === 10103);
     // What the service would refuse is not sent.
     await assert.rejects(

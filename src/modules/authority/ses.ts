@@ -5,7 +5,8 @@
  * answer of the service: only the first is worth sending again.
  */
 import { basic } from '../../providers/core.js';
-import { OutboundRefused, requestOutbound } from '../../lib/outbound.js';
+import { OutboundRefused } from '../../lib/outbound.js';
+import { AuthorityUnreachable, postSoap, soapBody } from './soap.js';
 import {
   cancelFile,
   catalogoRequest,
@@ -33,8 +34,6 @@ export interface SesConnection extends SesHeader {
   allowPrivate: boolean;
 }
 
-/** The service could not be reached or did not answer as itself: sending again later may work. */
-export class SesUnreachable extends Error {}
 /** The service answered and refused: sending the same again will not work. */
 export class SesRefusal extends Error {
   constructor(
@@ -52,21 +51,20 @@ export const MOST_LOTS = 10;
 async function call(conn: SesConnection, xml: string): Promise<string> {
   let res;
   try {
-    res = await requestOutbound(
-      'POST',
+    res = await postSoap(
+      'SES.HOSPEDAJES',
       conn.endpoint,
-      { body: xml, headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""', authorization: basic(conn.user, conn.password), 'user-agent': 'guestscreen' } },
+      xml,
+      { 'content-type': 'text/xml; charset=utf-8', soapaction: '""', authorization: basic(conn.user, conn.password) },
       { allowPrivate: conn.allowPrivate, timeoutMs: conn.timeoutMs, maxResponseBytes: 4 * 1024 * 1024, ca: conn.ca },
     );
   } catch (err) {
     if (err instanceof OutboundRefused) throw new SesRefusal(0, err.message);
-    throw new SesUnreachable(`SES.HOSPEDAJES could not be reached at ${conn.endpoint}: ${(err as Error).message}`);
+    throw err;
   }
   if (res.status === 401 || res.status === 403)
     throw new SesRefusal(res.status, `the web-service user or password was refused (HTTP ${res.status}); check them, and that "Envío de comunicaciones por servicio web" is ticked in the SES portal`);
-  // A SOAP fault comes with a 500 and is the service's own answer; any other error is the way there.
-  if (res.status >= 400 && !/Envelope/.test(res.body)) throw new SesUnreachable(`SES.HOSPEDAJES answered HTTP ${res.status}`);
-  return res.body;
+  return soapBody('SES.HOSPEDAJES', res);
 }
 
 /** An answer read, a fault or a body that is no answer taken as the service refusing. */
@@ -75,7 +73,7 @@ function read<T>(reader: (xml: string) => T, xml: string): T {
     return reader(xml);
   } catch (err) {
     if (err instanceof SesFault) throw new SesRefusal(0, err.message);
-    throw new SesUnreachable(`SES.HOSPEDAJES answered with what is not its XML: ${(err as Error).message}`);
+    throw new AuthorityUnreachable(`SES.HOSPEDAJES answered with what is not its XML: ${(err as Error).message}`);
   }
 }
 
