@@ -37,8 +37,15 @@ const started = Date.now();
 const figures: Record<string, unknown> = { database: dbKind, short, seed, at: new Date().toISOString() };
 
 // One app with short sync waits, so a sync=1 request answers within the fuzzer's hang limit.
-// No worker runs here: a one-off document read gives up after a moment instead of 30 s.
-const t = await createTestApp({ GUESTSCREEN_SYNC_TIMEOUT_SECONDS: '1', GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: '0.2' });
+// No worker runs here: a one-off document read gives up after a moment instead of 30 s. The
+// police systems are a closed local port: an establishment saved here is "not reached" at once.
+const t = await createTestApp({
+  GUESTSCREEN_SYNC_TIMEOUT_SECONDS: '1',
+  GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: '0.2',
+  GUESTSCREEN_SES_URL: 'http://127.0.0.1:9/ses',
+  GUESTSCREEN_SES_TEST_URL: 'http://127.0.0.1:9/ses',
+  GUESTSCREEN_ALLOGGIATI_URL: 'http://127.0.0.1:9/alloggiati',
+});
 try {
   const world = await buildWorld(t);
   const authz = await authorizationMatrix(world);

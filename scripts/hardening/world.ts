@@ -67,6 +67,10 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
     key: who.key,
     body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { FileUpload: 'required' } }] },
   });
+  // A police system for the account and the listing the probes name, so their reads, edits and removals have one.
+  const establishment = { system: 'ses', landlord_code: '0000000001', establishment_code: '0000000042', username: 'probe', password: 'probe' };
+  for (const url of ['/v1/accounts/authority-establishment', '/v1/listings/hardening-listing/authority-establishment'])
+    ok(await call(t, 'PUT', url, { key: who.key, body: establishment }), 'an authority establishment');
   const r = ok(await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Hard', last_name: 'Ening' } } }), 'a reservation');
   const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
   await saveStep(t.deps, portal, translator('en'), 'FileUpload', {}, [{ field: 'document', filename: 'id.pdf', contentType: 'application/pdf', data: PDF }], false);
