@@ -1,3 +1,4 @@
+import { AuthorityReportEvent } from './modules/authority/routes.js';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
@@ -192,7 +193,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   registerErrorHandling(app);
   registerLingeringClose(app);
   registerInputRules(app);
-  await app.register(swagger, apiDescription(deps.config, { ScreeningEvent }));
+  await app.register(swagger, apiDescription(deps.config, { ScreeningEvent, AuthorityReportEvent }));
   await app.register(swaggerUi, referencePage());
 
   registerAuth(app, deps);

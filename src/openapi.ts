@@ -71,6 +71,12 @@ const WEBHOOKS: { key: string; events: string; when: string; body: string }[] = 
     when: 'a reservation is created or changed (by the API, the console or the guest portal)',
     body: 'Reservation',
   },
+  {
+    key: 'reservation_webhook_url',
+    events: 'authority_report.updated',
+    when: "a guest's police report changes state (missing, ready, sent, accepted, rejected) or gets the authority's answer",
+    body: 'AuthorityReportEvent',
+  },
   { key: 'screening_webhook_url', events: 'screening.changed', when: "a reservation's verification status or manual decision changes", body: 'ScreeningEvent' },
   { key: 'callback', events: 'screening.finished', when: 'the screening run a request asked for with `callback=` has finished; sent to that URL', body: 'ScreeningEvent' },
   { key: 'guest_portal_webhook_url', events: 'guest_portal.completed', when: 'a guest completes the guest portal', body: 'ReservationGuestPortalResponse' },

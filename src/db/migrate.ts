@@ -31,6 +31,7 @@ import * as m0027 from './migrations/0027-check-bookings.js';
 import * as m0028 from './migrations/0028-listings-from-bookings.js';
 import * as m0029 from './migrations/0029-alert-risks.js';
 import * as m0030 from './migrations/0030-authority.js';
+import * as m0031 from './migrations/0031-authority-reports.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -67,6 +68,7 @@ const STEPS: Record<string, Step> = {
   '0028-listings-from-bookings': m0028,
   '0029-alert-risks': m0029,
   '0030-authority': m0030,
+  '0031-authority-reports': m0031,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -598,6 +598,32 @@ export interface SignInFailuresTable {
 }
 
 /** A listing's (or, with listing_id '', the account's) way of reporting its guests to the authorities. */
+export interface AuthorityReportsTable {
+  id: string;
+  account_id: string;
+  reservation_id: string;
+  guest_index: number;
+  guest_name: string;
+  system: string;
+  mode: string;
+  /** missing, ready, sending, sent, accepted, rejected or cancelled. */
+  state: string;
+  /** JSON: the field names missing or breaking the authority's rules. */
+  missing: string;
+  sent_digest: string | null;
+  lot: string | null;
+  receipt: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  due_at: string;
+  polls: Generated<number>;
+  alerted_at: string | null;
+  sent_at: string | null;
+  answered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface AuthorityEstablishmentsTable {
   id: string;
   account_id: string;
@@ -657,6 +683,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   sign_in_failures: SignInFailuresTable;
   authority_establishments: AuthorityEstablishmentsTable;
+  authority_reports: AuthorityReportsTable;
 }
 
 /** A reservation as stored (SQLite's `seq` and PostgreSQL's `search_text` are the storage's own): the reservations module writes it, screening reads it. */

@@ -1,4 +1,5 @@
 import { alertHourly, sendAlert } from '../modules/alerts/service.js';
+import { runAuthoritySend } from '../modules/authority/reports.js';
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
@@ -21,6 +22,7 @@ export const handlers: JobHandlers = {
   'check.run': runCheck,
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
+  'authority.send': runAuthoritySend,
   'identity.read': runIdentityRead,
   'identity.face': runFaceCheck,
   'identity.compare': runCompare,

@@ -70,6 +70,14 @@ export const JOB_KINDS = {
     backoff: exponential(5, 60),
     timeoutMs: 60_000,
   },
+  'authority.send': {
+    // A booking's police reports sent, or their lot looked at again (modules/authority/reports.ts).
+    // Tried again only when nothing reached the authority; SES's lots are followed by new jobs.
+    payload: Type.Object({ reservation_id: Type.String() }),
+    maxAttempts: () => 8,
+    backoff: exponential(30, 1800),
+    timeoutMs: 90_000,
+  },
   'search.purge': {
     // Queued by an erasure on SQLite, in its transaction; one waits at a time (unique key).
     payload: Type.Object({}),

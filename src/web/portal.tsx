@@ -54,6 +54,7 @@ function defaults(deps: Deps, screen: Screen, p: Portal, read: Record<string, st
   if (screen === 'AboutYou') {
     return { first_name: r.guest_first_name ?? '', last_name: r.guest_last_name ?? '', email: r.guest_email ?? '', phone: r.guest_phone ?? '' };
   }
+  if (screen === 'AuthorityReporting' && p.authority) return authorityDefaults(deps, p, read);
   if (screen === 'IDVerification' || screen === 'AuthorityReporting') {
     const id = openIdentification(deps, r);
     return {
@@ -65,6 +66,34 @@ function defaults(deps: Deps, screen: Screen, p: Portal, read: Record<string, st
     };
   }
   return {};
+}
+
+/**
+ * The police report's form before the guest answers it: the one who booked, from the document
+ * read, the typed identity screen and the booking; the others are asked from nothing.
+ */
+function authorityDefaults(deps: Deps, p: Portal, read: Record<string, string> | null): Record<string, string> {
+  const r = p.reservation;
+  const id = { ...openIdentification(deps, r), ...read } as Record<string, string | undefined>;
+  const typed = p.answers.IDVerification?.answer ?? {};
+  const pick = (k: string) => (typeof typed[k] === 'string' ? typed[k] : undefined) ?? id[k];
+  const type = pick('document_type');
+  const nationality = pick('nationality');
+  // A national identity card is Spain's DNI for a Spaniard; SES takes other nations' cards as "another document".
+  const sesType = type === 'passport' ? 'passport' : type === 'id_card' && nationality === 'ES' ? 'es_nif' : type ? 'other' : undefined;
+  const out: Record<string, string | undefined> = {
+    first_name: pick('first_name') ?? r.guest_first_name ?? undefined,
+    last_name: pick('last_name') ?? r.guest_last_name ?? undefined,
+    birth_date: pick('birth_date'),
+    nationality,
+    document_type: p.authority?.system === 'ses' ? sesType : type === 'residence_permit' ? undefined : type,
+    document_number: pick('document_number'),
+    document_country: p.authority?.system === 'alloggiati' ? nationality : undefined,
+    email: r.guest_email ?? undefined,
+    phone: r.guest_phone ?? undefined,
+    address: id.address,
+  };
+  return Object.fromEntries(Object.entries(out).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
 }
 
 const asForm = (a: Answer | undefined): Record<string, string> =>
@@ -296,7 +325,11 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const n = p.steps.indexOf(screen) + 1;
   // With no house rules written, the guest is told so and confirms only the number of guests.
   const noRules = screen === 'HouseRules' && !p.profile.house_rules;
-  const fields = noRules ? fieldsOf(screen, r).map((f) => (f.name === 'accepted' ? { ...f, label: 'field.HouseRules.accepted_none' as const } : f)) : fieldsOf(screen, r);
+  const asked = fieldsOf(screen, r, p.authority);
+  const fields = noRules ? asked.map((f) => (f.name === 'accepted' ? { ...f, label: 'field.HouseRules.accepted_none' as const } : f)) : asked;
+  // A police report asks each guest in turn: a heading where the next guest's fields begin.
+  const guestOf = (name: string) => Number(/^guest_(\d+)_/.exec(name)?.[1] ?? 0);
+  const headed = screen === 'AuthorityReporting' && p.authority !== null && asked.some((f) => guestOf(f.name) > 0);
   const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
   const title = t.t(def.title);
   return (
@@ -304,15 +337,22 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       <StayLine t={t} r={r} />
       <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
       <h1>{title}</h1>
-      {noRules ? null : <p>{t.t(def.intro, hostOf(p))}</p>}
+      {noRules ? null : screen === 'AuthorityReporting' && p.authority ? (
+        <p>{t.t('screen.AuthorityReporting.intro_system', { ...hostOf(p), authority: p.authority.name })}</p>
+      ) : (
+        <p>{t.t(def.intro, hostOf(p))}</p>
+      )}
       {screen === 'HouseRules' ? <TermsText t={t} terms={p.profile.house_rules} p={p} /> : null}
       {screen === 'UsageAgreement' ? <TermsText t={t} terms={p.profile.usage_agreement} p={p} /> : null}
       <Problems list={problems} />
       <Warnings t={t} p={p} list={warnings} />
       <form method="post" action={v.preview ? undefined : `/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data" inert={v.preview ? true : undefined}>
         {screen === 'Selfie' ? <Camera t={t} /> : null}
-        {fields.map((f) => (
-          <FieldInput t={t} f={f} values={shown} saved={saved} />
+        {fields.map((f, i) => (
+          <>
+            {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
+            <FieldInput t={t} f={f} values={shown} saved={saved} />
+          </>
         ))}
         {fields.some((f) => f.kind === 'country') ? (
           <datalist id="countries">

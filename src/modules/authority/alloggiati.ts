@@ -49,7 +49,7 @@ async function call<T>(conn: AlloggiatiConnection, operation: string, fields: Re
     return read(body);
   } catch (err) {
     if (err instanceof AlloggiatiFault) throw new AlloggiatiRefusal({ ok: false, code: null, name: 'SOAP fault', detail: err.message });
-    throw new AuthorityUnreachable(`Alloggiati Web answered with what is not its XML: ${(err as Error).message}`);
+    throw new AuthorityUnreachable(`Alloggiati Web answered with what is not its XML: ${(err as Error).message}`, true);
   }
 }
 
@@ -77,7 +77,7 @@ export async function submitRows(conn: AlloggiatiConnection, token: string, rows
   const fields = { Utente: conn.user, token, ElencoSchedine: rowList(rows), ...(conn.apartment ? { IdAppartamento: conn.apartment } : {}) };
   const answer = await call(conn, operation, fields, (xml) => readRows(xml, operation));
   if (!answer.outcome.ok && !answer.rows.length) throw new AlloggiatiRefusal(answer.outcome);
-  if (answer.rows.length !== rows.length) throw new AuthorityUnreachable(`Alloggiati Web answered for ${answer.rows.length} rows of ${rows.length}`);
+  if (answer.rows.length !== rows.length) throw new AuthorityUnreachable(`Alloggiati Web answered for ${answer.rows.length} rows of ${rows.length}`, true);
   return answer.rows;
 }
 

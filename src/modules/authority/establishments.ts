@@ -177,6 +177,16 @@ export async function setEstablishment(deps: Deps, accountId: string, listingId:
   return establishmentView(row);
 }
 
+/** What the sending job needs of an establishment: its settings and its credentials, opened. */
+export function openEstablishment(deps: Deps, row: repo.EstablishmentRow): { system: System; mode: Mode; settings: Settings; credentials: Credentials } {
+  return {
+    system: row.system as System,
+    mode: row.mode as Mode,
+    settings: JSON.parse(row.settings) as Settings,
+    credentials: JSON.parse(deps.secrets.open(row.credentials_enc, sealedFor(row.account_id, row.listing_id))) as Credentials,
+  };
+}
+
 export async function getEstablishment(deps: Deps, accountId: string, listingId: string): Promise<EstablishmentView> {
   const row = await repo.findEstablishment(deps.db, accountId, listingId);
   if (!row) throw notFound(listingId ? `an authority establishment for listing ${listingId}` : 'an authority establishment for the account');

@@ -5,6 +5,7 @@ import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.j
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
 import { getEstablishment, removeEstablishment, setEstablishment, SYSTEMS } from './establishments.js';
+import { reportsView, sendNow } from './reports.js';
 
 const tags = ['Authority reports'];
 
@@ -47,6 +48,36 @@ const EstablishmentInput = Type.Object(
   },
   { additionalProperties: false, title: 'AuthorityEstablishmentInput' },
 );
+
+const Report = Type.Object(
+  {
+    id: Type.String(),
+    guest: Type.Integer({ description: '1 for the guest who booked, 2… for the others, in the order the portal asked them' }),
+    guest_name: Nullable(Type.String({ description: 'null once the guest was erased: the proof of filing is kept' })),
+    system: Type.Union(SYSTEMS.map((s) => Type.Literal(s))),
+    system_name: Type.String(),
+    mode: Type.Union([Type.Literal('test'), Type.Literal('production')], { description: 'test: sent to the authority’s test service; nothing filed' }),
+    state: Type.Union(
+      ['missing', 'ready', 'sent', 'accepted', 'rejected'].map((s) => Type.Literal(s)),
+      {
+        description:
+          'missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error',
+      },
+    ),
+    late: Type.Boolean({ description: 'not accepted, and past its deadline (24 hours from arrival)' }),
+    missing: Type.Array(Type.String(), { description: 'the portal’s field names the guest still has to give, or check_in_date/check_out_date the booking lacks' }),
+    due_at: Type.String(),
+    sent_at: Nullable(Type.String()),
+    answered_at: Nullable(Type.String()),
+    receipt: Nullable(Type.String({ description: 'the authority’s number for the filing (SES: codigoComunicacion), the only proof of filing' })),
+    error: Nullable(Type.Object({ code: Nullable(Type.String()), message: Nullable(Type.String()) })),
+  },
+  { title: 'AuthorityReport' },
+);
+const Reports = Type.Object({ reports: Type.Array(Report) }, { title: 'AuthorityReports' });
+/** The body of an authority_report.updated webhook. */
+export const AuthorityReportEvent = Type.Object({ reservation_id: Type.String(), report: Type.Object(Report.properties) }, { title: 'AuthorityReportEvent' });
+const ReservationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const Query = Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1, description: 'an account the caller manages; default the caller' })) }, { additionalProperties: false });
 const ListingParams = Type.Object({ listing_id: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -144,5 +175,31 @@ export const authorityRoutes =
         await removeEstablishment(deps, request.account.id, request.params.listing_id);
         return { message: `listing ${request.params.listing_id}'s authority establishment removed` };
       },
+    );
+    app.get(
+      '/reservations/:id/authority-reports',
+      {
+        schema: {
+          tags,
+          operationId: 'getAuthorityReports',
+          summary: 'Each guest’s police report: missing, ready, sent, accepted (with the receipt) or rejected, and late (beyond the spec)',
+          params: ReservationParams,
+          response: { 200: Reports, ...authErrors },
+        },
+      },
+      async (request) => ({ reports: await reportsView(deps, request.account.id, request.params.id) }),
+    );
+    app.post(
+      '/reservations/:id/authority-reports',
+      {
+        schema: {
+          tags,
+          operationId: 'sendAuthorityReports',
+          summary: 'Send now: each guest’s report planned from the portal’s answers and sent at once, whatever the day; one filed is not sent again unless its guest changed (beyond the spec)',
+          params: ReservationParams,
+          response: { 202: Reports, ...authErrors, 409: Type.Ref(ErrorResponse) },
+        },
+      },
+      async (request, reply) => reply.code(202).send({ reports: await sendNow(deps, request.account.id, request.params.id) }),
     );
   };

@@ -73,7 +73,7 @@ function read<T>(reader: (xml: string) => T, xml: string): T {
     return reader(xml);
   } catch (err) {
     if (err instanceof SesFault) throw new SesRefusal(0, err.message);
-    throw new AuthorityUnreachable(`SES.HOSPEDAJES answered with what is not its XML: ${(err as Error).message}`);
+    throw new AuthorityUnreachable(`SES.HOSPEDAJES answered with what is not its XML: ${(err as Error).message}`, true);
   }
 }
 

@@ -4,8 +4,23 @@
  */
 import { OutboundRefused, requestOutbound, type OutboundOptions, type OutboundResponse } from '../../lib/outbound.js';
 
-/** The service could not be reached or did not answer as itself: sending again later may work. */
-export class AuthorityUnreachable extends Error {}
+/**
+ * The service could not be reached or did not answer as itself: sending again later may work.
+ * `mayHaveArrived`: the request may have been taken (the answer was lost on the way back), so a
+ * filing sent again could be filed twice.
+ */
+export class AuthorityUnreachable extends Error {
+  constructor(
+    message: string,
+    readonly mayHaveArrived = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Failures that happen before a request is written: nothing reached the service. */
+const NOT_SENT =
+  /^(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 
 /** The request posted; a failure on the way is AuthorityUnreachable (the guard's refusal passes through as OutboundRefused). */
 export async function postSoap(system: string, endpoint: string, body: string, headers: Record<string, string>, opts: OutboundOptions): Promise<OutboundResponse> {
@@ -13,7 +28,8 @@ export async function postSoap(system: string, endpoint: string, body: string, h
     return await requestOutbound('POST', endpoint, { body, headers: { 'user-agent': 'guestscreen', ...headers } }, opts);
   } catch (err) {
     if (err instanceof OutboundRefused) throw err;
-    throw new AuthorityUnreachable(`${system} could not be reached at ${endpoint}: ${(err as Error).message}`);
+    const code = String((err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code ?? '');
+    throw new AuthorityUnreachable(`${system} could not be reached at ${endpoint}: ${(err as Error).message}`, !NOT_SENT.test(code));
   }
 }
 

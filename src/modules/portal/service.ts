@@ -25,6 +25,10 @@ import { resolveScreens } from '../settings/resolve.js';
 import { SCREENS, type Screen, type ScreenMap } from '../settings/screens.js';
 import * as repo from './repo.js';
 import { findPortal, type PortalRow } from './repo.js';
+import { establishmentFor } from '../authority/repo.js';
+import { planReports } from '../authority/reports.js';
+import { SYSTEM_NAMES, type System } from '../authority/establishments.js';
+import { authorityFields, guestCount, guestProblems } from '../authority/guests.js';
 import { guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
 
 export type { PortalRow } from './repo.js';
@@ -47,9 +51,19 @@ export function openAnswers(deps: Deps, r: Pick<ReservationRow, 'account_id' | '
   return row ? (JSON.parse(deps.secrets.open(row.answers_enc, answersAad(r))) as Answers) : {};
 }
 
-/** The fields a screen asks, with the guest list's rows drawn from the booking. */
-export function fieldsOf(screen: Screen, r: Pick<ReservationRow, 'number_of_guests'>): readonly Field[] {
+/**
+ * The fields a screen asks, with the guest list's rows drawn from the booking, and the police
+ * report's from the system the listing reports to (each guest's, for a booking of several).
+ */
+export function fieldsOf(screen: Screen, r: Pick<ReservationRow, 'number_of_guests'>, authority?: PortalAuthority | null): readonly Field[] {
+  if (screen === 'AuthorityReporting' && authority) return authorityFields(authority.system, r.number_of_guests);
   return screen === 'GuestList' ? guestRows(r.number_of_guests) : SCREEN_DEFS[screen].fields;
+}
+
+/** The police system a booking's guests are reported to, when its listing (or account) has one. */
+export interface PortalAuthority {
+  system: System;
+  name: string;
 }
 
 export interface Portal {
@@ -62,6 +76,7 @@ export interface Portal {
   /** The host as the guest sees them: name, brand, house rules and agreement. */
   profile: HostProfile;
   minimumAge: number;
+  authority: PortalAuthority | null;
 }
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
@@ -85,9 +100,14 @@ export const previewPortal = (deps: Deps, r: ReservationRow): Promise<Portal> =>
 /** A booking's portal: its steps, the host as its guest sees them, and the answers `row` holds. */
 async function portalOf(deps: Deps, r: ReservationRow, row: PortalRow | undefined): Promise<Portal> {
   const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
-  const [profile, settings] = await Promise.all([effectiveProfile(deps.db, r.account_id, r.listing_id), screeningSettings(deps.db, r.account_id)]);
+  const [profile, settings, establishment] = await Promise.all([
+    effectiveProfile(deps.db, r.account_id, r.listing_id),
+    screeningSettings(deps.db, r.account_id),
+    establishmentFor(deps.db, r.account_id, r.listing_id),
+  ]);
   const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
-  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge };
+  const authority = establishment ? { system: establishment.system as System, name: SYSTEM_NAMES[establishment.system as System] } : null;
+  return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge, authority };
 }
 
 /**
@@ -217,7 +237,19 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
     return { ok: false, problems: [{ field: '', message: t.t('error.portal.required') }], form };
   }
   const r = p.reservation;
-  const { answer, files, problems } = skip ? { answer: {}, files: [], problems: [] } : readForm(t, fieldsOf(screen, r), form, uploads, p.answers[screen]?.answer, iso(deps.clock()).slice(0, 10));
+  const { answer, files, problems } = skip
+    ? { answer: {}, files: [], problems: [] }
+    : readForm(t, fieldsOf(screen, r, p.authority), form, uploads, p.answers[screen]?.answer, iso(deps.clock()).slice(0, 10));
+  // The authority's own rules, for every guest of the booking, before the guest leaves the step.
+  if (screen === 'AuthorityReporting' && p.authority && !skip) {
+    const arrival = r.check_in_date ?? iso(deps.clock()).slice(0, 10);
+    for (let g = 0; g < guestCount(r.number_of_guests); g++) {
+      for (const x of guestProblems(p.authority.system, answer, g, arrival)) {
+        if (problems.some((q) => q.field === x.field)) continue;
+        problems.push({ field: x.field, message: t.t('problem.field', { label: t.t(x.label, { n: g + 1 }), problem: t.t(x.problem) }) });
+      }
+    }
+  }
   if (problems.length) return { ok: false, problems, form };
   // What the guest accepted, kept word for word as evidence: the text, its version and date.
   const terms = screen === 'HouseRules' ? p.profile.house_rules : screen === 'UsageAgreement' ? p.profile.usage_agreement : null;
@@ -317,6 +349,8 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
     await repo.markCompleted(tx, r.id, now);
     await insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
     await requestScreening(tx, deps, r.id, 'guest_portal');
+    // The police reports, for a listing that sends them: planned now, sent on the arrival day.
+    await planReports(tx, deps, updated, { now: false });
     await withdrawPortalMessages(tx, deps, r.id, 'completed');
     const body = { id: r.id, ...(await guestPortalView(deps, tx, updated, done)) };
     await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });

@@ -159,7 +159,8 @@ export const findByCode = (db: Db, accountId: string, pms: string, code: string)
 /**
  * Erasure: deletes what every other table holds about a reservation (payment events, notes,
  * idempotency records, events with their deliveries, guest messages, the portal and its files,
- * the identity documents read and their photos, the alerts to the account's people);
+ * the identity documents read and their photos, the alerts to the account's people, the names
+ * on its police reports);
  * the ids of the deleted messages and alerts, whose copies at the provider are erased by a job.
  */
 export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
@@ -178,6 +179,8 @@ export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   const alerts = await tx.deleteFrom('alerts').where('reservation_id', '=', id).returning('id').execute();
   // The checks ordered from the booking's page are about the guest (their Checkr orders go with them).
   await tx.deleteFrom('background_checks').where('reservation_id', '=', id).execute();
+  // A police report's proof of filing is kept, as the law asks of the host; the guest's name goes.
+  await tx.updateTable('authority_reports').set({ guest_name: '' }).where('reservation_id', '=', id).execute();
   return [...messages, ...alerts].map((m) => m.id);
 }
 

@@ -1,0 +1,209 @@
+/**
+ * What each police system needs of every guest of a stay, asked by the portal's
+ * AuthorityReporting screen: the fields (the guest who booked first, then each other guest of
+ * the booking), the authority's own rules checked on the form, and the answers turned into what
+ * the authority's file takes. The words are the guest catalogues' (six languages).
+ */
+import countries from 'i18n-iso-countries';
+import type { GuestPhrase } from '../../i18n/index.js';
+import type { Answer, Field } from '../portal/screens.js';
+import type { SesPerson } from './ses-files.js';
+import { municipalityCode } from './tables.js';
+import type { System } from './establishments.js';
+
+/** The most guests a booking reports, the one who booked included (the guest list's bound). */
+export const MAX_GUESTS = 11;
+
+/** How many guests a booking reports: its number of guests, at least the one who booked. */
+export const guestCount = (numberOfGuests: number | null) => Math.min(Math.max(numberOfGuests ?? 1, 1), MAX_GUESTS);
+
+/** A guest's field name: the one who booked answers `first_name`, the second guest `guest_1_first_name`. */
+export const fieldName = (guest: number, name: string) => (guest === 0 ? name : `guest_${guest}_${name}`);
+
+const SES_DOCUMENTS = [
+  ['es_nif', 'option.authority_document.es_nif'],
+  ['es_nie', 'option.authority_document.es_nie'],
+  ['passport', 'option.document_type.passport'],
+  ['other', 'option.authority_document.other'],
+] as const;
+const SES_DOCUMENT_CODES: Record<string, string> = { es_nif: 'NIF', es_nie: 'NIE', passport: 'PAS', other: 'OTRO' };
+
+const SEXES = [
+  ['female', 'option.sex.female'],
+  ['male', 'option.sex.male'],
+  ['other', 'option.sex.other'],
+] as const;
+const SES_SEX_CODES: Record<string, string> = { female: 'M', male: 'H', other: 'O' };
+
+/** A minor's relationship to the adult who booked, and SES's TIPO_PARENTESCO code for it. */
+const RELATIONSHIPS = [
+  ['child', 'option.relationship.child'],
+  ['grandchild', 'option.relationship.grandchild'],
+  ['sibling', 'option.relationship.sibling'],
+  ['nephew', 'option.relationship.nephew'],
+  ['ward', 'option.relationship.ward'],
+  ['other', 'option.relationship.other'],
+] as const;
+const SES_RELATIONSHIP_CODES: Record<string, string> = { child: 'HJ', grandchild: 'NI', sibling: 'HR', nephew: 'SB', ward: 'TU', other: 'OT' };
+
+type Spec = Omit<Field, 'name' | 'label' | 'labelValues'> & { name: string; label: GuestPhrase; only?: 'companions' | 'lead' };
+
+/** SES.HOSPEDAJES's person, as altaParteHospedaje.xsd bounds its fields. */
+const SES_FIELDS: Spec[] = [
+  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'second_last_name', label: 'field.Authority.second_last_name', kind: 'text', maxLength: 50, help: 'help.Authority.second_last_name' },
+  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES },
+  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
+  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
+  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', options: SES_DOCUMENTS, help: 'help.Authority.document_type' },
+  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', maxLength: 15 },
+  { name: 'document_support', label: 'field.Authority.document_support', kind: 'text', maxLength: 9, help: 'help.Authority.document_support' },
+  { name: 'residence_country', label: 'field.Authority.residence_country', kind: 'country', required: true, maxLength: 100 },
+  { name: 'address', label: 'field.Authority.address', kind: 'text', required: true, maxLength: 100 },
+  { name: 'city', label: 'field.Authority.city', kind: 'text', required: true, maxLength: 100, help: 'help.Authority.city' },
+  { name: 'postal_code', label: 'field.Authority.postal_code', kind: 'text', required: true, maxLength: 20 },
+  { name: 'phone', label: 'field.Authority.phone', kind: 'tel', maxLength: 20, help: 'help.Authority.contact' },
+  { name: 'email', label: 'field.Authority.email', kind: 'email', maxLength: 250 },
+  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
+];
+
+const ALLOGGIATI_DOCUMENTS = [
+  ['id_card', 'option.document_type.id_card'],
+  ['passport', 'option.document_type.passport'],
+  ['driving_licence', 'option.document_type.driving_licence'],
+] as const;
+
+/**
+ * Alloggiati Web's row: the head of a family or group gives a document, where it was issued,
+ * and every guest a place of birth (a comune when born in Italy).
+ */
+const ALLOGGIATI_FIELDS: Spec[] = [
+  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 30 },
+  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES.slice(0, 2) },
+  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
+  { name: 'birth_country', label: 'field.Authority.birth_country', kind: 'country', required: true, maxLength: 100 },
+  { name: 'birth_place', label: 'field.Authority.birth_place', kind: 'text', maxLength: 100, help: 'help.Authority.birth_place' },
+  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
+  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', required: true, options: ALLOGGIATI_DOCUMENTS, only: 'lead' },
+  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', required: true, maxLength: 20, only: 'lead' },
+  { name: 'document_country', label: 'field.Authority.document_country', kind: 'country', required: true, maxLength: 100, only: 'lead' },
+  { name: 'document_place', label: 'field.Authority.document_place', kind: 'text', maxLength: 100, help: 'help.Authority.document_place', only: 'lead' },
+  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
+];
+
+const SPECS: Record<System, Spec[]> = { ses: SES_FIELDS, alloggiati: ALLOGGIATI_FIELDS };
+const asked = (spec: Spec, guest: number) => !((spec.only === 'companions' && guest === 0) || (spec.only === 'lead' && guest > 0));
+
+/** The screen's fields for a system and a booking's guests: each guest's, the one who booked first. */
+export function authorityFields(system: System, numberOfGuests: number | null): Field[] {
+  const out: Field[] = [];
+  for (let g = 0; g < guestCount(numberOfGuests); g++) {
+    for (const { only, ...spec } of SPECS[system]) {
+      if (!asked({ only, ...spec }, g)) continue;
+      // The other guests' fields are asked, not required, on the form: the rules below say which
+      // a guest must give, and a host may send what is complete and finish the rest with the guest.
+      out.push({ ...spec, name: fieldName(g, spec.name), labelValues: { n: g + 1 }, required: spec.required === true && g === 0 });
+    }
+  }
+  return out;
+}
+
+/** Whole years from a birth date to a day, both YYYY-MM-DD. */
+export function yearsOld(birth: string, on: string): number {
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = on.split('-').map(Number) as [number, number, number];
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+export interface GuestProblem {
+  /** The form's field name. */
+  field: string;
+  /** The field's own label phrase, and what is wrong, as a phrase of the catalogues. */
+  label: GuestPhrase;
+  guest: number;
+  problem: GuestPhrase;
+}
+
+const str = (a: Answer, k: string) => (typeof a[k] === 'string' ? a[k].trim() : '');
+
+/**
+ * What a guest's answers lack for the system, by the authority's own rules beyond each field's
+ * (SES: an adult's document, its support number for a DNI or NIE, the second surname for a DNI,
+ * a phone or an e-mail, a Spanish municipality as INE names it, a minor's relationship).
+ */
+export function guestProblems(system: System, answer: Answer, guest: number, arrival: string): GuestProblem[] {
+  const problems: GuestProblem[] = [];
+  const v = (name: string) => str(answer, fieldName(guest, name));
+  const add = (name: string, problem: GuestPhrase) => {
+    const spec = SPECS[system].find((s) => s.name === name)!;
+    problems.push({ field: fieldName(guest, name), label: spec.label, guest, problem });
+  };
+  for (const spec of SPECS[system]) if (spec.required && asked(spec, guest) && !v(spec.name)) add(spec.name, 'problem.required');
+  if (system === 'alloggiati') {
+    if (v('birth_country') === 'IT' && !v('birth_place')) add('birth_place', 'problem.authority.birth_place');
+    if (guest === 0 && v('document_country') === 'IT' && !v('document_place')) add('document_place', 'problem.authority.document_place');
+    return problems;
+  }
+  const birth = v('birth_date');
+  const adult = !birth || yearsOld(birth, arrival) >= 18;
+  const type = v('document_type');
+  if (adult && !type) add('document_type', 'problem.authority.document_adult');
+  if (adult && !v('document_number')) add('document_number', 'problem.authority.document_adult');
+  if ((type === 'es_nif' || type === 'es_nie') && !v('document_support')) add('document_support', 'problem.authority.document_support');
+  if (type === 'es_nif' && !v('second_last_name')) add('second_last_name', 'problem.authority.second_last_name');
+  if (type === 'es_nif' || type === 'es_nie') {
+    const number = v('document_number').toUpperCase();
+    if (number && !validSpanishId(number, type)) add('document_number', 'problem.authority.document_number');
+  }
+  if (!v('phone') && !v('email')) add('phone', 'problem.authority.contact');
+  if (v('residence_country') === 'ES' && v('city') && !municipalityCode(v('city'), v('postal_code'))) add('city', 'problem.authority.municipality');
+  if (guest > 0 && birth && !adult && !v('relationship')) add('relationship', 'problem.authority.relationship');
+  return problems;
+}
+
+const DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+
+/** A DNI (8 digits and its letter) or NIE (X, Y or Z, 7 digits and its letter), its letter checked. */
+export function validSpanishId(number: string, type: 'es_nif' | 'es_nie'): boolean {
+  const m = type === 'es_nif' ? /^(\d{8})([A-Z])$/.exec(number) : /^([XYZ])(\d{7})([A-Z])$/.exec(number);
+  if (!m) return false;
+  const digits = type === 'es_nif' ? m[1]! : `${'XYZ'.indexOf(m[1]!)}${m[2]}`;
+  return DNI_LETTERS[Number(digits) % 23] === m.at(-1);
+}
+
+/** A guest's name as the host reads it in a report. */
+export const guestName = (answer: Answer, guest: number) => [str(answer, fieldName(guest, 'first_name')), str(answer, fieldName(guest, 'last_name'))].filter(Boolean).join(' ');
+
+/** Whether a guest beyond the first was answered at all (an empty row is a guest the booking counted but nobody named). */
+export const guestGiven = (system: System, answer: Answer, guest: number) => guest === 0 || SPECS[system].some((s) => str(answer, fieldName(guest, s.name)) !== '');
+
+const alpha3 = (code: string) => countries.alpha2ToAlpha3(code) ?? code;
+
+/** A guest's answers as SES's person: its codes, alpha-3 countries, the municipality's INE code in Spain. */
+export function sesPerson(answer: Answer, guest: number): SesPerson {
+  const v = (name: string) => str(answer, fieldName(guest, name)) || undefined;
+  const type = v('document_type');
+  const country = v('residence_country') ?? '';
+  return {
+    nombre: v('first_name') ?? '',
+    apellido1: v('last_name') ?? '',
+    apellido2: v('second_last_name'),
+    tipoDocumento: type ? SES_DOCUMENT_CODES[type] : undefined,
+    numeroDocumento: type ? v('document_number')?.toUpperCase() : undefined,
+    soporteDocumento: type === 'es_nif' || type === 'es_nie' ? v('document_support')?.toUpperCase() : undefined,
+    fechaNacimiento: v('birth_date') ?? '',
+    nacionalidad: v('nationality') ? alpha3(v('nationality')!) : undefined,
+    sexo: v('sex') ? SES_SEX_CODES[v('sex')!] : undefined,
+    direccion: {
+      direccion: v('address') ?? '',
+      ...(country === 'ES' ? { codigoMunicipio: municipalityCode(v('city') ?? '', v('postal_code') ?? '') } : { nombreMunicipio: v('city') }),
+      codigoPostal: v('postal_code') ?? '',
+      pais: alpha3(country),
+    },
+    telefono: v('phone'),
+    correo: v('email'),
+    parentesco: v('relationship') ? SES_RELATIONSHIP_CODES[v('relationship')!] : undefined,
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * Police reports (docs/authority-reports.md): one a guest of a stay, to the system its listing
+ * reports to. Planned when the guest completes the portal (or the host says "send now"), sent by
+ * the `authority.send` job once the arrival day has come in the listing's time zone, and followed
+ * until the authority has answered. A report is never filed twice on its own: a send is tried
+ * again only when nothing reached the authority, and a lot already taken is queried, not resent.
+ */
+import { createHash } from 'node:crypto';
+import { withTx, type Tx } from '../../db/connection.js';
+import type { Deps } from '../../deps.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso, startOfDayIn } from '../../lib/time.js';
+import { enqueue } from '../../jobs/repo.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { emitWebhook } from '../events/service.js';
+import { findPortal } from '../portal/repo.js';
+import { openAnswers, type Answers } from '../portal/service.js';
+import type { Answer } from '../portal/screens.js';
+import * as reservations from '../reservations/repo.js';
+import type { ReservationRow } from '../reservations/repo.js';
+import { openEstablishment, sesConnection, SYSTEM_NAMES, type System } from './establishments.js';
+import { guestCount, guestGiven, guestName, guestProblems, sesPerson } from './guests.js';
+import * as repo from './repo.js';
+import { cancelCommunications, queryLots, sendPart, SesRefusal } from './ses.js';
+import type { SesStay } from './ses-files.js';
+import { AuthorityUnreachable } from './soap.js';
+
+export type ReportState = 'missing' | 'ready' | 'sending' | 'sent' | 'accepted' | 'rejected';
+
+/** The error code of a send SES never answered: it may be filed, so only the host sends it again. */
+const UNCONFIRMED = 'unconfirmed';
+/** Seconds to the next look at a lot SES has not processed yet, after `polls` looks. */
+const pollDelay = (polls: number) => Math.min(600, 15 * 2 ** polls);
+/** The host is alerted this long before a report not accepted falls due. */
+export const ALERT_HOURS_BEFORE = 6;
+
+/** A report as the API and the console show it. */
+export function reportView(row: repo.ReportRow, now: Date) {
+  const state = row.state as ReportState;
+  const open = state !== 'accepted';
+  return {
+    id: row.id,
+    guest: row.guest_index + 1,
+    guest_name: row.guest_name || null,
+    system: row.system as System,
+    system_name: SYSTEM_NAMES[row.system as System],
+    mode: row.mode as 'test' | 'production',
+    state: state === 'sending' ? ('sent' as const) : state,
+    late: open && Date.parse(row.due_at) < now.getTime(),
+    missing: JSON.parse(row.missing) as string[],
+    due_at: row.due_at,
+    sent_at: row.sent_at,
+    answered_at: row.answered_at,
+    receipt: row.receipt,
+    error: row.error_code || row.error_message ? { code: row.error_code, message: row.error_message } : null,
+  };
+}
+export type ReportView = ReturnType<typeof reportView>;
+
+/**
+ * When a stay's reports fall due: 24 hours from arrival (the time the guest gave, else the start
+ * of the arrival day) in the listing's time zone; undefined without an arrival date.
+ */
+export function dueAt(r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, arrivalTime?: string): Date | undefined {
+  if (!r.check_in_date) return undefined;
+  const [h, m] = (arrivalTime ?? '00:00').split(':').map(Number) as [number, number];
+  return new Date(startOfDayIn(r.check_in_date, r.listing_timezone_name).getTime() + ((h + 24) * 60 + m) * 60_000);
+}
+
+const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
+const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
+
+/** What a guest's report would send (the guest and the stay's dates), to tell a change after sending. */
+function reportDigest(system: System, r: ReservationRow, answers: Answers, guest: number): string {
+  const answer = answers.AuthorityReporting?.answer ?? {};
+  const times = answers.TimeInfoEdit?.answer;
+  const person = system === 'ses' ? sesPerson(answer, guest) : Object.entries(answer).filter(([k]) => (guest === 0 ? !k.startsWith('guest_') : k.startsWith(`guest_${guest}_`)));
+  return digest([person, r.check_in_date, r.check_out_date, text(times, 'arrival_time'), text(times, 'departure_time')]);
+}
+
+/**
+ * Brings a booking's reports up to date with what its guests answered: each guest's state (what
+ * is missing, or ready), a report filed and since changed made ready to be cancelled and sent
+ * again, and the sending job queued for the arrival day (or now). No establishment: no reports.
+ */
+export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: { now: boolean; force?: boolean }): Promise<repo.ReportRow[]> {
+  const establishment = await repo.establishmentFor(tx, r.account_id, r.listing_id);
+  if (!establishment) return [];
+  const system = establishment.system as System;
+  const answers = openAnswers(deps, r, await findPortal(tx, r.id));
+  const answer = answers.AuthorityReporting?.answer ?? {};
+  const due = dueAt(r, text(answers.TimeInfoEdit?.answer, 'arrival_time'));
+  const now = deps.clock();
+  const arrival = r.check_in_date ?? iso(now).slice(0, 10);
+  const existing = await repo.reportsOf(tx, r.id);
+  const count = guestCount(r.number_of_guests);
+  await repo.deleteUnsentReports(tx, r.id, count);
+  const changed: repo.ReportRow[] = [];
+  for (let g = 0; g < count; g++) {
+    const before = existing.find((x) => x.guest_index === g && x.system === system);
+    const missing = [...new Set(guestProblems(system, answer, g, arrival).map((p) => p.field))];
+    if (!r.check_in_date) missing.unshift('check_in_date');
+    if (!r.check_out_date && system === 'ses') missing.unshift('check_out_date');
+    const given = guestGiven(system, answer, g);
+    const sent = reportDigest(system, r, answers, g);
+    // A report on its way stays so until the authority answers (then it is planned again); one
+    // filed stays filed while what it sent holds, and a change makes it ready to go again.
+    // A refusal stays until something changes, or the host sends again (then after fixing the
+    // establishment, say); so does a send SES never answered, which the host has looked for.
+    const unconfirmed = before?.state === 'sent' && before.error_code === UNCONFIRMED;
+    const again = opts.force && before && (before.state === 'rejected' || unconfirmed);
+    const onItsWay = before && !again && (before.state === 'sending' || (before.state === 'sent' && !before.receipt));
+    const filed = before && !again && (before.state === 'accepted' || before.state === 'sent' || before.state === 'rejected') && before.sent_digest === sent;
+    const state: ReportState = onItsWay || filed ? (before.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
+    const row: repo.ReportRow = {
+      id: before?.id ?? newId('rep'),
+      account_id: r.account_id,
+      reservation_id: r.id,
+      guest_index: g,
+      guest_name: guestName(answer, g) || (g === 0 ? (r.guest_full_name ?? '') : ''),
+      system,
+      mode: establishment.mode,
+      state,
+      missing: JSON.stringify(state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
+      sent_digest: before?.sent_digest ?? null,
+      lot: before?.lot ?? null,
+      receipt: before?.receipt ?? null,
+      error_code: state === before?.state ? before.error_code : null,
+      error_message: state === before?.state ? before.error_message : null,
+      due_at: iso(due ?? now),
+      polls: before?.polls ?? 0,
+      alerted_at: before?.alerted_at ?? null,
+      sent_at: before?.sent_at ?? null,
+      answered_at: before?.answered_at ?? null,
+      created_at: before?.created_at ?? iso(now),
+      updated_at: iso(now),
+    };
+    if (!before) await repo.insertReport(tx, row);
+    else {
+      const { id: _id, account_id: _a, reservation_id: _r, ...patch } = row;
+      await repo.updateReport(tx, row.id, patch);
+    }
+    if (!before || before.state !== row.state || before.missing !== row.missing) changed.push(row);
+  }
+  const rows = await repo.reportsOf(tx, r.id);
+  if (rows.some((x) => x.state === 'ready')) {
+    const arrivalDay = r.check_in_date ? startOfDayIn(r.check_in_date, r.listing_timezone_name) : now;
+    const runAt = opts.now || arrivalDay <= now ? now : arrivalDay;
+    await enqueue(tx, deps, 'authority.send', { reservation_id: r.id }, { runAt, uniqueKey: `authority.send:${r.id}:${opts.now ? 'now' : 'arrival'}` });
+    if (runAt === now) deps.wakeWorker();
+  }
+  for (const row of changed) await tellHost(tx, deps, row);
+  return rows;
+}
+
+/** The booking's reports, as the API answers them. */
+export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<ReportView[]> {
+  const r = await reservations.findById(deps.db, accountId, reservationId);
+  if (!r) throw notFound(`reservation ${reservationId}`);
+  const now = deps.clock();
+  return (await repo.reportsOf(deps.db, r.id)).map((row) => reportView(row, now));
+}
+
+/**
+ * The host's "send now": the reports planned from what the guests answered and sent at once,
+ * whatever the day. A report the authority has taken is not sent again unless its guest changed.
+ */
+export async function sendNow(deps: Deps, accountId: string, reservationId: string): Promise<ReportView[]> {
+  const rows = await withTx(deps.db, async (tx) => {
+    const r = await reservations.findById(tx, accountId, reservationId);
+    if (!r) throw notFound(`reservation ${reservationId}`);
+    if (r.status === 'CANCELED') throw new AppError('conflict', 'this reservation was cancelled: its guests are not reported');
+    if (!(await repo.establishmentFor(tx, r.account_id, r.listing_id)))
+      throw new AppError('conflict', `no police system is set for listing ${r.listing_id ?? '(none)'} or for the account: set one with PUT /v1/listings/{listing_id}/authority-establishment`);
+    return planReports(tx, deps, r, { now: true, force: true });
+  });
+  const now = deps.clock();
+  return rows.map((row) => reportView(row, now));
+}
+
+/** A report's new state, told to the account's reservation webhook. */
+async function tellHost(tx: Tx, deps: Deps, row: repo.ReportRow): Promise<void> {
+  await emitWebhook(tx, deps, 'reservation_webhook_url', {
+    accountId: row.account_id,
+    type: 'authority_report.updated',
+    subjectId: row.reservation_id,
+    body: { reservation_id: row.reservation_id, report: reportView(row, deps.clock()) },
+  });
+}
+
+/** Rows changed together (one stay's guests), each told to the host. */
+async function setReports(deps: Deps, rows: repo.ReportRow[], patch: Partial<repo.ReportRow>): Promise<void> {
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    for (const row of rows) {
+      const next = { ...row, ...patch, updated_at: now };
+      await repo.updateReport(tx, row.id, { ...patch, updated_at: now });
+      if (next.state !== row.state || next.error_message !== row.error_message || next.receipt !== row.receipt) await tellHost(tx, deps, next);
+    }
+  });
+}
+
+/** The `authority.send` job: a booking's reports sent, or their lot looked at again. */
+export async function runAuthoritySend(payload: { reservation_id: string }, ctx: JobContext): Promise<void> {
+  const { deps } = ctx;
+  const rows = await repo.reportsOf(deps.db, payload.reservation_id);
+  if (!rows.length) return;
+  const r = await reservations.findById(deps.db, rows[0]!.account_id, payload.reservation_id);
+  const establishment = r && (await repo.establishmentFor(deps.db, r.account_id, r.listing_id));
+  if (!r || !establishment) return;
+  const open = openEstablishment(deps, establishment);
+  if (open.system !== 'ses') return; // Alloggiati Web's rows need its code tables (docs/authority-reports.md).
+  const conn = sesConnection(deps, open.settings, open.credentials, open.mode);
+  const stay = rows.filter((x) => x.system === 'ses');
+
+  // A send whose answer never came back (the worker stopped, or the answer was lost): it may be
+  // filed, and SES cannot be asked by anything but the lot. It is not sent again on its own.
+  const unanswered = stay.filter((x) => x.state === 'sending');
+  if (unanswered.length) {
+    await setReports(deps, unanswered, {
+      state: 'sent',
+      error_code: UNCONFIRMED,
+      error_message: 'SES.HOSPEDAJES did not answer this send: it may have been filed. Look for it in the SES portal; if it is not there, send it again.',
+    });
+    return;
+  }
+
+  // A lot SES has taken: asked about, never sent again.
+  const pending = stay.filter((x) => x.state === 'sent' && x.lot && !x.receipt);
+  if (pending.length) return followLot(deps, conn, r, pending);
+
+  // The stay goes whole, one communication: every guest ready (or filed and unchanged).
+  const ready = stay.filter((x) => x.state === 'ready');
+  if (!ready.length || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
+  const answer = answers.AuthorityReporting?.answer ?? {};
+  const stale = [...new Set(stay.map((x) => x.receipt).filter((c): c is string => Boolean(c)))];
+  try {
+    // A stay filed before and changed since: its communication is cancelled, then the stay sent again.
+    if (stale.length) await cancelCommunications(conn, stale);
+    await setReports(deps, stay, { state: 'sending', receipt: null, lot: null, error_code: null, error_message: null, polls: 0, sent_at: iso(deps.clock()) });
+    const { lot } = await sendPart(conn, open.settings.establishment_code ?? '', [sesStay(r, answers.TimeInfoEdit?.answer, answer, stay.length)]);
+    for (const row of stay) await setReports(deps, [row], { state: 'sent', lot, sent_digest: reportDigest('ses', r, answers, row.guest_index) });
+    await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { runAt: new Date(deps.clock().getTime() + pollDelay(0) * 1000), uniqueKey: `authority.poll:${r.id}` });
+  } catch (err) {
+    if (err instanceof SesRefusal) {
+      await setReports(deps, stay, { state: 'rejected', error_code: String(err.code), error_message: err.description, answered_at: iso(deps.clock()) });
+      return;
+    }
+    if (err instanceof AuthorityUnreachable && !err.mayHaveArrived) {
+      // Nothing reached SES: the stay is ready again, and the job tries later (its backoff).
+      await setReports(deps, stay, { state: 'ready', sent_at: null });
+      throw err;
+    }
+    if (err instanceof AuthorityUnreachable) {
+      await setReports(deps, stay, {
+        state: 'sent',
+        error_code: UNCONFIRMED,
+        error_message: `${err.message}. It may have been filed: look for it in the SES portal; if it is not there, send it again.`,
+      });
+      return;
+    }
+    throw err;
+  }
+}
+
+/** A lot looked at: each guest's code or error once processed, or another look later. */
+async function followLot(deps: Deps, conn: ReturnType<typeof sesConnection>, r: ReservationRow, pending: repo.ReportRow[]): Promise<void> {
+  const lot = pending[0]!.lot!;
+  const [result] = await queryLots(conn, [lot]);
+  const now = iso(deps.clock());
+  if (!result || result.state === 4 || result.state === 5) {
+    const polls = pending[0]!.polls + 1;
+    await setReports(deps, pending, { polls });
+    await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { runAt: new Date(deps.clock().getTime() + pollDelay(polls) * 1000), uniqueKey: `authority.poll:${r.id}` });
+    return;
+  }
+  if (result.state === 2 || result.state === 3) {
+    await setReports(deps, pending, { state: 'rejected', error_code: `lot ${result.state}`, error_message: result.stateWords, answered_at: now });
+    return;
+  }
+  // One stay a part: its one communication answers for every guest of it.
+  const c = result.results[0];
+  if (c?.code) await setReports(deps, pending, { state: 'accepted', receipt: c.code, error_code: null, error_message: null, answered_at: now });
+  else await setReports(deps, pending, { state: 'rejected', error_code: c?.errorType ?? `lot ${result.state}`, error_message: c?.error ?? result.stateWords, answered_at: now });
+  // What changed while the lot was processed goes now: planned again against the answers of today.
+  await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: true }));
+}
+
+/** SES's payment types: a booking from a platform was paid through it. */
+const PLATFORMS = new Set(['airbnb', 'booking', 'vrbo', 'expedia', 'homeaway']);
+
+/** A booking's stay as SES's communication: its contract, dates, and every guest. */
+export function sesStay(r: ReservationRow, times: Answer | undefined, answer: Answer, guests: number): SesStay {
+  const time = (k: string, fallback: string) => (text(times, k) ?? fallback).padEnd(5, '0');
+  return {
+    referencia: r.id,
+    fechaContrato: r.created_at.slice(0, 10),
+    fechaEntrada: `${r.check_in_date}T${time('arrival_time', '00:00')}:00`,
+    fechaSalida: `${r.check_out_date}T${time('departure_time', '00:00')}:00`,
+    internet: false,
+    pago: { tipoPago: PLATFORMS.has((r.source ?? '').toLowerCase()) ? 'PLATF' : 'OTRO' },
+    personas: Array.from({ length: guests }, (_, g) => sesPerson(answer, g)),
+  };
+}
