@@ -351,7 +351,8 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
         {fields.map((f, i) => (
           <>
             {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
-            <FieldInput t={t} f={f} values={shown} saved={saved} />
+            {/* Under its guest's heading, a field goes by its own name ("Nombre", not "Huésped 2: nombre"). */}
+            <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} />
           </>
         ))}
         {fields.some((f) => f.kind === 'country') ? (

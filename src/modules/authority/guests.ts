@@ -102,9 +102,7 @@ export function authorityFields(system: System, numberOfGuests: number | null): 
   for (let g = 0; g < guestCount(numberOfGuests); g++) {
     for (const { only, ...spec } of SPECS[system]) {
       if (!asked({ only, ...spec }, g)) continue;
-      // The other guests' fields are asked, not required, on the form: the rules below say which
-      // a guest must give, and a host may send what is complete and finish the rest with the guest.
-      out.push({ ...spec, name: fieldName(g, spec.name), labelValues: { n: g + 1 }, required: spec.required === true && g === 0 });
+      out.push({ ...spec, name: fieldName(g, spec.name), labelValues: { n: g + 1 } });
     }
   }
   return out;
@@ -206,4 +204,18 @@ export function sesPerson(answer: Answer, guest: number): SesPerson {
     correo: v('email'),
     parentesco: v('relationship') ? SES_RELATIONSHIP_CODES[v('relationship')!] : undefined,
   };
+}
+
+/** A field of the report by its name on the form ("guest_1_phone"), in any system's list. */
+export function authorityField(name: string): Field | undefined {
+  const m = /^guest_(\d+)_(.+)$/.exec(name);
+  const [guest, base] = m ? [Number(m[1]), m[2]!] : [0, name];
+  for (const system of ['ses', 'alloggiati'] as const) {
+    const spec = SPECS[system].find((x) => x.name === base && asked(x, guest));
+    if (spec) {
+      const { only: _only, ...field } = spec;
+      return { ...field, name, labelValues: { n: guest + 1 } };
+    }
+  }
+  return undefined;
 }

@@ -54,3 +54,34 @@ export async function updateReport(db: Db, id: string, patch: Partial<Omit<Repor
 export async function deleteUnsentReports(db: Db, reservationId: string, fromGuest: number): Promise<void> {
   await db.deleteFrom('authority_reports').where('reservation_id', '=', reservationId).where('guest_index', '>=', fromGuest).where('receipt', 'is', null).where('lot', 'is', null).execute();
 }
+
+/** A report beside its booking's listing and stay, for the account's list of reports. */
+export type ListedReport = ReportRow & { listing_id: string | null; listing_nickname: string | null; check_in_date: string | null; guest_full_name: string | null };
+
+/** The account's reports not yet accepted, soonest due first (a listing's only, when given). */
+export function openReports(db: Db, accountId: string, listingId: string | undefined, limit: number): Promise<ListedReport[]> {
+  let q = db
+    .selectFrom('authority_reports')
+    .innerJoin('reservations', 'reservations.id', 'authority_reports.reservation_id')
+    .selectAll('authority_reports')
+    .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name'])
+    .where('authority_reports.account_id', '=', accountId)
+    .where('authority_reports.state', '!=', 'accepted');
+  if (listingId !== undefined) q = q.where('reservations.listing_id', '=', listingId);
+  return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
+}
+
+/** The listings the account's open reports are for, to filter by. */
+export async function reportListings(db: Db, accountId: string): Promise<{ listing_id: string; listing_nickname: string | null }[]> {
+  const rows = await db
+    .selectFrom('authority_reports')
+    .innerJoin('reservations', 'reservations.id', 'authority_reports.reservation_id')
+    .select(['reservations.listing_id', 'reservations.listing_nickname'])
+    .where('authority_reports.account_id', '=', accountId)
+    .where('reservations.listing_id', 'is not', null)
+    .distinct()
+    .execute();
+  const seen = new Map<string, string | null>();
+  for (const r of rows) if (r.listing_id && !seen.get(r.listing_id)) seen.set(r.listing_id, r.listing_nickname);
+  return [...seen].map(([listing_id, listing_nickname]) => ({ listing_id, listing_nickname })).sort((a, b) => (a.listing_nickname ?? a.listing_id).localeCompare(b.listing_nickname ?? b.listing_id));
+}

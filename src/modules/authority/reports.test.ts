@@ -73,12 +73,15 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
 
   /** The sending job as the worker runs it, at a moment. */
   const runSend = (reservationId: string, at = new Date()) =>
-    runAuthoritySend({ reservation_id: reservationId }, {
-      deps: { ...t.deps, clock: () => at },
-      job: { attempt: 1, max_attempts: 8 } as JobRow,
-      signal: new AbortController().signal,
-      breathe: timeSlicer(),
-    });
+    runAuthoritySend(
+      { reservation_id: reservationId },
+      {
+        deps: { ...t.deps, clock: () => at },
+        job: { attempt: 1, max_attempts: 8 } as JobRow,
+        signal: new AbortController().signal,
+        breathe: timeSlicer(),
+      },
+    );
 
   async function booking(checkIn = today, guests = 2) {
     const r = await call(t, 'POST', '/v1/reservations', {
@@ -281,7 +284,11 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     await runSend(r2.json.id);
     const [refused] = await reports(r2.json.id);
     assert.equal(refused!.state, 'rejected');
-    assert.deepEqual(refused!.error, { code: '10103', message: 'No existe un arrendador para ese código: 0000000009' });
+    assert.deepEqual(refused!.error, {
+      code: '10103',
+      message: 'No existe un arrendador para ese código: 0000000009',
+      fix: 'SES does not know this landlord code: check the código de arrendador in the police settings of the listing, then send again.',
+    });
     const sent = ses.requests.length;
     await runSend(r2.json.id);
     assert.equal(ses.requests.length, sent, 'not sent again on its own');

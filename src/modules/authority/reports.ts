@@ -53,8 +53,26 @@ export function reportView(row: repo.ReportRow, now: Date) {
     sent_at: row.sent_at,
     answered_at: row.answered_at,
     receipt: row.receipt,
-    error: row.error_code || row.error_message ? { code: row.error_code, message: row.error_message } : null,
+    error: row.error_code || row.error_message ? { code: row.error_code, message: row.error_message, fix: fixFor(row.error_code) } : null,
   };
+}
+
+/** What the host does about an answer of SES, by its code. */
+const SES_FIXES: Record<string, string> = {
+  '10103': 'SES does not know this landlord code: check the código de arrendador in the police settings of the listing, then send again.',
+  '10107': 'SES refused the web-service user or password: set them again in the police settings of the listing, then send again.',
+  '10120': 'Sending by web service is not enabled for this landlord: tick "Envío de comunicaciones por servicio web" in the SES portal, then send again.',
+  '10121': 'SES refused the file: a guest’s details break its rules (its words above). Correct them with the guest, then send again.',
+  '10130': 'SES found a field missing or wrong (its words above): correct it, then send again.',
+  '10131': 'SES found a field missing or wrong (its words above): correct it, then send again.',
+  [UNCONFIRMED]: 'Look for this stay in the SES portal (Comunicaciones). If it is there, nothing more is needed; if not, send again.',
+};
+
+/** What to do about a report's error, in words. */
+export function fixFor(code: string | null): string {
+  if (code && SES_FIXES[code]) return SES_FIXES[code];
+  if (code && /validaci/i.test(code)) return 'SES refused a guest’s details (its words above): correct them with the guest or in the booking, then send again.';
+  return 'Read the authority’s words above; once the cause is fixed, send again.';
 }
 export type ReportView = ReturnType<typeof reportView>;
 
@@ -302,5 +320,27 @@ export function sesStay(r: ReservationRow, times: Answer | undefined, answer: An
     internet: false,
     pago: { tipoPago: PLATFORMS.has((r.source ?? '').toLowerCase()) ? 'PLATF' : 'OTRO' },
     personas: Array.from({ length: guests }, (_, g) => sesPerson(answer, g)),
+  };
+}
+
+/** The account's reports still open, as the console's Reports page groups them. */
+export async function openReportsView(deps: Deps, accountId: string, listingId: string | undefined) {
+  const now = deps.clock();
+  const [rows, listings] = await Promise.all([repo.openReports(deps.db, accountId, listingId, 500), repo.reportListings(deps.db, accountId)]);
+  const items = rows.map((row) => ({
+    ...reportView(row, now),
+    reservation_id: row.reservation_id,
+    listing_id: row.listing_id,
+    listing_nickname: row.listing_nickname,
+    check_in_date: row.check_in_date,
+    booked_by: row.guest_full_name,
+  }));
+  const day = now.getTime() + 86_400_000;
+  return {
+    late: items.filter((x) => x.late),
+    rejected: items.filter((x) => !x.late && x.state === 'rejected'),
+    due: items.filter((x) => !x.late && x.state !== 'rejected' && Date.parse(x.due_at) <= day),
+    later: items.filter((x) => !x.late && x.state !== 'rejected' && Date.parse(x.due_at) > day),
+    listings,
   };
 }

@@ -70,7 +70,13 @@ const Report = Type.Object(
     sent_at: Nullable(Type.String()),
     answered_at: Nullable(Type.String()),
     receipt: Nullable(Type.String({ description: 'the authority’s number for the filing (SES: codigoComunicacion), the only proof of filing' })),
-    error: Nullable(Type.Object({ code: Nullable(Type.String()), message: Nullable(Type.String()) })),
+    error: Nullable(
+      Type.Object({
+        code: Nullable(Type.String({ description: 'the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost' })),
+        message: Nullable(Type.String({ description: 'the authority’s own words' })),
+        fix: Type.String({ description: 'what to do about it, in words' }),
+      }),
+    ),
   },
   { title: 'AuthorityReport' },
 );

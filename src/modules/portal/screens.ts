@@ -1,6 +1,7 @@
 import { countryCode, type GuestPhrase, type Translator, type Values } from '../../i18n/index.js';
 import { fileKind, MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
 import type { Screen } from '../settings/screens.js';
+import { authorityField } from '../authority/guests.js';
 
 /**
  * What each of the 22 guest-portal screens asks, as data: the portal's page renders a screen's
@@ -234,7 +235,10 @@ const KEPT_WITH_TERMS: Record<string, string> = { terms_version: 'Version accept
 
 /** The field a stored answer belongs to (the guest list's rows included), if any. */
 export function fieldOf(screen: Screen, name: string): Field | undefined {
-  return SCREEN_DEFS[screen]?.fields.find((f) => f.name === name) ?? (screen === 'GuestList' ? guestRows(11).find((f) => f.name === name) : undefined);
+  return (
+    SCREEN_DEFS[screen]?.fields.find((f) => f.name === name) ??
+    (screen === 'GuestList' ? guestRows(11).find((f) => f.name === name) : screen === 'AuthorityReporting' ? authorityField(name) : undefined)
+  );
 }
 
 /**

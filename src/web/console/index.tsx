@@ -22,6 +22,7 @@ import { webhookPages } from './webhooks.js';
 import { mePages } from './me.js';
 import { peoplePages } from './people.js';
 import { auditPages } from './audit.js';
+import { reportPages } from './reports.js';
 import { keyPages } from './keys.js';
 import { queuePages } from './queue.js';
 import { ConsolePage, show } from './shell.js';
@@ -164,6 +165,7 @@ export const consolePages =
     await app.register(listingPages(deps));
     await app.register(webhookPages(deps));
     await app.register(checkPages(deps));
+    await app.register(reportPages(deps));
     await app.register(accountPages(deps));
     await app.register(mePages(deps));
     await app.register(peoplePages(deps));

@@ -1,3 +1,6 @@
+import { establishmentFor } from '../../modules/authority/repo.js';
+import { reportsView, sendNow, type ReportView } from '../../modules/authority/reports.js';
+import { ReportState } from './reports.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
@@ -93,6 +96,7 @@ const DONE: Record<string, string> = {
   blocklist: "Added to your blocklist. This booking and the guest's other stays that have not ended are being screened again.",
   sent: 'The message is on its way to the guest; it shows above once sent.',
   dismissed: 'Dismissed as a different person, with a note. The booking is being screened again; the entry alerts again if the list changes it.',
+  reports: 'The police reports are on their way: their states show below once the authority answers (reload).',
 };
 
 /** A guest's language by name ("German"), as a host reads it. */
@@ -303,6 +307,41 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
             ))}
           </tbody>
         </table>
+      ) : null}
+    </>
+  );
+}
+
+/** Each guest's police report, and the host's "send now". */
+function PoliceReports({ ctx, r, reports }: { ctx: Ctx; r: ReservationRow; reports: ReportView[] }) {
+  return (
+    <>
+      {reports.length ? (
+        <table class="cards" id="reports">
+          <Head columns={['Guest', 'Report', 'Due']} />
+          <tbody>
+            {reports.map((x) => (
+              <tr>
+                <td data-label="Guest">{x.guest_name || `Guest ${x.guest}`}</td>
+                <td data-label="Report">
+                  <span class="muted">{x.system_name}: </span>
+                  <ReportState report={x} />
+                </td>
+                <td data-label="Due">{when(x.due_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>Nothing yet: each guest's report is made when the guest completes the portal.</p>
+      )}
+      {r.status !== 'CANCELED' ? (
+        <PostForm ctx={ctx} action={`/console/reservations/${r.id}/authority-reports`} role="reviewer">
+          <p class="muted">Reports go on their own on the arrival day. Send now files what the guests have given today, and sends again one rejected once you have fixed its cause.</p>
+          <button type="submit" id="send-reports" class="secondary">
+            Send now
+          </button>
+        </PostForm>
       ) : null}
     </>
   );
@@ -674,7 +713,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered] = await Promise.all([
+  const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered, reports, establishment] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
@@ -684,6 +723,8 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     flagged ? guestListedEntries(deps, r) : [],
     latestReading(deps.db, deps, r.account_id, r.id),
     checksOfReservation(deps, r.account_id, r.id),
+    reportsView(deps, r.account_id, r.id),
+    establishmentFor(deps.db, r.account_id, r.listing_id),
   ]);
   const identification = openIdentification(deps, r);
   const kept = read ? await readingPhotos(deps, read.verification_id) : { document: false, selfie: false };
@@ -826,6 +867,12 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
         <h2 id="portal-h">Guest portal</h2>
         <GuestPortal r={r} portal={portal} progress={progress} />
       </section>
+      {reports.length || establishment ? (
+        <section class="panel" aria-labelledby="reports-h">
+          <h2 id="reports-h">Police reports</h2>
+          <PoliceReports ctx={ctx} r={r} reports={reports} />
+        </section>
+      ) : null}
       <div class="grid2">
         <section class="panel" aria-labelledby="payments-h">
           <h2 id="payments-h">Payments</h2>
@@ -937,6 +984,12 @@ export const reservationPages =
         return seeOther(reply, back(r.id, supervised));
       },
     );
+
+    app.post('/console/reservations/:id/authority-reports', { config: { role: 'reviewer' }, schema: { hide: true, params: IdParams, body: Type.Object({ ...CsrfField }) } }, async (request, reply) => {
+      const r = await getReservation(deps, request.account, request.params.id);
+      await sendNow(deps, r.account_id, r.id);
+      return seeOther(reply, back(r.id, 'reports'));
+    });
 
     app.post('/console/reservations/:id/screen', { schema: { hide: true, params: IdParams, body: Type.Object({ ...CsrfField }) } }, async (request, reply) => {
       const r = await getReservation(deps, request.account, request.params.id);

@@ -32,6 +32,7 @@ const NAV = [
   ['settings', '/console/settings', 'Settings'],
   ['webhooks', '/console/webhooks', 'Webhooks'],
   ['checks', '/console/checks', 'Background checks'],
+  ['reports', '/console/reports', 'Police reports'],
 ] as const;
 
 /** An owner's pages, after the work's. */

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startFakeSes, type FakeSes } from '../../../test/fake-ses.js';
+import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../../test/browser.js';
+import { call, createTestApp, dbKind, setPortalScreens, tenant, type TestApp } from '../../../test/harness.js';
+import type { JobRow } from '../../jobs/repo.js';
+import type { JobContext } from '../../jobs/worker.js';
+import { runAuthoritySend } from '../../modules/authority/reports.js';
+
+const SES = { user: 'B12345678WS', password: 'secreta', arrendador: '0000000001' };
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
+  let t: TestApp;
+  let ses: FakeSes;
+  let browser: Browser;
+  let base: string;
+  before(async () => {
+    ses = await startFakeSes(SES);
+    t = await createTestApp({ GUESTSCREEN_SES_TEST_URL: ses.url });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t.close();
+    await ses.close();
+  });
+
+  it('asks a family in Spanish for what SES needs, tells them what is missing, and shows the host each guest’s report and the day’s reports', async () => {
+    const me = await tenant(t);
+    await withPassword(t, me);
+    await setPortalScreens(t, me.key, { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' });
+    const est = await call(t, 'PUT', '/v1/listings/sol-1/authority-establishment', {
+      key: me.key,
+      body: { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password },
+    });
+    assert.equal(est.status, 200, est.body);
+    const booking = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: {
+        listing_id: 'sol-1',
+        listing_nickname: 'Ático Puerta del Sol',
+        number_of_guests: 2,
+        check_in_date: day(0),
+        check_out_date: day(3),
+        listing_timezone_name: 'Europe/Madrid',
+        guest: { first_name: 'Marta', last_name: 'Ruiz', email: 'marta@example.es' },
+      },
+    });
+    const id = booking.json.id as string;
+
+    const context = await browser.newContext({ locale: 'es-ES' });
+    const page = await context.newPage();
+    await page.goto(base + new URL(booking.json.guest_portal_url).pathname);
+    await page.waitForSelector('h1:has-text("Registro")');
+    assert.equal(await page.inputValue('#f_first_name'), 'Marta', 'what the booking knows is filled in');
+    assert.equal(await page.inputValue('#f_email'), 'marta@example.es');
+    await page.fill('#f_last_name', 'Ruiz');
+    await page.fill('#f_second_last_name', 'Ortega');
+    await page.selectOption('#f_sex', 'female');
+    await page.fill('#f_birth_date', '1985-03-14');
+    await page.fill('#f_nationality', 'España');
+    await page.selectOption('#f_document_type', 'es_nif');
+    await page.fill('#f_document_number', '12345678Z');
+    await page.fill('#f_residence_country', 'España');
+    await page.fill('#f_address', 'Calle de Alcalá 12, 3ºA');
+    await page.fill('#f_city', 'Alcalá de Henares');
+    await page.fill('#f_postal_code', '28801');
+    // The second guest, a child: named, but without a relationship or a way to reach them.
+    await page.fill('#f_guest_1_first_name', 'Pablo');
+    await page.fill('#f_guest_1_last_name', 'Ruiz');
+    await page.selectOption('#f_guest_1_sex', 'male');
+    await page.fill('#f_guest_1_birth_date', '2016-09-01');
+    await page.fill('#f_guest_1_nationality', 'España');
+    await page.fill('#f_guest_1_residence_country', 'España');
+    await page.fill('#f_guest_1_address', 'Calle de Alcalá 12, 3ºA');
+    await page.fill('#f_guest_1_city', 'Alcalá de Henares');
+    await page.fill('#f_guest_1_postal_code', '28801');
+    await page.click('button[value=save]');
+    const problems = (await page.textContent('[role=alert]')) ?? '';
+    assert.match(problems, /Número de soporte \(DNI o NIE\): es obligatorio con DNI o NIE/);
+    assert.match(problems, /Huésped 2: teléfono: indica un teléfono o un correo/);
+    assert.match(problems, /Huésped 2: parentesco con el huésped 1: es obligatorio para menores de 18 años/);
+    await snap(page, 'portal-police-report');
+    await page.fill('#f_document_support', 'CAA000000');
+    await page.fill('#f_guest_1_email', 'marta@example.es');
+    await page.selectOption('#f_guest_1_relationship', 'child');
+    await page.click('button[value=save]');
+    await page.waitForSelector('button:has-text("Enviar")');
+    await page.click('button:has-text("Enviar")');
+    await page.waitForLoadState();
+
+    // Sent on the arrival day (today), the lot followed to its answer.
+    const run = () =>
+      runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
+    for (let i = 0; i < 4; i++) await run();
+    assert.match(ses.parts.at(-1) ?? '', /<codigoMunicipio>28005<\/codigoMunicipio>/, 'Alcalá de Henares by its INE code');
+
+    // A second booking whose guest has not finished: missing, due today.
+    const other = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: { listing_id: 'sol-1', listing_nickname: 'Ático Puerta del Sol', number_of_guests: 1, check_in_date: day(0), check_out_date: day(2), guest: { first_name: 'Tom', last_name: 'Baker' } },
+    });
+    assert.equal((await call(t, 'POST', `/v1/reservations/${other.json.id}/authority-reports`, { key: me.key })).status, 202);
+
+    const host = await (await browser.newContext()).newPage();
+    await signIn(host, base, me.account.email ?? '');
+    await host.goto(`${base}/console/reservations/${id}`);
+    const reports = (await host.textContent('#reports')) ?? '';
+    assert.match(reports, /Marta Ruiz/);
+    assert.match(reports, /Pablo Ruiz/);
+    assert.match(reports, /Accepted/);
+    assert.match(reports, /Receipt/);
+    await host.locator('#reports-h').scrollIntoViewIfNeeded();
+    await snap(host, 'console-reservation-police-reports');
+
+    await host.goto(`${base}/console/reports`);
+    const due = (await host.textContent('#due')) ?? '';
+    assert.match(due, /Tom Baker/);
+    assert.match(due, /The guest has not given: /);
+    assert.doesNotMatch(due, /Marta Ruiz/, 'an accepted report is not listed');
+    await snap(host, 'console-police-reports');
+  });
+});

@@ -1,0 +1,147 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { translator } from '../../i18n/index.js';
+import { authorityField } from '../../modules/authority/guests.js';
+import { openReportsView, type ReportView } from '../../modules/authority/reports.js';
+import { ColorBadge, ConsolePage, dropEmpty, Head, show, when, type Ctx } from './shell.js';
+
+/** The console speaks English. */
+const ENGLISH = translator('en');
+
+/** A report's state in the host's words, and its badge's colour. */
+const STATE_WORDS: Record<ReportView['state'], [string, string]> = {
+  missing: ['Missing details', 'yellow'],
+  ready: ['Ready to send', 'grey'],
+  sent: ['Sent, waiting for the authority', 'grey'],
+  accepted: ['Accepted', 'green'],
+  rejected: ['Rejected', 'red'],
+};
+
+/** The fields a guest still has to give, as the portal asks them ("Guest 2: phone"). */
+export function missingInWords(names: string[]): string {
+  const words = names.map((name) => {
+    if (name === 'check_in_date') return "the booking's check-in date";
+    if (name === 'check_out_date') return "the booking's check-out date";
+    const field = authorityField(name);
+    return field ? ENGLISH.t(field.label, field.labelValues) : name.replaceAll('_', ' ');
+  });
+  return ENGLISH.list(words);
+}
+
+/** A report's state, with what is missing, the receipt, or the authority's refusal and what to do. */
+export function ReportState({ report }: { report: ReportView }) {
+  const [words, color] = STATE_WORDS[report.state];
+  return (
+    <>
+      <ColorBadge color={report.late ? 'red' : color} label={report.late ? `Late · ${words}` : words} />
+      {report.mode === 'test' ? <span class="muted"> (the authority's test service: nothing filed)</span> : null}
+      {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing)}.</p> : null}
+      {report.state === 'accepted' && report.receipt ? (
+        <p>
+          Receipt <code class="receipt">{report.receipt}</code>, {when(report.answered_at)}.
+        </p>
+      ) : null}
+      {report.error ? (
+        <p class="report-error">
+          {report.error.message ? (
+            <>
+              {report.system_name} said{report.error.code && report.error.code !== 'unconfirmed' ? ` (${report.error.code})` : ''}: <q>{report.error.message}</q>.{' '}
+            </>
+          ) : null}
+          {report.error.fix}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+type Item = Awaited<ReturnType<typeof openReportsView>>['late'][number];
+
+function ReportTable({ id, items }: { id: string; items: Item[] }) {
+  if (!items.length) return <p class="muted">None.</p>;
+  return (
+    <table class="list cards" id={id}>
+      <Head columns={['Guest', 'Stay', 'Report', 'Due']} />
+      <tbody>
+        {items.map((x) => (
+          <tr>
+            <td data-label="Guest">
+              <a href={`/console/reservations/${x.reservation_id}`}>{x.guest_name || `Guest ${x.guest} of ${x.booked_by ?? 'the booking'}`}</a>
+              {x.guest > 1 ? <span class="muted"> (guest {x.guest})</span> : null}
+            </td>
+            <td data-label="Stay">
+              {x.listing_nickname ?? x.listing_id ?? 'No listing'}
+              <br />
+              <span class="muted">arrives {x.check_in_date ?? '—'}</span>
+            </td>
+            <td data-label="Report">
+              <span class="muted">{x.system_name}: </span>
+              <ReportState report={x} />
+            </td>
+            <td data-label="Due">{when(x.due_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+async function reportsPage(deps: Deps, ctx: Ctx, listing: string | undefined) {
+  const v = await openReportsView(deps, ctx.account.id, listing);
+  return (
+    <ConsolePage ctx={ctx} title="Police reports" section="reports">
+      <h1>Police reports</h1>
+      <p>
+        Every guest reported to the police as the law of the listing's country asks: within 24 hours of arrival in Spain and Italy. Each goes on its own once the guest has completed the portal and the
+        arrival day has come; the booking's page sends one at once. The same reports are at GET /v1/reservations/{'{id}'}/authority-reports.
+      </p>
+      <form method="get" action="/console/reports">
+        <div class="filters">
+          <div>
+            <label for="listing">Listing</label>
+            <select id="listing" name="listing">
+              <option value="">All listings</option>
+              {v.listings.map((l) => (
+                <option value={l.listing_id} selected={l.listing_id === listing}>
+                  {l.listing_nickname ?? l.listing_id}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <button type="submit">Show</button>
+      </form>
+      <section class="panel" aria-labelledby="late-h">
+        <h2 id="late-h">Late ({v.late.length})</h2>
+        <p class="muted">Past the deadline and not accepted: send them today.</p>
+        <ReportTable id="late" items={v.late} />
+      </section>
+      <section class="panel" aria-labelledby="rejected-h">
+        <h2 id="rejected-h">Rejected ({v.rejected.length})</h2>
+        <ReportTable id="rejected" items={v.rejected} />
+      </section>
+      <section class="panel" aria-labelledby="due-h">
+        <h2 id="due-h">Due in the next 24 hours ({v.due.length})</h2>
+        <ReportTable id="due" items={v.due} />
+      </section>
+      {v.later.length ? (
+        <section class="panel" aria-labelledby="later-h">
+          <h2 id="later-h">Later ({v.later.length})</h2>
+          <ReportTable id="later" items={v.later} />
+        </section>
+      ) : null}
+    </ConsolePage>
+  );
+}
+
+const ReportsQuery = Type.Object({ listing: Type.Optional(Type.String({ maxLength: 200 })) });
+
+/** The police reports due today, late and rejected, by listing. */
+export const reportPages =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/console/reports', { preValidation: dropEmpty, schema: { hide: true, querystring: ReportsQuery } }, async (request, reply) =>
+      show(request, reply, (ctx) => reportsPage(deps, ctx, request.query.listing)),
+    );
+  };
