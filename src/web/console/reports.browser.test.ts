@@ -5,7 +5,6 @@ import { startFakeSes, type FakeSes } from '../../../test/fake-ses.js';
 import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../../test/browser.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type TestApp } from '../../../test/harness.js';
 import type { JobRow } from '../../jobs/repo.js';
-import type { JobContext } from '../../jobs/worker.js';
 import { runAuthoritySend } from '../../modules/authority/reports.js';
 
 const SES = { user: 'B12345678WS', password: 'secreta', arrendador: '0000000001' };
