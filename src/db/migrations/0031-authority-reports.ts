@@ -36,4 +36,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('authority_reports_guest', ['reservation_id', 'guest_index', 'system'])
     .execute();
   await db.schema.createIndex('authority_reports_account_due').on('authority_reports').columns(['account_id', 'due_at']).execute();
+  // The hourly look for reports near their deadline, across accounts.
+  await db.schema.createIndex('authority_reports_due').on('authority_reports').columns(['due_at']).execute();
 }

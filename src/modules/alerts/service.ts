@@ -4,6 +4,10 @@ import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { enqueueAll } from '../../jobs/repo.js';
 import { dateInWords } from '../../lib/host-messages.js';
+import { markAlerted, reportsToAlert } from '../authority/repo.js';
+import { ALERT_HOURS_BEFORE, reportsView, type ReportView } from '../authority/reports.js';
+import { missingInWords } from '../authority/guests.js';
+import { translator } from '../../i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { releaseTime } from '../messages/check-in.js';
@@ -20,8 +24,11 @@ import { audit } from '../audit/repo.js';
 import { badRequest } from '../../lib/errors.js';
 import * as repo from './repo.js';
 
-/** Why the account's people are told of a guest: the verdict turned red or orange, or the portal is unfinished close to check-in. */
-export type AlertReason = 'red' | 'orange' | 'portal';
+/**
+ * Why the account's people are told of a guest: the verdict turned red or orange, the portal is
+ * unfinished close to check-in, or a police report is not accepted 6 hours before its deadline.
+ */
+export type AlertReason = 'red' | 'orange' | 'portal' | 'report';
 export const ALERT_MODES = ['each', 'digest', 'off'] as const;
 export type AlertMode = (typeof ALERT_MODES)[number];
 export const ALERT_MODE_WORDS: Record<AlertMode, string> = {
@@ -39,7 +46,7 @@ export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: 
   const people = await repo.alertedPeople(tx, r.account_id);
   if (!people.length) return;
   const now = iso(deps.clock());
-  const risk = reason === 'portal' ? '' : (storedVerdict(r)?.trace[0]?.code ?? '');
+  const risk = reason === 'portal' || reason === 'report' ? '' : (storedVerdict(r)?.trace[0]?.code ?? '');
   const added = await repo.insertAlerts(
     tx,
     people.map((p) => ({
@@ -49,7 +56,8 @@ export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: 
       user_id: p.id,
       reason,
       risk,
-      mode: p.alerts === 'digest' ? 'digest' : 'each',
+      // A police report's deadline is hours away: it cannot wait for tomorrow's digest.
+      mode: p.alerts === 'digest' && reason !== 'report' ? 'digest' : 'each',
       state: 'queued',
       created_at: now,
       sent_at: null,
@@ -112,8 +120,12 @@ export function verdictNews(before: ReservationRow, after: ReservationRow): Aler
 /** A top risk's weight: a finding's strength, a business rule's as strong evidence. */
 const weight = (s: Strength | 'rule') => (s === 'rule' ? rank('strong') : rank(s));
 
-/** Whether there is still something to tell: nobody decided meanwhile, the booking stands, the portal is still unfinished. */
-function stillNeeded(r: ReservationRow, reason: string, today: string): boolean {
+/**
+ * Whether there is still something to tell: nobody decided meanwhile, the booking stands, the
+ * portal is still unfinished, a police report is still not accepted.
+ */
+function stillNeeded(r: ReservationRow, reason: string, today: string, reports: ReportView[]): boolean {
+  if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => x.state !== 'accepted');
   if (r.supervised || r.status === 'CANCELED') return false;
   if (reason === 'portal') return !r.guestportal_completed && (r.check_in_date ?? '') >= today;
   return r.risk_color === reason;
@@ -121,11 +133,35 @@ function stillNeeded(r: ReservationRow, reason: string, today: string): boolean 
 
 const guestName = (r: ReservationRow) => guestNameOf(r) ?? 'A guest without a name';
 
+/** A guest's police report as an e-mail says it: its state, and what to do. */
+function reportInWords(x: ReportView): string {
+  const who = x.guest_name || `Guest ${x.guest}`;
+  if (x.state === 'missing') return `${who}: not given yet: ${missingInWords(x.missing, ENGLISH)}. Ask the guest to finish the guest portal (its link is on the booking's page).`;
+  if (x.state === 'rejected') return `${who}: rejected by ${x.system_name}${x.error?.message ? ` ("${x.error.message}")` : ''}. ${x.error?.fix ?? ''}`;
+  if (x.state === 'sent') return `${who}: sent, ${x.system_name} has not answered yet${x.error ? `. ${x.error.fix}` : ''}.`;
+  return `${who}: ready, not sent yet; send it now from the booking's page.`;
+}
+
 /** One guest as an e-mail tells them: who, the stay, the top risk as it stands now, and the reservation page. */
-function describe(deps: Deps, r: ReservationRow, reason: string) {
+function describe(deps: Deps, r: ReservationRow, reason: string, reports: ReportView[] = []) {
   const name = guestName(r);
   const stay = r.check_in_date ? `${dateInWords(r.check_in_date)}${r.check_out_date ? ` to ${dateInWords(r.check_out_date)}` : ''}` : 'no dates yet';
   const where = r.listing_nickname ? ` at ${r.listing_nickname}` : '';
+  if (reason === 'report') {
+    const open = reports.filter((x) => x.state !== 'accepted');
+    const due = open.map((x) => x.due_at).sort()[0];
+    return {
+      name,
+      headline: `${name}: police report due ${due ? dateInWords(due, true) : 'soon'}`,
+      lines: [
+        ['Guest', name],
+        ['Stay', `${stay}${where}`],
+        ['Why', `The law asks for every guest's report within 24 hours of arrival; ${open.length === 1 ? 'this one is' : `these ${open.length} are`} not accepted yet.`],
+        ...open.map((x) => ['Report', reportInWords(x)] as [string, string]),
+      ] as [string, string][],
+      url: `${deps.config.publicUrl}/console/reservations/${r.id}`,
+    };
+  }
   const risks = storedVerdict(r)?.top_risks ?? [];
   const what =
     reason === 'portal'
@@ -151,20 +187,31 @@ export async function sendAlert(payload: JobPayload<'alert.send'>, { deps }: Job
   if (!alert || alert.state !== 'queued') return;
   const now = deps.clock();
   const [r, user] = await Promise.all([findById(deps.db, alert.account_id, alert.reservation_id), findUser(deps.db, alert.user_id)]);
-  if (!r || !user || user.removed_at || !stillNeeded(r, alert.reason, iso(now).slice(0, 10))) {
+  const reports = r && alert.reason === 'report' ? await reportsView(deps, r.account_id, r.id) : [];
+  if (!r || !user || user.removed_at || !stillNeeded(r, alert.reason, iso(now).slice(0, 10), reports)) {
     await repo.closeAlerts(deps.db, [alert.id], 'dropped', iso(now));
     return;
   }
-  const d = describe(deps, r, alert.reason);
+  const d = describe(deps, r, alert.reason, reports);
   await sendPeopleEmail(deps.config, alert.id, user.email, d.headline, {
     greeting: greeting(user),
-    lead: alert.reason === 'portal' ? 'A guest has not finished the guest portal yet:' : 'A guest is waiting for your decision:',
+    lead: LEADS[alert.reason as AlertReason],
     lines: d.lines,
     url: d.url,
     closing: CLOSING,
   });
   await repo.closeAlerts(deps.db, [alert.id], 'sent', iso(now));
 }
+
+/** The people's e-mails are in English, as the console is. */
+const ENGLISH = translator('en');
+
+const LEADS: Record<AlertReason, string> = {
+  red: 'A guest is waiting for your decision:',
+  orange: 'A guest is waiting for your decision:',
+  portal: 'A guest has not finished the guest portal yet:',
+  report: 'A police report falls due in a few hours and is not accepted yet:',
+};
 
 const greeting = (user: UserRow) => `Hello${user.name ? ` ${user.name}` : ''},`;
 const CLOSING = 'You get these because of your choice in the console, under your name: change it there at any time.';
@@ -190,6 +237,15 @@ export async function alertHourly(_payload: JobPayload<'alert.hourly'>, { deps }
     // The rows and their jobs together: a row without its job would never be sent.
     await withTx(deps.db, (tx) => planAlerts(tx, deps, r, 'portal'));
   }
+  // Police reports not accepted 6 hours before their deadline: the host told once a booking.
+  for (const due of await reportsToAlert(deps.db, iso(new Date(now.getTime() + ALERT_HOURS_BEFORE * 3_600_000)))) {
+    const r = await findById(deps.db, due.account_id, due.reservation_id);
+    if (!r || r.status === 'CANCELED') continue;
+    await withTx(deps.db, async (tx) => {
+      await planAlerts(tx, deps, r, 'report');
+      await markAlerted(tx, r.id, iso(now));
+    });
+  }
   await sendDigests(deps, now);
 }
 
@@ -210,7 +266,8 @@ async function sendDigests(deps: Deps, now: Date): Promise<void> {
         continue;
       }
       const r = await findById(deps.db, alert.account_id, alert.reservation_id);
-      if (r && stillNeeded(r, alert.reason, today)) told.set(key, { ids: [alert.id], d: describe(deps, r, alert.reason) });
+      const reports = r && alert.reason === 'report' ? await reportsView(deps, r.account_id, r.id) : [];
+      if (r && stillNeeded(r, alert.reason, today, reports)) told.set(key, { ids: [alert.id], d: describe(deps, r, alert.reason, reports) });
       else dropped.push(alert.id);
     }
     await repo.closeAlerts(deps.db, dropped, 'dropped', iso(now));

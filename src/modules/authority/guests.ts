@@ -5,7 +5,7 @@
  * the authority's file takes. The words are the guest catalogues' (six languages).
  */
 import countries from 'i18n-iso-countries';
-import type { GuestPhrase } from '../../i18n/index.js';
+import type { GuestPhrase, Translator } from '../../i18n/index.js';
 import type { Answer, Field } from '../portal/screens.js';
 import type { SesPerson } from './ses-files.js';
 import { municipalityCode } from './tables.js';
@@ -218,4 +218,18 @@ export function authorityField(name: string): Field | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The fields a guest still has to give, by their names on the form ("Phone": a report is one
+ * guest's, so no guest's number), in a list of the translator's language.
+ */
+export function missingInWords(names: readonly string[], t: Translator): string {
+  const words = names.map((name) => {
+    if (name === 'check_in_date') return "the booking's check-in date";
+    if (name === 'check_out_date') return "the booking's check-out date";
+    const field = authorityField(name);
+    return field ? t.t(field.label, { n: 1 }) : name.replaceAll('_', ' ');
+  });
+  return t.list(words);
 }

@@ -85,3 +85,13 @@ export async function reportListings(db: Db, accountId: string): Promise<{ listi
   for (const r of rows) if (r.listing_id && !seen.get(r.listing_id)) seen.set(r.listing_id, r.listing_nickname);
   return [...seen].map(([listing_id, listing_nickname]) => ({ listing_id, listing_nickname })).sort((a, b) => (a.listing_nickname ?? a.listing_id).localeCompare(b.listing_nickname ?? b.listing_id));
 }
+
+/** Reports not accepted, due by `until`, whose host has not been told yet: their bookings' ids. */
+export async function reportsToAlert(db: Db, until: string): Promise<{ account_id: string; reservation_id: string }[]> {
+  return db.selectFrom('authority_reports').select(['account_id', 'reservation_id']).where('state', '!=', 'accepted').where('alerted_at', 'is', null).where('due_at', '<=', until).distinct().execute();
+}
+
+/** A booking's open reports recorded as told to its host. */
+export async function markAlerted(db: Db, reservationId: string, at: string): Promise<void> {
+  await db.updateTable('authority_reports').set({ alerted_at: at }).where('reservation_id', '=', reservationId).where('state', '!=', 'accepted').where('alerted_at', 'is', null).execute();
+}

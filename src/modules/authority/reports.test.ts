@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeSes, sesSchemaErrors, SES_XSDS, type FakeSes } from '../../../test/fake-ses.js';
-import { call, createTestApp, dbKind, freePort, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { call, createTestApp, dbKind, decodeQuotedPrintable, freePort, mailSince, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { alertHourly, sendAlert } from '../alerts/service.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { setOwnerPassword } from '../users/service.js';
 import { translator } from '../../i18n/index.js';
 import type { JobRow } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
@@ -56,6 +61,8 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     ses = await startFakeSes(SES);
     t = await createTestApp({ GUESTSCREEN_SES_TEST_URL: ses.url });
     me = await tenant(t);
+    // Signed up to the console: the one told of reports near their deadline.
+    await setOwnerPassword(t.deps, t.deps.db, me.account, await hashPassword('owner password'), null);
     await setPortalScreens(t, me.key, {
       AuthorityReporting: 'required',
       AboutYou: 'disabled',
@@ -98,6 +105,7 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     assert.equal(r.status, 200, r.body);
     return { id: r.json.id as string, token: new URL(r.json.guest_portal_url).pathname.split('/').pop()! };
   }
+  const alertsOf = async (id: string) => (await t.deps.db.selectFrom('alerts').select('id').where('reservation_id', '=', id).where('reason', '=', 'report').execute()).length;
   const reports = async (id: string) => (await call(t, 'GET', `/v1/reservations/${id}/authority-reports`, { key: me.key })).json.reports as Record<string, unknown>[];
   const sendJobs = (id: string) =>
     t.deps.db.selectFrom('jobs').select(['run_at', 'unique_key']).where('kind', '=', 'authority.send').where('payload', 'like', `%${id}%`).where('state', '=', 'available').execute();
@@ -292,6 +300,31 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     const sent = ses.requests.length;
     await runSend(r2.json.id);
     assert.equal(ses.requests.length, sent, 'not sent again on its own');
+  });
+
+  it('e-mails the host 6 hours before the deadline of a report not accepted, saying what each guest’s report needs, once', async () => {
+    const b = await booking(today, 2);
+    const p = await openPortal(t.deps, b.token);
+    // The second guest's contact left out: the form refuses it, so the guest who booked gives only his own.
+    assert.equal((await saveStep(t.deps, p, translator('en'), 'AuthorityReporting', { ...juan, ...lucia, guest_1_email: '' }, [], false)).ok, false);
+    assert.equal((await call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })).status, 202);
+    const [report] = await reports(b.id);
+    assert.equal(report!.state, 'missing');
+    const due = Date.parse(String(report!.due_at));
+    const outbox = mailSince(t);
+    // Seven hours before: nothing yet; five hours before: one e-mail, whatever the hourly look runs again.
+    await alertHourly({}, { deps: { ...t.deps, clock: () => new Date(due - 7 * 3_600_000) } } as JobContext);
+    assert.equal(await alertsOf(b.id), 0);
+    for (const hours of [5, 4]) await alertHourly({}, { deps: { ...t.deps, clock: () => new Date(due - hours * 3_600_000) } } as JobContext);
+    const alerts = await t.deps.db.selectFrom('alerts').select(['id', 'mode']).where('reservation_id', '=', b.id).where('reason', '=', 'report').execute();
+    assert.equal(alerts.length, 1);
+    assert.equal(alerts[0]!.mode, 'each');
+    await sendAlert({ alert_id: alerts[0]!.id }, { deps: t.deps } as JobContext);
+    const mail = [...mailSince(t)].filter((f) => !outbox.has(f)).map((f) => decodeQuotedPrintable(readFileSync(path.join(t.deps.config.dataDir, 'outbox', f), 'utf8')));
+    assert.equal(mail.length, 1);
+    assert.match(mail[0]!, /Subject: .*Juan_García:_police_report_due/);
+    assert.match(mail[0]!, /Juan García: not given yet: First name, Last name, .* and Phone\. Ask the guest to finish the guest portal/);
+    assert.match(mail[0]!, /Guest 2: not given yet: First name, /);
   });
 
   it('answers 404 for another tenant’s booking and 409 when no police system is set', async () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { translator } from '../../i18n/index.js';
-import { authorityField } from '../../modules/authority/guests.js';
+import { missingInWords } from '../../modules/authority/guests.js';
 import { openReportsView, type ReportView } from '../../modules/authority/reports.js';
 import { ColorBadge, ConsolePage, dropEmpty, Head, show, when, type Ctx } from './shell.js';
 
@@ -18,17 +18,6 @@ const STATE_WORDS: Record<ReportView['state'], [string, string]> = {
   rejected: ['Rejected', 'red'],
 };
 
-/** The fields a guest still has to give, as the portal asks them ("Guest 2: phone"). */
-export function missingInWords(names: string[]): string {
-  const words = names.map((name) => {
-    if (name === 'check_in_date') return "the booking's check-in date";
-    if (name === 'check_out_date') return "the booking's check-out date";
-    const field = authorityField(name);
-    return field ? ENGLISH.t(field.label, field.labelValues) : name.replaceAll('_', ' ');
-  });
-  return ENGLISH.list(words);
-}
-
 /** A report's state, with what is missing, the receipt, or the authority's refusal and what to do. */
 export function ReportState({ report }: { report: ReportView }) {
   const [words, color] = STATE_WORDS[report.state];
@@ -36,7 +25,7 @@ export function ReportState({ report }: { report: ReportView }) {
     <>
       <ColorBadge color={report.late ? 'red' : color} label={report.late ? `Late · ${words}` : words} />
       {report.mode === 'test' ? <span class="muted"> (the authority's test service: nothing filed)</span> : null}
-      {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing)}.</p> : null}
+      {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing, ENGLISH)}.</p> : null}
       {report.state === 'accepted' && report.receipt ? (
         <p>
           Receipt <code class="receipt">{report.receipt}</code>, {when(report.answered_at)}.
