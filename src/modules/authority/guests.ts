@@ -127,11 +127,11 @@ export interface GuestProblem {
 const str = (a: Answer, k: string) => (typeof a[k] === 'string' ? a[k].trim() : '');
 
 /**
- * What a guest's answers lack for the system, by the authority's own rules beyond each field's
+ * What a guest's answers lack for the system (`dataDir`: where an imported code table is), by the authority's own rules beyond each field's
  * (SES: an adult's document, its support number for a DNI or NIE, the second surname for a DNI,
  * a phone or an e-mail, a Spanish municipality as INE names it, a minor's relationship).
  */
-export function guestProblems(system: System, answer: Answer, guest: number, arrival: string): GuestProblem[] {
+export function guestProblems(system: System, answer: Answer, guest: number, arrival: string, dataDir?: string): GuestProblem[] {
   const problems: GuestProblem[] = [];
   const v = (name: string) => str(answer, fieldName(guest, name));
   const add = (name: string, problem: GuestPhrase) => {
@@ -156,7 +156,7 @@ export function guestProblems(system: System, answer: Answer, guest: number, arr
     if (number && !validSpanishId(number, type)) add('document_number', 'problem.authority.document_number');
   }
   if (!v('phone') && !v('email')) add('phone', 'problem.authority.contact');
-  if (v('residence_country') === 'ES' && v('city') && !municipalityCode(v('city'), v('postal_code'))) add('city', 'problem.authority.municipality');
+  if (v('residence_country') === 'ES' && v('city') && !municipalityCode(dataDir, v('city'), v('postal_code'))) add('city', 'problem.authority.municipality');
   if (guest > 0 && birth && !adult && !v('relationship')) add('relationship', 'problem.authority.relationship');
   return problems;
 }
@@ -180,7 +180,7 @@ export const guestGiven = (system: System, answer: Answer, guest: number) => gue
 const alpha3 = (code: string) => countries.alpha2ToAlpha3(code) ?? code;
 
 /** A guest's answers as SES's person: its codes, alpha-3 countries, the municipality's INE code in Spain. */
-export function sesPerson(answer: Answer, guest: number): SesPerson {
+export function sesPerson(answer: Answer, guest: number, dataDir?: string): SesPerson {
   const v = (name: string) => str(answer, fieldName(guest, name)) || undefined;
   const type = v('document_type');
   const country = v('residence_country') ?? '';
@@ -196,7 +196,7 @@ export function sesPerson(answer: Answer, guest: number): SesPerson {
     sexo: v('sex') ? SES_SEX_CODES[v('sex')!] : undefined,
     direccion: {
       direccion: v('address') ?? '',
-      ...(country === 'ES' ? { codigoMunicipio: municipalityCode(v('city') ?? '', v('postal_code') ?? '') } : { nombreMunicipio: v('city') }),
+      ...(country === 'ES' ? { codigoMunicipio: municipalityCode(dataDir, v('city') ?? '', v('postal_code') ?? '') } : { nombreMunicipio: v('city') }),
       codigoPostal: v('postal_code') ?? '',
       pais: alpha3(country),
     },

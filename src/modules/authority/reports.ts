@@ -90,10 +90,10 @@ const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ?
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
 
 /** What a guest's report would send (the guest and the stay's dates), to tell a change after sending. */
-function reportDigest(system: System, r: ReservationRow, answers: Answers, guest: number): string {
+function reportDigest(deps: Deps, system: System, r: ReservationRow, answers: Answers, guest: number): string {
   const answer = answers.AuthorityReporting?.answer ?? {};
   const times = answers.TimeInfoEdit?.answer;
-  const person = system === 'ses' ? sesPerson(answer, guest) : Object.entries(answer).filter(([k]) => (guest === 0 ? !k.startsWith('guest_') : k.startsWith(`guest_${guest}_`)));
+  const person = system === 'ses' ? sesPerson(answer, guest, deps.config.dataDir) : Object.entries(answer).filter(([k]) => (guest === 0 ? !k.startsWith('guest_') : k.startsWith(`guest_${guest}_`)));
   return digest([person, r.check_in_date, r.check_out_date, text(times, 'arrival_time'), text(times, 'departure_time')]);
 }
 
@@ -117,11 +117,11 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   const changed: repo.ReportRow[] = [];
   for (let g = 0; g < count; g++) {
     const before = existing.find((x) => x.guest_index === g && x.system === system);
-    const missing = [...new Set(guestProblems(system, answer, g, arrival).map((p) => p.field))];
+    const missing = [...new Set(guestProblems(system, answer, g, arrival, deps.config.dataDir).map((p) => p.field))];
     if (!r.check_in_date) missing.unshift('check_in_date');
     if (!r.check_out_date && system === 'ses') missing.unshift('check_out_date');
     const given = guestGiven(system, answer, g);
-    const sent = reportDigest(system, r, answers, g);
+    const sent = reportDigest(deps, system, r, answers, g);
     // A report on its way stays so until the authority answers (then it is planned again); one
     // filed stays filed while what it sent holds, and a change makes it ready to go again.
     // A refusal stays until something changes, or the host sends again (then after fixing the
@@ -258,8 +258,8 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
     // A stay filed before and changed since: its communication is cancelled, then the stay sent again.
     if (stale.length) await cancelCommunications(conn, stale);
     await setReports(deps, stay, { state: 'sending', receipt: null, lot: null, error_code: null, error_message: null, polls: 0, sent_at: iso(deps.clock()) });
-    const { lot } = await sendPart(conn, open.settings.establishment_code ?? '', [sesStay(r, answers.TimeInfoEdit?.answer, answer, stay.length)]);
-    for (const row of stay) await setReports(deps, [row], { state: 'sent', lot, sent_digest: reportDigest('ses', r, answers, row.guest_index) });
+    const { lot } = await sendPart(conn, open.settings.establishment_code ?? '', [sesStay(r, answers.TimeInfoEdit?.answer, answer, stay.length, deps.config.dataDir)]);
+    for (const row of stay) await setReports(deps, [row], { state: 'sent', lot, sent_digest: reportDigest(deps, 'ses', r, answers, row.guest_index) });
     await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { runAt: new Date(deps.clock().getTime() + pollDelay(0) * 1000), uniqueKey: `authority.poll:${r.id}` });
   } catch (err) {
     if (err instanceof SesRefusal) {
@@ -310,7 +310,7 @@ async function followLot(deps: Deps, conn: ReturnType<typeof sesConnection>, r: 
 const PLATFORMS = new Set(['airbnb', 'booking', 'vrbo', 'expedia', 'homeaway']);
 
 /** A booking's stay as SES's communication: its contract, dates, and every guest. */
-export function sesStay(r: ReservationRow, times: Answer | undefined, answer: Answer, guests: number): SesStay {
+export function sesStay(r: ReservationRow, times: Answer | undefined, answer: Answer, guests: number, dataDir?: string): SesStay {
   const time = (k: string, fallback: string) => (text(times, k) ?? fallback).padEnd(5, '0');
   return {
     referencia: r.id,
@@ -319,7 +319,7 @@ export function sesStay(r: ReservationRow, times: Answer | undefined, answer: An
     fechaSalida: `${r.check_out_date}T${time('departure_time', '00:00')}:00`,
     internet: false,
     pago: { tipoPago: PLATFORMS.has((r.source ?? '').toLowerCase()) ? 'PLATF' : 'OTRO' },
-    personas: Array.from({ length: guests }, (_, g) => sesPerson(answer, g)),
+    personas: Array.from({ length: guests }, (_, g) => sesPerson(answer, g, dataDir)),
   };
 }
 

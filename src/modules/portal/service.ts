@@ -244,7 +244,7 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
   if (screen === 'AuthorityReporting' && p.authority && !skip) {
     const arrival = r.check_in_date ?? iso(deps.clock()).slice(0, 10);
     for (let g = 0; g < guestCount(r.number_of_guests); g++) {
-      for (const x of guestProblems(p.authority.system, answer, g, arrival)) {
+      for (const x of guestProblems(p.authority.system, answer, g, arrival, deps.config.dataDir)) {
         if (problems.some((q) => q.field === x.field)) continue;
         problems.push({ field: x.field, message: t.t('problem.field', { label: t.t(x.label, { n: g + 1 }), problem: t.t(x.problem) }) });
       }
