@@ -63,8 +63,8 @@ const WEBHOOK_HEADERS = [
   ['webhook-event', 'The event type, also in the body of most events'],
 ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
 
-/** Where each event goes, what it is, and the component its body is. */
-const WEBHOOKS: { key: string; events: string; when: string; body: string }[] = [
+/** Where each event goes, what it is, and the component its body is; `name` when one key carries two kinds of event. */
+const WEBHOOKS: { key: string; name?: string; events: string; when: string; body: string }[] = [
   {
     key: 'reservation_webhook_url',
     events: 'reservation.created, reservation.updated',
@@ -73,6 +73,7 @@ const WEBHOOKS: { key: string; events: string; when: string; body: string }[] = 
   },
   {
     key: 'reservation_webhook_url',
+    name: 'authority_report',
     events: 'authority_report.updated',
     when: "a guest's police report changes state (missing, ready, sent, accepted, rejected) or gets the authority's answer",
     body: 'AuthorityReportEvent',
@@ -154,10 +155,10 @@ function describe(doc: Json, webhookSchemas: Record<string, TSchema>): Json {
   hoistNamedSchemas(doc, components.schemas);
   doc.webhooks = Object.fromEntries(
     WEBHOOKS.map((w) => [
-      w.key,
+      w.name ?? w.key,
       {
         post: {
-          operationId: `on${w.key.replace(/(^|_)([a-z])/g, (_, _u: string, c: string) => c.toUpperCase()).replace(/Url$/, '')}`,
+          operationId: `on${(w.name ?? w.key).replace(/(^|_)([a-z])/g, (_, _u: string, c: string) => c.toUpperCase()).replace(/Url$/, '')}`,
           summary: w.events,
           description: `Sent ${w.key === 'callback' ? '' : `to the account's \`${w.key}\` `}when ${w.when}. Signed per Standard Webhooks; any answer but 2xx is retried on the delivery schedule, and 410 Gone turns the URL off.`,
           tags: ['Webhooks'],
