@@ -77,6 +77,7 @@ describe(`OpenAPI document and API reference (${dbKind})`, () => {
       assert.ok(d.components.schemas[name], `${name} is a component`);
     assert.deepEqual(Object.keys(d.webhooks).sort(), [
       'account_webhook_url',
+      'authority_report',
       'background_check_webhook_url',
       'callback',
       'guest_portal_webhook_url',
@@ -91,6 +92,10 @@ describe(`OpenAPI document and API reference (${dbKind})`, () => {
       ['header webhook-id', 'header webhook-timestamp', 'header webhook-signature', 'header webhook-event'],
     );
     assert.equal(screening.requestBody.content['application/json'].schema.$ref, '#/components/schemas/ScreeningEvent');
+    // The police reports' events go to the reservation's URL, beside its own events, each named.
+    assert.equal(d.webhooks.reservation_webhook_url.post.summary, 'reservation.created, reservation.updated');
+    assert.equal(d.webhooks.authority_report.post.summary, 'authority_report.updated');
+    assert.equal(d.webhooks.authority_report.post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/AuthorityReportEvent');
   });
 
   it('sends / to the console', async () => {
