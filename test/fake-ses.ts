@@ -94,7 +94,9 @@ export interface FakeSes {
   close(): Promise<void>;
 }
 
-export async function startFakeSes(credentials: { user: string; password: string; arrendador: string }): Promise<FakeSes> {
+/** `validate: false` leaves the Ministry's XSDs out (a benchmark measures the client, not the schema check). */
+export async function startFakeSes(credentials: { user: string; password: string; arrendador: string }, opts: { validate?: boolean } = {}): Promise<FakeSes> {
+  const schemaErrors = opts.validate === false ? async () => [] : sesSchemaErrors;
   const app = Fastify();
   const lots = new Map<string, Lot>();
   const [parts, requests] = [[] as string[], [] as string[]];
@@ -169,7 +171,7 @@ export async function startFakeSes(credentials: { user: string; password: string
 
     if (operation === 'A') {
       if (str(cabecera.tipoComunicacion) !== 'PV') return answer(10131, 'Campo obligatorio no informado: tipoComunicacion');
-      const errors = await sesSchemaErrors(file, 'altaParteHospedaje.xsd');
+      const errors = await schemaErrors(file, 'altaParteHospedaje.xsd');
       if (errors.length) return answer(10121, `Error de validación del esquema: ${errors[0]}`);
       parts.push(file);
       const comunicaciones = (node(node(node(parser.parse(file)).peticion).solicitud).comunicacion as Node[]) ?? [];
@@ -195,7 +197,7 @@ export async function startFakeSes(credentials: { user: string; password: string
       return answer(0, 'Ok', lot.id);
     }
     if (operation === 'C') {
-      const errors = await sesSchemaErrors(file, 'consultarComunicacion.xsd');
+      const errors = await schemaErrors(file, 'consultarComunicacion.xsd');
       if (errors.length) return answer(10121, `Error de validación del esquema: ${errors[0]}`);
       const asked = ((node(node(parser.parse(file)).lotes).lote as unknown[]) ?? []).map(str);
       if (asked.length > 10) return answer(10136, 'Se ha superado el número máximo de lotes');
@@ -220,7 +222,7 @@ export async function startFakeSes(credentials: { user: string; password: string
       return ns3('comunicacionResponse', `<respuesta><codigo>0</codigo><descripcion>Ok</descripcion></respuesta>${results.join('')}`);
     }
     if (operation === 'B') {
-      const errors = await sesSchemaErrors(file, 'anularComunicacion.xsd');
+      const errors = await schemaErrors(file, 'anularComunicacion.xsd');
       if (errors.length) return answer(10121, `Error de validación del esquema: ${errors[0]}`);
       const codes = ((node(node(parser.parse(file)).comunicaciones).codigoComunicacion as unknown[]) ?? []).map(str);
       const found = [...lots.values()].flatMap((l) => l.communications).filter((c) => c.code && codes.includes(c.code));
