@@ -211,6 +211,14 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     const [report] = await reports(b2.id);
     assert.equal(report!.state, 'ready');
     assert.equal(report!.late, false);
+    // Cancelled before the day: nothing goes.
+    const b3 = await booking(today, 1);
+    assert.equal((await saveStep(t.deps, await openPortal(t.deps, b3.token), translator('en'), 'AuthorityReporting', juan, [], false)).ok, true);
+    await submitPortal(t.deps, await openPortal(t.deps, b3.token));
+    assert.equal((await call(t, 'PUT', `/v1/reservations/${b3.id}`, { key: me.key, body: { status: 'CANCELED' } })).status, 200);
+    const parts = ses.parts.length;
+    await runSend(b3.id);
+    assert.equal(ses.parts.length, parts, 'a cancelled booking is not reported');
 
     const now = await call(t, 'POST', `/v1/reservations/${b2.id}/authority-reports`, { key: me.key });
     assert.equal(now.status, 202, now.body);

@@ -248,6 +248,8 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   const pending = stay.filter((x) => x.state === 'sent' && x.lot && !x.receipt);
   if (pending.length) return followLot(deps, conn, r, pending);
 
+  // A booking cancelled before its reports went has nobody to report.
+  if (r.status === 'CANCELED') return;
   // The stay goes whole, one communication: every guest ready (or filed and unchanged).
   const ready = stay.filter((x) => x.state === 'ready');
   if (!ready.length || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
