@@ -30,7 +30,14 @@ describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? 
   it('asks a family in Spanish for what SES needs, tells them what is missing, and shows the host each guest’s report and the day’s reports', async () => {
     const me = await tenant(t);
     await withPassword(t, me);
-    await setPortalScreens(t, me.key, { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' });
+    await setPortalScreens(t, me.key, {
+      AuthorityReporting: 'required',
+      AboutYou: 'disabled',
+      IDVerification: 'disabled',
+      IDCollection: 'disabled',
+      HouseRules: 'disabled',
+      UsageAgreement: 'disabled',
+    });
     const est = await call(t, 'PUT', '/v1/listings/sol-1/authority-establishment', {
       key: me.key,
       body: { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password },
@@ -92,8 +99,7 @@ describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? 
     await page.waitForLoadState();
 
     // Sent on the arrival day (today), the lot followed to its answer.
-    const run = () =>
-      runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
+    const run = () => runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
     for (let i = 0; i < 4; i++) await run();
     assert.match(ses.parts.at(-1) ?? '', /<codigoMunicipio>28005<\/codigoMunicipio>/, 'Alcalá de Henares by its INE code');
 
