@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { municipalitiesAsOf, municipalityCode } from '../src/modules/authority/tables.js';
+import { municipalitiesAsOf, municipalityCode, stateCode } from '../src/modules/authority/tables.js';
+import { TABLES as ALLOGGIATI_TABLES } from './fake-alloggiati.js';
 import { firstOwner } from '../src/modules/users/repo.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -186,6 +187,27 @@ describe(`guestscreen command (${dbKind})`, () => {
     }
   });
 
+  it("installs Alloggiati Web's code tables from the CSV files of its portal", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-alloggiati-'));
+    try {
+      const [places, documents] = [path.join(dir, 'luoghi.csv'), path.join(dir, 'tipi_documento.csv')];
+      writeFileSync(places, ALLOGGIATI_TABLES.Luoghi!);
+      writeFileSync(documents, ALLOGGIATI_TABLES.Tipi_Documento!);
+      const r = runCli(['data', 'import', 'alloggiati-tables', '--places', places, '--documents', documents], env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^installed Alloggiati Web's tables of \d{4}-\d{2}-\d{2}: 9 places and 3 document types/);
+      assert.equal(stateCode(env.GUESTSCREEN_DATA_DIR!, 'DE', '1981-02-03'), '100000216');
+      const wrong = runCli(['data', 'import', 'alloggiati-tables', '--places', documents, '--documents', documents], env);
+      assert.equal(wrong.code, 1);
+      assert.match(wrong.stderr, /the places table has no Italy/);
+      const neither = runCli(['data', 'import', 'alloggiati-tables'], env);
+      assert.equal(neither.code, 1);
+      assert.match(neither.stderr, /give --account \(to fetch the tables from the service\) or both --places and --documents/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('imports a threat feed and a GeoIP database that the lookups then answer from', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'guestscreen-feed-'));
     try {
@@ -327,7 +349,7 @@ describe(`guestscreen command (${dbKind})`, () => {
     const commands = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
     assert.ok(commands.length >= 10, top.stdout);
     const paths = [...commands.map((c) => [c]), ['accounts', 'create'], ['accounts', 'password'], ['keys', 'generate'], ['jobs', 'list'], ['jobs', 'retry'], ['data', 'import']];
-    paths.push(...['blocklist', 'ip-threats', 'breaches', 'sex-offenders', 'sanctions', 'news', 'geoip', 'es-municipalities'].map((k) => ['data', 'import', k]));
+    paths.push(...['blocklist', 'ip-threats', 'breaches', 'sex-offenders', 'sanctions', 'news', 'geoip', 'es-municipalities', 'alloggiati-tables'].map((k) => ['data', 'import', k]));
     for (const p of paths) {
       // `start --help` once started the server: help must answer and exit at once.
       const r = runCli([...p, '--help'], env);

@@ -48,12 +48,12 @@ function rowProblems(rows: string[], today: string, apartment: boolean): (readon
     if (!['1', '2'].includes(field(94, 1))) return [...WRONG_FIELD, 'Sesso errato'];
     if (!validDate(field(95, 10))) return [...WRONG_FIELD, 'Data di Nascita errata'];
     const [comune, province, state, citizenship] = [field(105, 9), field(114, 2), field(116, 9), field(125, 9)];
-    if (!/^\d{9}$/.test(state) || !/^\d{9}$/.test(citizenship)) return [...WRONG_FIELD, 'Stato errato'];
+    if (!PLACES.has(state) || !PLACES.has(citizenship)) return [...WRONG_FIELD, 'Stato errato'];
     if (state === '100000100' && (!/^\d{9}$/.test(comune) || !/^[A-Z]{2}$/.test(province))) return [...WRONG_FIELD, 'Comune di Nascita errato'];
     const [docType, docNumber, docPlace] = [field(134, 5), field(139, 20), field(159, 9)];
     if (type === '19' || type === '20') {
       if (docType || docNumber || docPlace) return [...WRONG_FIELD, 'Documento non previsto per il tipo alloggiato'];
-    } else if (!docType || !docNumber || !/^\d{9}$/.test(docPlace)) return [...WRONG_FIELD, 'Documento errato'];
+    } else if (!DOCUMENTS.has(docType) || !docNumber || !PLACES.has(docPlace)) return [...WRONG_FIELD, 'Documento errato'];
     return null;
   });
 }
@@ -67,6 +67,38 @@ export interface FakeAlloggiati {
   dropNext(n: number): void;
   close(): Promise<void>;
 }
+
+/**
+ * The code tables `Tabella` answers, in the service's layout (a header, `;`-separated). Italy's
+ * code is the service's own (100000100); the other codes are made up for the tests. A comune
+ * valid until 1999 is there to check that a birthplace is looked up as it was on the birth date.
+ */
+export const TABLES: Record<string, string> = {
+  Luoghi: [
+    'Codice;Descrizione;Provincia;DataFineVal',
+    '100000100;ITALIA;EE;',
+    '100000215;FRANCIA;EE;',
+    '100000216;GERMANIA;EE;',
+    '100000239;SPAGNA;EE;',
+    '100000219;REGNO UNITO;EE;',
+    '415015146;MILANO;MI;',
+    '415058091;ROMA;RM;',
+    '401001999;CASTELNUOVO VECCHIO;TO;31/12/1999',
+    '401002000;CASTELNUOVO NUOVO;TO;',
+  ].join('\r\n'),
+  Tipi_Documento: ['Codice;Descrizione', "IDENT;CARTA DI IDENTITA'", 'PASOR;PASSAPORTO ORDINARIO', 'PATEN;PATENTE DI GUIDA'].join('\r\n'),
+};
+
+/** The codes the tables hold: a row naming another is refused. */
+const codes = (csv: string) =>
+  new Set(
+    csv
+      .split(/\r?\n/)
+      .slice(1)
+      .map((l) => l.split(';')[0]!),
+  );
+const PLACES = codes(TABLES.Luoghi!);
+const DOCUMENTS = codes(TABLES.Tipi_Documento!);
 
 export async function startFakeAlloggiati(credentials: { user: string; password: string; wsKey: string }, today: () => string): Promise<FakeAlloggiati> {
   const app = Fastify();
@@ -132,6 +164,12 @@ export async function startFakeAlloggiati(credentials: { user: string; password:
         operation,
         `<${operation}Result>${esito(null)}</${operation}Result><result><SchedineValide>${valid}</SchedineValide><Dettaglio>${problems.map((p) => `<EsitoOperazioneServizio>${esito(p)}</EsitoOperazioneServizio>`).join('')}</Dettaglio></result>`,
       );
+    }
+    if (operation === 'Tabella') {
+      if (!tokenOk) return soap(operation, `<TabellaResult>${esito(TOKEN)}</TabellaResult>`);
+      const csv = TABLES[str(fields.tipo)];
+      if (csv === undefined) return soap(operation, `<TabellaResult>${esito(['3', 'TABELLA_NON_VALIDA', str(fields.tipo)])}</TabellaResult>`);
+      return soap(operation, `<TabellaResult>${esito(null)}</TabellaResult><CSV>${csv.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</CSV>`);
     }
     if (operation === 'Ricevuta') {
       if (!tokenOk) return soap(operation, `<RicevutaResult>${esito(TOKEN)}</RicevutaResult>`);

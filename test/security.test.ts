@@ -1,3 +1,4 @@
+import { storeReceipt } from '../src/modules/authority/reports.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RouteInfo } from '../src/app.js';
@@ -68,6 +69,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (param === 'verification_id') return c.verifications.get(who.account.id) ?? 'idv_missing';
   // Which of a reading's photos the console serves: the document cut out of its photo.
   if (param === 'photo') return 'photo';
+  // The day of a police receipt: each tenant keeps one of this day (makeObjects).
+  if (param === 'day') return RECEIPT_DAY;
   // Lookups name no tenant's object: a well-formed input of each kind.
   const lookupInputs: Record<string, string> = { number: '%2B14155552671', email: 'probe%40example.com', domain: 'example.com', ip: '192.168.0.1', address: 'Paris%2C%20France' };
   if (route.startsWith('/v1/lookup/') && lookupInputs[param]) return lookupInputs[param];
@@ -97,6 +100,8 @@ function objectId(route: string, param: string, c: Ctx, who: Tenant): string {
   if (route.startsWith('/console/keys/')) return c.keys.get(who.account.id) ?? 'key_missing';
   assert.fail(`security suite: no object for :${param} of ${route}; teach objectId() about it`);
 }
+
+const RECEIPT_DAY = '2026-01-02';
 
 /** An establishment whose authority is not reached here (the settings point at a closed port): saved, said not checked. */
 const ESTABLISHMENT = { system: 'ses', landlord_code: '0000000001', establishment_code: '0000000042', username: 'probe', password: 'probe' };
@@ -183,6 +188,14 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   for (const url of ['/v1/accounts/host-profile', `/v1/listings/listing-of-${who.account.id}/host-profile`]) assert.equal((await call(c.t, 'PUT', url, { key: who.key, body: { logo } })).status, 200);
   for (const url of ['/v1/accounts/authority-establishment', '/v1/listings/probe-listing/authority-establishment'])
     assert.equal((await call(c.t, 'PUT', url, { key: who.key, body: ESTABLISHMENT })).status, 200);
+  // A police receipt of the account's establishment, which the booking's listing reports through.
+  const establishment = await c.t.deps.db
+    .selectFrom('authority_establishments')
+    .select(['id', 'account_id'])
+    .where('account_id', '=', who.account.id)
+    .where('listing_id', '=', '')
+    .executeTakeFirstOrThrow();
+  await storeReceipt(c.t.deps, establishment, RECEIPT_DAY, Buffer.from('%PDF-1.4\n% a probe receipt\n%%EOF\n'));
   // A file the guest uploaded in the portal, for the routes that name one.
   await setPortalScreens(c.t, who.key, { FileUpload: 'required' });
   const portal = await openPortal(c.t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');

@@ -1402,7 +1402,7 @@ export interface components {
                 due_at: string;
                 sent_at: string | null;
                 answered_at: string | null;
-                /** @description the authority’s number for the filing (SES: codigoComunicacion), the only proof of filing */
+                /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest */
                 receipt: string | null;
                 error: {
                     /** @description the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost */
@@ -2303,7 +2303,7 @@ export interface components {
             due_at: string;
             sent_at: string | null;
             answered_at: string | null;
-            /** @description the authority’s number for the filing (SES: codigoComunicacion), the only proof of filing */
+            /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest */
             receipt: string | null;
             error: {
                 /** @description the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost */

@@ -154,6 +154,25 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
       report(Boolean(o.json), result, `municipalities of INE's register of ${result.as_of}; the service reads them from its next report`);
     });
 
+  withDatabaseOption(
+    imports
+      .command('alloggiati-tables')
+      .description("install Alloggiati Web's code tables (places, document types), fetched from the service with an account's establishment, or from the CSV files of its portal")
+      .option('--account <id>', 'fetch them with the Alloggiati Web establishment of this account')
+      .option('--listing <id>', "with --account: that listing's establishment rather than the account's")
+      .option('--places <file>', 'the Luoghi table as CSV (with --documents, instead of --account)')
+      .option('--documents <file>', 'the Tipi_Documento table as CSV')
+      .addOption(jsonOption()),
+  ).action((o: { account?: string; listing?: string; places?: string; documents?: string; json?: boolean; createDatabase?: boolean }) =>
+    run(async (deps) => {
+      if (!o.account && !(o.places && o.documents)) throw new UsageError('give --account (to fetch the tables from the service) or both --places and --documents (the CSV files)');
+      const { importAlloggiatiTables } = await import('../modules/authority/import.js');
+      const result = await importAlloggiatiTables(deps, o.account ? { account: o.account, listing: o.listing } : { places: o.places!, documents: o.documents! });
+      if (o.json) out(JSON.stringify(result, null, 2));
+      else out(`installed Alloggiati Web's tables of ${result.as_of}: ${result.places} places and ${result.documents} document types`);
+    }, o),
+  );
+
   imports
     .command('geoip')
     .description('install a newer DB-IP Lite, or a MaxMind GeoLite2 or GeoIP2 City database, in place of the embedded one (into the data directory)')

@@ -624,6 +624,16 @@ export interface AuthorityReportsTable {
   updated_at: string;
 }
 
+export interface AuthorityReceiptsTable {
+  id: string;
+  account_id: string;
+  establishment_id: string;
+  /** YYYY-MM-DD, the day the receipt covers. */
+  day: string;
+  pdf_enc: string;
+  fetched_at: string;
+}
+
 export interface AuthorityEstablishmentsTable {
   id: string;
   account_id: string;
@@ -684,6 +694,7 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   authority_establishments: AuthorityEstablishmentsTable;
   authority_reports: AuthorityReportsTable;
+  authority_receipts: AuthorityReceiptsTable;
 }
 
 /** A reservation as stored (SQLite's `seq` and PostgreSQL's `search_text` are the storage's own): the reservations module writes it, screening reads it. */

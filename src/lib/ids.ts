@@ -22,7 +22,7 @@ const pooledRandom = () => pooledBytes(1)[0]! / 256;
 
 const ulid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'acc' | 'key' | 'sgn' | 'res' | 'evt' | 'job' | 'req' | 'not' | 'pay' | 'fil' | 'chk' | 'dis' | 'sif' | 'idv' | 'img' | 'usr' | 'ses' | 'alr' | 'est' | 'rep';
+export type IdPrefix = 'acc' | 'key' | 'sgn' | 'res' | 'evt' | 'job' | 'req' | 'not' | 'pay' | 'fil' | 'chk' | 'dis' | 'sif' | 'idv' | 'img' | 'usr' | 'ses' | 'alr' | 'est' | 'rep' | 'rcp';
 
 /** Prefixed, time-ordered identifiers: `acc_01jd…`. Sorting by id sorts by creation time. */
 export function newId(prefix: IdPrefix): string {

@@ -36,6 +36,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('authority_reports_guest', ['reservation_id', 'guest_index', 'system'])
     .execute();
   await db.schema.createIndex('authority_reports_account_due').on('authority_reports').columns(['account_id', 'due_at']).execute();
+  // Alloggiati Web's receipt of a day (a PDF listing the guests filed that day), sealed: the proof
+  // the host keeps (5 years), downloadable from the service for 30 days only.
+  await db.schema
+    .createTable('authority_receipts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+    .addColumn('establishment_id', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('pdf_enc', 'text', (c) => c.notNull())
+    .addColumn('fetched_at', 'text', (c) => c.notNull())
+    .addUniqueConstraint('authority_receipts_day', ['establishment_id', 'day'])
+    .execute();
   // The hourly look for reports near their deadline, across accounts.
   await db.schema.createIndex('authority_reports_due').on('authority_reports').columns(['due_at']).execute();
 }

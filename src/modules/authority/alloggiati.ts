@@ -87,3 +87,10 @@ export async function receipt(conn: AlloggiatiConnection, token: string, day: st
   if (!answer.outcome.ok || !answer.value) throw new AlloggiatiRefusal(answer.outcome);
   return Buffer.from(answer.value, 'base64');
 }
+
+/** One of the service's code tables (Luoghi, Tipi_Documento, …) as its CSV (`;`-separated, a header first). */
+export async function table(conn: AlloggiatiConnection, token: string, kind: 'Luoghi' | 'Tipi_Documento'): Promise<string> {
+  const answer = await call(conn, 'Tabella', { Utente: conn.user, token, tipo: kind }, (xml) => readOutcome(xml, 'Tabella', 'CSV'));
+  if (!answer.outcome.ok || answer.value === null) throw new AlloggiatiRefusal(answer.outcome);
+  return answer.value;
+}

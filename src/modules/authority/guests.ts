@@ -8,7 +8,8 @@ import countries from 'i18n-iso-countries';
 import type { GuestPhrase, Translator } from '../../i18n/index.js';
 import type { Answer, Field } from '../portal/screens.js';
 import type { SesPerson } from './ses-files.js';
-import { municipalityCode } from './tables.js';
+import { alloggiatiTablesAsOf, comuneCode, municipalityCode, stateCode } from './tables.js';
+import type { GuestRow } from './alloggiati-files.js';
 import type { System } from './establishments.js';
 
 /** The most guests a booking reports, the one who booked included (the guest list's bound). */
@@ -37,6 +38,7 @@ const SES_SEX_CODES: Record<string, string> = { female: 'M', male: 'H', other: '
 
 /** A minor's relationship to the adult who booked, and SES's TIPO_PARENTESCO code for it. */
 const RELATIONSHIPS = [
+  ['spouse', 'option.relationship.spouse'],
   ['child', 'option.relationship.child'],
   ['grandchild', 'option.relationship.grandchild'],
   ['sibling', 'option.relationship.sibling'],
@@ -44,7 +46,7 @@ const RELATIONSHIPS = [
   ['ward', 'option.relationship.ward'],
   ['other', 'option.relationship.other'],
 ] as const;
-const SES_RELATIONSHIP_CODES: Record<string, string> = { child: 'HJ', grandchild: 'NI', sibling: 'HR', nephew: 'SB', ward: 'TU', other: 'OT' };
+const SES_RELATIONSHIP_CODES: Record<string, string> = { spouse: 'CY', child: 'HJ', grandchild: 'NI', sibling: 'HR', nephew: 'SB', ward: 'TU', other: 'OT' };
 
 type Spec = Omit<Field, 'name' | 'label' | 'labelValues'> & { name: string; label: GuestPhrase; only?: 'companions' | 'lead' };
 
@@ -140,8 +142,16 @@ export function guestProblems(system: System, answer: Answer, guest: number, arr
   };
   for (const spec of SPECS[system]) if (spec.required && asked(spec, guest) && !v(spec.name)) add(spec.name, 'problem.required');
   if (system === 'alloggiati') {
+    const birth = v('birth_date');
     if (v('birth_country') === 'IT' && !v('birth_place')) add('birth_place', 'problem.authority.birth_place');
     if (guest === 0 && v('document_country') === 'IT' && !v('document_place')) add('document_place', 'problem.authority.document_place');
+    // With the authority's tables imported, each place is one it knows, as it was on the day.
+    if (dataDir && alloggiatiTablesAsOf(dataDir) && birth) {
+      if (v('birth_country') === 'IT' && v('birth_place') && !comuneCode(dataDir, v('birth_place'), birth)) add('birth_place', 'problem.authority.comune');
+      if (guest === 0 && v('document_country') === 'IT' && v('document_place') && !comuneCode(dataDir, v('document_place'), arrival)) add('document_place', 'problem.authority.comune');
+      for (const name of ['birth_country', 'nationality', ...(guest === 0 ? ['document_country'] : [])])
+        if (v(name) && !stateCode(dataDir, v(name), name === 'birth_country' ? birth : arrival)) add(name, 'problem.authority.state');
+    }
     return problems;
   }
   const birth = v('birth_date');
@@ -232,4 +242,47 @@ export function missingInWords(names: readonly string[], t: Translator): string 
     return field ? t.t(field.label, { n: 1 }) : name.replaceAll('_', ' ');
   });
   return t.list(words);
+}
+
+const ALLOGGIATI_DOCUMENT_CODES: Record<string, string> = { id_card: 'IDENT', passport: 'PASOR', driving_licence: 'PATEN' };
+
+/** A stay's guests as Alloggiati Web's rows need them, or what of them its tables do not know (field names). */
+export function alloggiatiRows(answer: Answer, guests: number, stay: { arrival: string; nights: number }, dataDir: string): { rows: GuestRow[]; unknown: string[] } {
+  const unknown: string[] = [];
+  const rows: GuestRow[] = [];
+  // A family when a companion is a relative of the guest who booked, else a group; alone, 16.
+  const family = Array.from({ length: guests - 1 }, (_, i) => str(answer, fieldName(i + 1, 'relationship'))).some((r) => r && r !== 'other');
+  for (let g = 0; g < guests; g++) {
+    const v = (name: string) => str(answer, fieldName(g, name));
+    const birth = v('birth_date');
+    const need = <T>(name: string, value: T | undefined): T | undefined => {
+      if (value === undefined) unknown.push(fieldName(g, name));
+      return value;
+    };
+    const bornInItaly = v('birth_country') === 'IT';
+    const comune = bornInItaly ? need('birth_place', comuneCode(dataDir, v('birth_place'), birth)) : undefined;
+    const row: GuestRow = {
+      type: guests === 1 ? '16' : g === 0 ? (family ? '17' : '18') : family ? '19' : '20',
+      arrival: stay.arrival,
+      days: Math.min(Math.max(stay.nights, 1), 30),
+      surname: v('last_name'),
+      givenNames: v('first_name'),
+      sex: v('sex') === 'male' ? '1' : '2',
+      birthDate: birth,
+      birthComune: comune?.code,
+      birthProvince: comune?.province,
+      birthState: need('birth_country', stateCode(dataDir, v('birth_country'), birth)) ?? '',
+      citizenship: need('nationality', stateCode(dataDir, v('nationality'), stay.arrival)) ?? '',
+    };
+    if (g === 0) {
+      const issuedInItaly = v('document_country') === 'IT';
+      row.documentType = ALLOGGIATI_DOCUMENT_CODES[v('document_type')];
+      row.documentNumber = v('document_number');
+      row.documentPlace = issuedInItaly
+        ? need('document_place', comuneCode(dataDir, v('document_place'), stay.arrival))?.code
+        : need('document_country', stateCode(dataDir, v('document_country'), stay.arrival));
+    }
+    rows.push(row);
+  }
+  return { rows, unknown };
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import type { AuthorityEstablishmentsTable, AuthorityReportsTable } from '../../db/schema.js';
+import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable } from '../../db/schema.js';
 
 export type EstablishmentRow = Selectable<AuthorityEstablishmentsTable>;
 
@@ -94,4 +94,17 @@ export async function reportsToAlert(db: Db, until: string): Promise<{ account_i
 /** A booking's open reports recorded as told to its host. */
 export async function markAlerted(db: Db, reservationId: string, at: string): Promise<void> {
   await db.updateTable('authority_reports').set({ alerted_at: at }).where('reservation_id', '=', reservationId).where('state', '!=', 'accepted').where('alerted_at', 'is', null).execute();
+}
+
+/** Keeps an establishment's receipt of a day (the latest fetched replaces the one before: it lists more). */
+export async function saveReceipt(db: Db, row: Selectable<AuthorityReceiptsTable>): Promise<void> {
+  await db
+    .insertInto('authority_receipts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['establishment_id', 'day']).doUpdateSet({ pdf_enc: row.pdf_enc, fetched_at: row.fetched_at }))
+    .execute();
+}
+
+export function findReceipt(db: Db, accountId: string, establishmentId: string, day: string) {
+  return db.selectFrom('authority_receipts').selectAll().where('account_id', '=', accountId).where('establishment_id', '=', establishmentId).where('day', '=', day).executeTakeFirst();
 }

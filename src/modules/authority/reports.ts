@@ -10,7 +10,7 @@ import { withTx, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { iso, startOfDayIn } from '../../lib/time.js';
+import { dayIn, iso, startOfDayIn } from '../../lib/time.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { emitWebhook } from '../events/service.js';
@@ -19,8 +19,11 @@ import { openAnswers, type Answers } from '../portal/service.js';
 import type { Answer } from '../portal/screens.js';
 import * as reservations from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
-import { openEstablishment, sesConnection, SYSTEM_NAMES, type System } from './establishments.js';
-import { guestCount, guestGiven, guestName, guestProblems, sesPerson } from './guests.js';
+import { alloggiatiConnection, openEstablishment, sesConnection, SYSTEM_NAMES, type System } from './establishments.js';
+import { AlloggiatiRefusal, generateToken, receipt, submitRows } from './alloggiati.js';
+import { orderedRows, type Outcome } from './alloggiati-files.js';
+import { alloggiatiTablesAsOf } from './tables.js';
+import { alloggiatiRows, guestCount, guestGiven, guestName, guestProblems, sesPerson } from './guests.js';
 import * as repo from './repo.js';
 import { cancelCommunications, queryLots, sendPart, SesRefusal } from './ses.js';
 import type { SesStay } from './ses-files.js';
@@ -28,8 +31,13 @@ import { AuthorityUnreachable } from './soap.js';
 
 export type ReportState = 'missing' | 'ready' | 'sending' | 'sent' | 'accepted' | 'rejected';
 
-/** The error code of a send SES never answered: it may be filed, so only the host sends it again. */
+/** The error code of a send never answered: it may be filed, so only the host sends it again. */
 const UNCONFIRMED = 'unconfirmed';
+/** Alloggiati Web: its code tables are not imported; the arrival is too old for its web service; a guest changed after filing; a stay's guest held back by another's refusal. */
+const NO_TABLES = 'no_tables';
+const TOO_LATE = 'too_late';
+const CHANGED = 'changed_after_filing';
+const HELD_BACK = 'held_back';
 /** Seconds to the next look at a lot SES has not processed yet, after `polls` looks. */
 const pollDelay = (polls: number) => Math.min(600, 15 * 2 ** polls);
 /** The host is alerted this long before a report not accepted falls due. */
@@ -53,7 +61,7 @@ export function reportView(row: repo.ReportRow, now: Date) {
     sent_at: row.sent_at,
     answered_at: row.answered_at,
     receipt: row.receipt,
-    error: row.error_code || row.error_message ? { code: row.error_code, message: row.error_message, fix: fixFor(row.error_code) } : null,
+    error: row.error_code || row.error_message ? { code: row.error_code, message: row.error_message, fix: fixFor(row.error_code, row.system as System) } : null,
   };
 }
 
@@ -65,11 +73,24 @@ const SES_FIXES: Record<string, string> = {
   '10121': 'SES refused the file: a guest’s details break its rules (its words above). Correct them with the guest, then send again.',
   '10130': 'SES found a field missing or wrong (its words above): correct it, then send again.',
   '10131': 'SES found a field missing or wrong (its words above): correct it, then send again.',
-  [UNCONFIRMED]: 'Look for this stay in the SES portal (Comunicaciones). If it is there, nothing more is needed; if not, send again.',
+};
+
+/** What the host does about Alloggiati Web's answers and ours. */
+const ALLOGGIATI_FIXES: Record<string, string> = {
+  [UNCONFIRMED]: 'Look for these guests on the day’s receipt (Ricevuta) in the Alloggiati Web portal. If they are there, nothing more is needed; if not, send again.',
+  [NO_TABLES]: 'Alloggiati Web’s tables of places and documents are not imported: run guestscreen data import alloggiati-tables, then send again.',
+  [TOO_LATE]: 'Alloggiati Web takes only arrivals of today and yesterday by web service: file these guests by hand in its portal.',
+  [CHANGED]: 'A guest’s details changed after filing, and Alloggiati Web takes no correction by web service: correct the guest in its portal.',
+  [HELD_BACK]: 'Not sent: another guest of the stay was refused. Fix that guest’s details, then send again.',
 };
 
 /** What to do about a report's error, in words. */
-export function fixFor(code: string | null): string {
+export function fixFor(code: string | null, system: System = 'ses'): string {
+  if (system === 'alloggiati') {
+    if (code && ALLOGGIATI_FIXES[code]) return ALLOGGIATI_FIXES[code];
+    return 'Alloggiati Web refused this guest’s row (its words above): correct the guest’s details with them, then send again.';
+  }
+  if (code === UNCONFIRMED) return 'Look for this stay in the SES portal (Comunicaciones). If it is there, nothing more is needed; if not, send again.';
   if (code && SES_FIXES[code]) return SES_FIXES[code];
   if (code && /validaci/i.test(code)) return 'SES refused a guest’s details (its words above): correct them with the guest or in the booking, then send again.';
   return 'Read the authority’s words above; once the cause is fixed, send again.';
@@ -130,7 +151,9 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
     const again = opts.force && before && (before.state === 'rejected' || unconfirmed);
     const onItsWay = before && !again && (before.state === 'sending' || (before.state === 'sent' && !before.receipt));
     const filed = before && !again && (before.state === 'accepted' || before.state === 'sent' || before.state === 'rejected') && before.sent_digest === sent;
-    const state: ReportState = onItsWay || filed ? (before.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
+    // Alloggiati Web takes no correction by web service: a guest filed for real and changed since stays filed, with a note.
+    const uncorrectable = system === 'alloggiati' && before?.state === 'accepted' && before.mode === 'production' && before.sent_digest !== sent;
+    const state: ReportState = onItsWay || filed || uncorrectable ? (before.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
     const row: repo.ReportRow = {
       id: before?.id ?? newId('rep'),
       account_id: r.account_id,
@@ -144,8 +167,8 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
       sent_digest: before?.sent_digest ?? null,
       lot: before?.lot ?? null,
       receipt: before?.receipt ?? null,
-      error_code: state === before?.state ? before.error_code : null,
-      error_message: state === before?.state ? before.error_message : null,
+      error_code: uncorrectable ? CHANGED : state === before?.state ? before.error_code : null,
+      error_message: uncorrectable ? null : state === before?.state ? before.error_message : null,
       due_at: iso(due ?? now),
       polls: before?.polls ?? 0,
       alerted_at: before?.alerted_at ?? null,
@@ -228,21 +251,21 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   const establishment = r && (await repo.establishmentFor(deps.db, r.account_id, r.listing_id));
   if (!r || !establishment) return;
   const open = openEstablishment(deps, establishment);
-  if (open.system !== 'ses') return; // Alloggiati Web's rows need its code tables (docs/authority-reports.md).
-  const conn = sesConnection(deps, open.settings, open.credentials, open.mode);
-  const stay = rows.filter((x) => x.system === 'ses');
+  const stay = rows.filter((x) => x.system === open.system);
 
   // A send whose answer never came back (the worker stopped, or the answer was lost): it may be
-  // filed, and SES cannot be asked by anything but the lot. It is not sent again on its own.
+  // filed, and neither service can be asked about a send it did not answer. It is not sent again on its own.
   const unanswered = stay.filter((x) => x.state === 'sending');
   if (unanswered.length) {
     await setReports(deps, unanswered, {
       state: 'sent',
       error_code: UNCONFIRMED,
-      error_message: 'SES.HOSPEDAJES did not answer this send: it may have been filed. Look for it in the SES portal; if it is not there, send it again.',
+      error_message: `${SYSTEM_NAMES[open.system]} did not answer this send: it may have been filed.`,
     });
     return;
   }
+  if (open.system === 'alloggiati') return sendAlloggiati(deps, r, establishment, open, stay);
+  const conn = sesConnection(deps, open.settings, open.credentials, open.mode);
 
   // A lot SES has taken: asked about, never sent again.
   const pending = stay.filter((x) => x.state === 'sent' && x.lot && !x.receipt);
@@ -274,11 +297,7 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
       throw err;
     }
     if (err instanceof AuthorityUnreachable) {
-      await setReports(deps, stay, {
-        state: 'sent',
-        error_code: UNCONFIRMED,
-        error_message: `${err.message}. It may have been filed: look for it in the SES portal; if it is not there, send it again.`,
-      });
+      await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
       return;
     }
     throw err;
@@ -345,4 +364,124 @@ export async function openReportsView(deps: Deps, accountId: string, listingId: 
     later: items.filter((x) => !x.late && x.state !== 'rejected' && Date.parse(x.due_at) > day),
     listings,
   };
+}
+
+/**
+ * A stay filed with Alloggiati Web: its rows (head first, members after) checked by `Test`,
+ * then, in production, filed by `Send` and the day's receipt fetched and kept. In test mode the
+ * check is the answer: nothing is filed. Alloggiati has no cancellation by web service: a change
+ * after filing is left for the host to correct in its portal.
+ */
+async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo.EstablishmentRow, open: ReturnType<typeof openEstablishment>, stay: repo.ReportRow[]): Promise<void> {
+  // Filed, its day's receipt not kept yet (it could not be fetched after sending): fetched now.
+  const filedOn = stay.find((x) => x.state === 'accepted' && x.receipt)?.receipt;
+  if (filedOn && !(await repo.findReceipt(deps.db, establishment.account_id, establishment.id, filedOn))) {
+    const conn = alloggiatiConnection(deps, open.settings, open.credentials);
+    await keepReceipt(deps, conn, await generateToken(conn), establishment, filedOn);
+    return;
+  }
+  if (r.status === 'CANCELED') return;
+  if (!stay.some((x) => x.state === 'ready') || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  const now = deps.clock();
+  const answered = { answered_at: iso(now) };
+  const today = dayIn(iso(now), 'Europe/Rome');
+  const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
+  if (!r.check_in_date || r.check_in_date < yesterday) {
+    await setReports(deps, stay, { state: 'rejected', error_code: TOO_LATE, error_message: null, ...answered });
+    return;
+  }
+  if (r.check_in_date > today) return; // Not arrived yet: the job queued for the arrival day sends it.
+  const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
+  const answer = answers.AuthorityReporting?.answer ?? {};
+  if (!alloggiatiTablesAsOf(deps.config.dataDir)) {
+    await setReports(deps, stay, { state: 'rejected', error_code: NO_TABLES, error_message: null, ...answered });
+    return;
+  }
+  const nights = r.check_out_date ? Math.round((Date.parse(r.check_out_date) - Date.parse(r.check_in_date)) / 86_400_000) : 1;
+  const { rows, unknown } = alloggiatiRows(answer, stay.length, { arrival: r.check_in_date, nights }, deps.config.dataDir);
+  if (unknown.length) {
+    // The guest wrote a place the tables do not know (they were imported after the portal was filled in).
+    for (const row of stay) {
+      const own = unknown.filter((f) => (row.guest_index === 0 ? !f.startsWith('guest_') : f.startsWith(`guest_${row.guest_index}_`)));
+      await setReports(deps, [row], own.length ? { state: 'missing', missing: JSON.stringify(own) } : {});
+    }
+    return;
+  }
+  const conn = alloggiatiConnection(deps, open.settings, open.credentials);
+  const lines = orderedRows([rows], open.settings.apartment_id);
+  // Each guest's answer: filed (or, checked only, accepted when the whole stay passed), held back
+  // by another guest's refusal, or refused in the service's words.
+  const verdicts = (outcomes: Outcome[], sent: boolean) =>
+    stay.map((row) => {
+      const o = outcomes[row.guest_index];
+      const patch: Partial<repo.ReportRow> =
+        o?.ok && (sent || outcomes.every((x) => x.ok))
+          ? { state: 'accepted', error_code: null, error_message: null, receipt: sent ? today : null }
+          : o?.ok
+            ? { state: 'rejected', error_code: HELD_BACK, error_message: null }
+            : { state: 'rejected', error_code: o?.code ?? null, error_message: [o?.name, o?.detail].filter(Boolean).join(': ') || null };
+      return { row, patch: { ...patch, ...answered, sent_digest: reportDigest(deps, 'alloggiati', r, answers, row.guest_index) } };
+    });
+  try {
+    const token = await generateToken(conn);
+    const checked = await submitRows(conn, token, lines, false);
+    if (open.mode === 'test' || checked.some((o) => !o.ok)) {
+      // Test mode's answer, or a refusal: a stay goes whole or not at all (a family's members need their head).
+      for (const { row, patch } of verdicts(checked, false)) await setReports(deps, [row], patch);
+      return;
+    }
+    await setReports(deps, stay, { state: 'sending', error_code: null, error_message: null, sent_at: iso(now) });
+    const filed = await submitRows(conn, token, lines, true);
+    for (const { row, patch } of verdicts(filed, true)) await setReports(deps, [row], patch);
+    try {
+      await keepReceipt(deps, conn, token, establishment, today);
+    } catch (err) {
+      // Filed: the receipt is fetched by a job of its own, retried with its backoff.
+      deps.log?.warn({ err: (err as Error).message, establishment: establishment.id, day: today }, 'Alloggiati Web receipt not fetched yet');
+      await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { uniqueKey: `authority.receipt:${r.id}` });
+    }
+  } catch (err) {
+    if (err instanceof AlloggiatiRefusal) {
+      await setReports(deps, stay, { state: 'rejected', error_code: err.outcome.code, error_message: [err.outcome.name, err.outcome.detail].filter(Boolean).join(': ') || err.message, ...answered });
+      return;
+    }
+    if (err instanceof AuthorityUnreachable && !err.mayHaveArrived) {
+      await setReports(
+        deps,
+        stay.filter((x) => x.state !== 'accepted'),
+        { state: 'ready', sent_at: null },
+      );
+      throw err;
+    }
+    if (err instanceof AuthorityUnreachable) {
+      await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
+      return;
+    }
+    throw err;
+  }
+}
+
+/** The day's receipt fetched and kept (the one kept before, listing fewer guests, replaced). */
+async function keepReceipt(deps: Deps, conn: ReturnType<typeof alloggiatiConnection>, token: string, establishment: repo.EstablishmentRow, day: string): Promise<void> {
+  await storeReceipt(deps, establishment, day, await receipt(conn, token, day));
+}
+
+/** A day's receipt of an establishment kept, sealed, bound to the account, the establishment and the day. */
+export async function storeReceipt(deps: Deps, establishment: Pick<repo.EstablishmentRow, 'id' | 'account_id'>, day: string, pdf: Buffer): Promise<void> {
+  await repo.saveReceipt(deps.db, {
+    id: newId('rcp'),
+    account_id: establishment.account_id,
+    establishment_id: establishment.id,
+    day,
+    pdf_enc: deps.secrets.seal(pdf.toString('base64'), `authority_receipt:${establishment.account_id}:${establishment.id}:${day}`),
+    fetched_at: iso(deps.clock()),
+  });
+}
+
+/** A day's receipt of the establishment a booking reports through, as a PDF; undefined when none was kept. */
+export async function receiptPdf(deps: Deps, accountId: string, reservationId: string, day: string): Promise<Buffer | undefined> {
+  const r = await reservations.findById(deps.db, accountId, reservationId);
+  const establishment = r && (await repo.establishmentFor(deps.db, accountId, r.listing_id));
+  const row = establishment && (await repo.findReceipt(deps.db, accountId, establishment.id, day));
+  return row ? Buffer.from(deps.secrets.open(row.pdf_enc, `authority_receipt:${accountId}:${establishment.id}:${day}`), 'base64') : undefined;
 }

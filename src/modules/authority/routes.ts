@@ -69,7 +69,7 @@ const Report = Type.Object(
     due_at: Type.String(),
     sent_at: Nullable(Type.String()),
     answered_at: Nullable(Type.String()),
-    receipt: Nullable(Type.String({ description: 'the authority’s number for the filing (SES: codigoComunicacion), the only proof of filing' })),
+    receipt: Nullable(Type.String({ description: 'the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest' })),
     error: Nullable(
       Type.Object({
         code: Nullable(Type.String({ description: 'the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost' })),

@@ -19,14 +19,22 @@ const STATE_WORDS: Record<ReportView['state'], [string, string]> = {
 };
 
 /** A report's state, with what is missing, the receipt, or the authority's refusal and what to do. */
-export function ReportState({ report }: { report: ReportView }) {
+export function ReportState({ report, reservationId }: { report: ReportView; reservationId: string }) {
   const [words, color] = STATE_WORDS[report.state];
   return (
     <>
       <ColorBadge color={report.late ? 'red' : color} label={report.late ? `Late · ${words}` : words} />
       {report.mode === 'test' ? <span class="muted"> (the authority's test service: nothing filed)</span> : null}
       {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing, ENGLISH)}.</p> : null}
-      {report.state === 'accepted' && report.receipt ? (
+      {report.state === 'accepted' && report.receipt && report.system === 'alloggiati' ? (
+        <p>
+          Filed {when(report.answered_at)}: on the{' '}
+          <a href={`/console/reservations/${reservationId}/authority-receipts/${report.receipt}`} class="receipt">
+            receipt of {report.receipt} (PDF)
+          </a>
+          .
+        </p>
+      ) : report.state === 'accepted' && report.receipt ? (
         <p>
           Receipt <code class="receipt">{report.receipt}</code>, {when(report.answered_at)}.
         </p>
@@ -66,7 +74,7 @@ function ReportTable({ id, items }: { id: string; items: Item[] }) {
             </td>
             <td data-label="Report">
               <span class="muted">{x.system_name}: </span>
-              <ReportState report={x} />
+              <ReportState report={x} reservationId={x.reservation_id} />
             </td>
             <td data-label="Due">{when(x.due_at)}</td>
           </tr>

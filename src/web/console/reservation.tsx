@@ -1,5 +1,5 @@
 import { establishmentFor } from '../../modules/authority/repo.js';
-import { reportsView, sendNow, type ReportView } from '../../modules/authority/reports.js';
+import { receiptPdf, reportsView, sendNow, type ReportView } from '../../modules/authority/reports.js';
 import { ReportState } from './reports.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -325,7 +325,7 @@ function PoliceReports({ ctx, r, reports }: { ctx: Ctx; r: ReservationRow; repor
                 <td data-label="Guest">{x.guest_name || `Guest ${x.guest}`}</td>
                 <td data-label="Report">
                   <span class="muted">{x.system_name}: </span>
-                  <ReportState report={x} />
+                  <ReportState report={x} reservationId={r.id} />
                 </td>
                 <td data-label="Due">{when(x.due_at)}</td>
               </tr>
@@ -982,6 +982,17 @@ export const reservationPages =
         if (supervised === 'decline' && confirm !== 'yes') return show(request, reply, (ctx) => confirmDecline(deps, ctx, r, reason ?? ''));
         await review.setManualDecision(deps, request.actor, r, supervised, reason);
         return seeOther(reply, back(r.id, supervised));
+      },
+    );
+
+    app.get(
+      '/console/reservations/:id/authority-receipts/:day',
+      { schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), day: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }) }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        const pdf = await receiptPdf(deps, r.account_id, r.id, request.params.day);
+        if (!pdf) throw notFound(`a receipt of ${request.params.day} for this booking's establishment`);
+        return reply.type('application/pdf').header('content-disposition', `attachment; filename="ricevuta-${request.params.day}.pdf"`).header('cache-control', 'no-store').send(pdf);
       },
     );
 

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
+import { call, createTestApp, dbKind, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { translator } from '../../i18n/index.js';
+import type { JobRow } from '../../jobs/repo.js';
+import { dayIn } from '../../lib/time.js';
+import { openPortal, saveStep, submitPortal } from '../portal/service.js';
+import { importAlloggiatiTables } from './import.js';
+import { receiptPdf, runAuthoritySend } from './reports.js';
+
+const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
+const SCREENS = { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' };
+
+/** A family arriving in Rome: Marco (born in Milan, Italian identity card issued in Rome), Anna his wife (born in Germany) and their son. */
+const marco = {
+  first_name: 'Marco',
+  last_name: 'Rossi',
+  sex: 'male',
+  birth_date: '1978-05-20',
+  birth_country: 'Italia',
+  birth_place: 'Milano',
+  nationality: 'IT',
+  document_type: 'id_card',
+  document_number: 'CA12345AB',
+  document_country: 'IT',
+  document_place: 'Roma',
+};
+const family = {
+  guest_1_first_name: 'Anna',
+  guest_1_last_name: 'Müller',
+  guest_1_sex: 'female',
+  guest_1_birth_date: '1981-02-03',
+  guest_1_birth_country: 'Germany',
+  guest_1_nationality: 'DE',
+  guest_1_relationship: 'spouse',
+  guest_2_first_name: 'Luca',
+  guest_2_last_name: 'Rossi',
+  guest_2_sex: 'male',
+  guest_2_birth_date: '2015-09-09',
+  guest_2_birth_country: 'IT',
+  guest_2_birth_place: 'Roma',
+  guest_2_nationality: 'IT',
+  guest_2_relationship: 'child',
+};
+
+describe(`police reports to Alloggiati Web (${dbKind})`, () => {
+  let t: TestApp;
+  let fake: FakeAlloggiati;
+  let me: Tenant;
+  const today = () => dayIn(new Date().toISOString(), 'Europe/Rome');
+  const inDays = (n: number) => new Date(Date.parse(today()) + n * 86_400_000).toISOString().slice(0, 10);
+  before(async () => {
+    fake = await startFakeAlloggiati(ALLOGGIATI, today);
+    t = await createTestApp({ GUESTSCREEN_ALLOGGIATI_URL: fake.url });
+    me = await tenant(t);
+    await setPortalScreens(t, me.key, SCREENS);
+    const est = await call(t, 'PUT', '/v1/accounts/authority-establishment', {
+      key: me.key,
+      body: { system: 'alloggiati', username: ALLOGGIATI.user, password: ALLOGGIATI.password, ws_key: ALLOGGIATI.wsKey },
+    });
+    assert.equal(est.status, 200, est.body);
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  const runSend = (id: string) =>
+    runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
+  const reports = async (id: string) => (await call(t, 'GET', `/v1/reservations/${id}/authority-reports`, { key: me.key })).json.reports as Record<string, unknown>[];
+  async function stay(answers: Record<string, string>, guests: number, checkIn = today()) {
+    const r = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: {
+        number_of_guests: guests,
+        check_in_date: checkIn,
+        check_out_date: new Date(Date.parse(checkIn) + 3 * 86_400_000).toISOString().slice(0, 10),
+        listing_timezone_name: 'Europe/Rome',
+        guest: { first_name: 'Marco', last_name: 'Rossi' },
+      },
+    });
+    const token = new URL(r.json.guest_portal_url).pathname.split('/').pop()!;
+    const saved = await saveStep(t.deps, await openPortal(t.deps, token), translator('it'), 'AuthorityReporting', answers, [], false);
+    if (saved.ok) await submitPortal(t.deps, await openPortal(t.deps, token));
+    return { id: r.json.id as string, saved };
+  }
+
+  it('says what to do while its code tables are not imported, then imports them from the service itself', async () => {
+    const b = await stay({ ...marco, ...family }, 3);
+    assert.equal(b.saved.ok, true);
+    await runSend(b.id);
+    const [first] = await reports(b.id);
+    assert.equal(first!.state, 'rejected');
+    assert.match(String((first!.error as { fix: string }).fix), /guestscreen data import alloggiati-tables/);
+
+    const imported = await importAlloggiatiTables(t.deps, { account: me.account.id });
+    assert.deepEqual(imported, { places: 9, documents: 3, as_of: new Date().toISOString().slice(0, 10) });
+    assert.ok(fake.calls.includes('Tabella'));
+  });
+
+  it('checks each place against the tables as it was on the day, in the guest’s language', async () => {
+    const refused = await stay({ ...marco, birth_place: 'Atlantide', ...family, guest_2_birth_place: 'Castelnuovo Vecchio' }, 3);
+    assert.equal(refused.saved.ok, false);
+    const said = refused.saved.ok ? [] : refused.saved.problems.map((p) => p.message);
+    assert.ok(
+      said.some((m) => /Comune di nascita: l’elenco della Polizia di Stato non ha un comune con questo nome/.test(m)),
+      said.join(' | '),
+    );
+    assert.ok(
+      said.some((m) => /Ospite 3: comune di nascita/.test(m)),
+      'a comune that stopped being valid before the birth is refused',
+    );
+  });
+
+  it('checks a family with Test in test mode and files nothing', async () => {
+    const b = await stay({ ...marco, ...family }, 3);
+    assert.equal(b.saved.ok, true, JSON.stringify(b.saved));
+    const calls = fake.calls.length;
+    await runSend(b.id);
+    assert.deepEqual(fake.calls.slice(calls), ['GenerateToken', 'Test']);
+    assert.deepEqual(
+      (await reports(b.id)).map((x) => [x.guest_name, x.state, x.mode, x.receipt]),
+      [
+        ['Marco Rossi', 'accepted', 'test', null],
+        ['Anna Müller', 'accepted', 'test', null],
+        ['Luca Rossi', 'accepted', 'test', null],
+      ],
+    );
+  });
+
+  it('files a family for real in production, head first, keeps the day’s receipt, and says a late arrival must be filed by hand', async () => {
+    const prod = await call(t, 'PUT', '/v1/accounts/authority-establishment', { key: me.key, body: { system: 'alloggiati', mode: 'production' } });
+    assert.equal(prod.status, 200, prod.body);
+    const b = await stay({ ...marco, ...family }, 3);
+    const calls = fake.calls.length;
+    await runSend(b.id);
+    assert.deepEqual(fake.calls.slice(calls), ['GenerateToken', 'Test', 'Send', 'Ricevuta']);
+    const rows = fake.filed.get(today())!.slice(-3);
+    assert.deepEqual(
+      rows.map((row) => [row.slice(0, 2), [...row].length]),
+      [
+        ['17', 168],
+        ['19', 168],
+        ['19', 168],
+      ],
+      'a family: its head first, then its members',
+    );
+    assert.match(rows[0]!, /100000100.{9}IDENT/, 'an Italian, with the code of the identity card');
+    const got = await reports(b.id);
+    assert.deepEqual(
+      got.map((x) => [x.state, x.receipt]),
+      [
+        ['accepted', today()],
+        ['accepted', today()],
+        ['accepted', today()],
+      ],
+    );
+    const pdf = await receiptPdf(t.deps, me.account.id, b.id, today());
+    assert.equal(pdf?.subarray(0, 5).toString(), '%PDF-');
+
+    // Sent again by the host: filed already, nothing goes twice.
+    assert.equal((await call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })).status, 202);
+    const before = fake.calls.length;
+    await runSend(b.id);
+    assert.equal(fake.calls.slice(before).includes('Send'), false);
+
+    // Arrived three days ago: the web service takes only today's and yesterday's arrivals.
+    const late = await stay({ ...marco }, 1, inDays(-3));
+    await runSend(late.id);
+    const [report] = await reports(late.id);
+    assert.equal(report!.state, 'rejected');
+    assert.match(String((report!.error as { fix: string }).fix), /file these guests by hand/);
+  });
+});
