@@ -1,3 +1,4 @@
+import { purgeExpiredReports } from './modules/authority/reports.js';
 import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -116,6 +117,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
             { name: 'alerts', everyMs: 3_600_000, firstAfterMs: 90_000, run: async () => void (await enqueue(deps.db, deps, 'alert.hourly', {}, { uniqueKey: 'alert-hourly' })) },
             // Identity documents' photos, deleted the account's number of days after check-out.
             { name: 'document photo retention', everyMs: 3_600_000, firstAfterMs: 30_000, run: async () => void (await purgeDocumentPhotos(deps)) },
+            // Police reports and receipts, deleted once the law no longer asks the host to keep them.
+            { name: 'police report retention', everyMs: 3_600_000, firstAfterMs: 45_000, run: async () => void (await purgeExpiredReports(deps)) },
             // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.
             ...(deps.config.sanctionsRefresh
               ? [

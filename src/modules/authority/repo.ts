@@ -108,3 +108,15 @@ export async function saveReceipt(db: Db, row: Selectable<AuthorityReceiptsTable
 export function findReceipt(db: Db, accountId: string, establishmentId: string, day: string) {
   return db.selectFrom('authority_receipts').selectAll().where('account_id', '=', accountId).where('establishment_id', '=', establishmentId).where('day', '=', day).executeTakeFirst();
 }
+
+/** Reports of a system made before a moment, deleted; how many. */
+export async function deleteReportsBefore(db: Db, system: string, before: string): Promise<number> {
+  const r = await db.deleteFrom('authority_reports').where('system', '=', system).where('created_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Receipts of days before the one given, deleted; how many. */
+export async function deleteReceiptsBefore(db: Db, day: string): Promise<number> {
+  const r = await db.deleteFrom('authority_receipts').where('day', '<', day).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

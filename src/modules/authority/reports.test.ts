@@ -12,7 +12,7 @@ import type { JobRow } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { timeSlicer } from '../../lib/time-slice.js';
 import { openPortal, saveStep, submitPortal } from '../portal/service.js';
-import { runAuthoritySend } from './reports.js';
+import { purgeExpiredReports, runAuthoritySend, storeReceipt } from './reports.js';
 
 const SES = { user: 'B12345678WS', password: 'secreta-ñ', arrendador: '0000000001' };
 const sesBody = { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password };
@@ -333,6 +333,24 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     assert.match(mail[0]!, /Subject: .*Juan_García:_police_report_due/);
     assert.match(mail[0]!, /Juan García: not given yet: First name, Last name, .* and Phone\. Ask the guest to finish the guest portal/);
     assert.match(mail[0]!, /Guest 2: not given yet: First name, /);
+  });
+
+  it('deletes reports and receipts once the law no longer asks to keep them: 3 years in Spain, 5 in Italy', async () => {
+    const b = await booking(today, 1);
+    assert.equal((await call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })).status, 202);
+    const est = await t.deps.db.selectFrom('authority_establishments').select(['id', 'account_id']).where('account_id', '=', me.account.id).executeTakeFirstOrThrow();
+    await storeReceipt(t.deps, est, '2021-06-01', Buffer.from('%PDF-1.4\n%%EOF\n'));
+    await storeReceipt(t.deps, est, '2025-06-01', Buffer.from('%PDF-1.4\n%%EOF\n'));
+    const at = (iso: string) => ({ ...t.deps, clock: () => new Date(iso) });
+    // Two years and a half on: all kept.
+    const made = Date.parse(String((await t.deps.db.selectFrom('authority_reports').select('created_at').where('reservation_id', '=', b.id).executeTakeFirstOrThrow()).created_at));
+    await purgeExpiredReports(at(new Date(made + 2.5 * 365 * 86_400_000).toISOString()));
+    assert.equal((await reports(b.id)).length, 1);
+    // Three years and a day on: the Spanish report goes; a receipt goes 5 years after its day.
+    await purgeExpiredReports(at(new Date(made + (3 * 365 + 2) * 86_400_000).toISOString()));
+    assert.equal((await reports(b.id)).length, 0);
+    const days = (await t.deps.db.selectFrom('authority_receipts').select('day').where('establishment_id', '=', est.id).execute()).map((x) => x.day);
+    assert.deepEqual(days, ['2025-06-01'], 'the receipt of 2021 is past its 5 years; the one of 2025 is not');
   });
 
   it('answers 404 for another tenant’s booking and 409 when no police system is set', async () => {

@@ -485,3 +485,21 @@ export async function receiptPdf(deps: Deps, accountId: string, reservationId: s
   const row = establishment && (await repo.findReceipt(deps.db, accountId, establishment.id, day));
   return row ? Buffer.from(deps.secrets.open(row.pdf_enc, `authority_receipt:${accountId}:${establishment.id}:${day}`), 'base64') : undefined;
 }
+
+/**
+ * How long the law asks a host to keep the proof of each report, in years: Spain's register of
+ * guests 3 years (Real Decreto 933/2021), Italy's receipts 5 years [implementations]. Kept that
+ * long from the report's making, then deleted (docs/privacy.md).
+ */
+export const RETENTION_YEARS: Record<System, number> = { ses: 3, alloggiati: 5 };
+
+/** The hourly chore: reports and receipts past their legal retention deleted. */
+export async function purgeExpiredReports(deps: Deps): Promise<number> {
+  const now = deps.clock();
+  const yearsAgo = (years: number) => new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate()));
+  let erased = 0;
+  for (const [system, years] of Object.entries(RETENTION_YEARS)) erased += await repo.deleteReportsBefore(deps.db, system, iso(yearsAgo(years)));
+  erased += await repo.deleteReceiptsBefore(deps.db, iso(yearsAgo(RETENTION_YEARS.alloggiati)).slice(0, 10));
+  if (erased > 0) deps.log?.info({ erased }, 'erased police reports and receipts past their legal retention');
+  return erased;
+}
