@@ -1,6 +1,7 @@
 /**
  * `npm run bench:matching`: the name matcher against the labelled pairs of pairs.json
- * (make-pairs.ts), on the held-out half (or `--half tune`), and the sanctions search over the
+ * (make-pairs.ts), on the held-out half (or `--half tune`); against the dev half of
+ * nomenklatura's name_bench by case group, beside OpenSanctions' logic-v2 on the same pairs; and the sanctions search over the
  * shipped OFAC lists as the screening checks run it. Prints precision, recall and F1 at the
  * sanctions threshold with each kind of pair's recall or false hits; over the whole lists, the
  * listed people found (first and last name only, a typo, their own script), the unlisted guests
@@ -8,13 +9,15 @@
  *
  *   npm run bench:matching [-- --half tune] [--record]
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { matchName } from '../../src/lib/names/match.js';
+import { matchName, NAME_THRESHOLD } from '../../src/lib/names/match.js';
 import { loadBundledLists } from '../../src/providers/sanctions/bundled.js';
 import { SANCTIONS_THRESHOLD, searchSanctions, type SanctionsHit } from '../../src/providers/sanctions/index.js';
 import { createTestApp } from '../../test/harness.js';
 import type { Pair } from './make-pairs.js';
+import { logicV2Predictions } from './logic-v2.js';
 
 const { values } = parseArgs({ options: { half: { type: 'string', default: 'held-out' }, record: { type: 'boolean', default: false } } });
 const file = JSON.parse(readFileSync(new URL('./pairs.json', import.meta.url), 'utf8')) as { pairs: Pair[]; source: string[] };
@@ -60,6 +63,50 @@ for (const [kind, k] of Object.entries(byKind)) {
   out(
     `  ${kind.padEnd(44)} ${k.same ? 'recall    ' : 'false hits'} ${k.rate.toFixed(3)} (${k.hits} of ${k.n})  precision ${k.precision.toFixed(3)} recall ${k.recall.toFixed(3)} F1 ${k.f1.toFixed(3)}`,
   );
+}
+
+// nomenklatura's name_bench, the dev half of its Person pairs (../shared/data/names, never copied
+// into the project): a listed name (name2) on a blocklist, a guest of the other name (name1)
+// screened against it at the screening's threshold, as the blocklist check matches names.
+const NAME_BENCH = new URL('../../../shared/data/names/name_bench_person_dev.csv', import.meta.url);
+if (existsSync(NAME_BENCH)) {
+  const rows = parse<Record<string, string>>(readFileSync(NAME_BENCH, 'utf8'), { columns: true, skip_empty_lines: true });
+  const logicV2 = logicV2Predictions();
+  const count = (subset: typeof rows, predict: (r: Record<string, string>) => boolean | undefined) => {
+    let [tp, fp, fn, n] = [0, 0, 0, 0];
+    for (const r of subset) {
+      const hit = predict(r);
+      if (hit === undefined) continue;
+      n += 1;
+      const same = r.is_match === 'true';
+      if (hit && same) tp += 1;
+      if (hit && !same) fp += 1;
+      if (!hit && same) fn += 1;
+    }
+    const precision = tp / Math.max(1, tp + fp);
+    const recall = tp / Math.max(1, tp + fn);
+    return { n, tp, fp, fn, precision, recall, f1: (2 * precision * recall) / Math.max(1e-9, precision + recall) };
+  };
+  const ours = (r: Record<string, string>) => {
+    const m = matchName(r.name1 ?? '', r.name2 ?? '');
+    if (process.env.SHOW_MISSES && m.score >= NAME_THRESHOLD !== (r.is_match === 'true'))
+      misses.push(`name_bench ${r.is_match === 'true' ? 'missed' : 'false hit'} [${r.case_group}] ${m.explanation}`);
+    return m.score >= NAME_THRESHOLD;
+  };
+  const theirs = (r: Record<string, string>) => logicV2?.get(`${r.name1}\u0000${r.name2}`);
+  const groups = ['all', ...new Set(rows.map((r) => r.case_group ?? ''))];
+  const nameBench: Record<string, unknown> = {};
+  out(`name_bench, dev half (${rows.length} Person pairs), threshold ${NAME_THRESHOLD}; beside it OpenSanctions' logic-v2 (its frozen run, threshold 0.7)${logicV2 ? '' : ': not at hand'}`);
+  for (const g of groups) {
+    const subset = g === 'all' ? rows : rows.filter((r) => r.case_group === g);
+    const a = count(subset, ours);
+    const b = logicV2 ? count(subset, theirs) : undefined;
+    nameBench[g] = { guestscreen: a, logic_v2: b };
+    out(
+      `  ${g.padEnd(16)} ${String(subset.length).padStart(4)} pairs  precision ${a.precision.toFixed(3)} recall ${a.recall.toFixed(3)} F1 ${a.f1.toFixed(3)}${b ? `   logic-v2 F1 ${b.f1.toFixed(3)} (${b.n} pairs)` : ''}`,
+    );
+  }
+  results.nameBenchDev = nameBench;
 }
 
 // The whole shipped lists, searched as the checks search them.
