@@ -87,12 +87,11 @@ if (existsSync(NAME_BENCH)) {
     const recall = tp / Math.max(1, tp + fn);
     return { n, tp, fp, fn, precision, recall, f1: (2 * precision * recall) / Math.max(1e-9, precision + recall) };
   };
-  const ours = (r: Record<string, string>) => {
-    const m = matchName(r.name1 ?? '', r.name2 ?? '');
-    if (process.env.SHOW_MISSES && m.score >= NAME_THRESHOLD !== (r.is_match === 'true'))
-      misses.push(`name_bench ${r.is_match === 'true' ? 'missed' : 'false hit'} [${r.case_group}] ${m.explanation}`);
-    return m.score >= NAME_THRESHOLD;
-  };
+  // Each pair matched once; its misses noted once (SHOW_MISSES).
+  const matched = new Map(rows.map((r) => [r, matchName(r.name1 ?? '', r.name2 ?? '')]));
+  for (const [r, m] of matched)
+    if (m.score >= NAME_THRESHOLD !== (r.is_match === 'true')) misses.push(`name_bench ${r.is_match === 'true' ? 'missed' : 'false hit'} [${r.case_group}] ${m.explanation}`);
+  const ours = (r: Record<string, string>) => (matched.get(r)?.score ?? 0) >= NAME_THRESHOLD;
   const theirs = (r: Record<string, string>) => logicV2?.get(`${r.name1}\u0000${r.name2}`);
   const groups = ['all', ...new Set(rows.map((r) => r.case_group ?? ''))];
   const nameBench: Record<string, unknown> = {};
