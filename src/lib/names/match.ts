@@ -202,6 +202,8 @@ const OPTIONAL_CAP = 0.04;
 const NO_FAMILY_CAP = 0.7;
 /** The highest score a match can have whose listed second family name is missing while the person gives another name: a close name, not the same. */
 const OTHER_SECOND_FAMILY_CAP = 0.93;
+/** The highest score a match can have whose listed middle name or patronymic is missing while the person gives another: below a hit. */
+const OTHER_MIDDLE_CAP = 0.88;
 /** The highest score a match without the listed given name (or with only its initial or a short form of it), or with only the second of two family names, can have. */
 const NO_GIVEN_CAP = 0.86;
 
@@ -299,6 +301,21 @@ function lettersSimilarity(person: string, listed: string, bySound: Script, give
   const c = consonants(listed);
   if (c.length >= (given ? 2 : 3) && consonants(person) === c && sameVowelPlaces(person, listed)) return { similarity: 0.9, how: 'same consonants' };
   return null;
+}
+
+/**
+ * Whether two names may be one written two ways, judged by their consonants: a letter apart
+ * (Yong, Jong), or one's in the other's in order from the same first letter (Mohd, Mohammad).
+ */
+function alikeNames(a: string, b: string): boolean {
+  const [x, y] = [consonants(a), consonants(b)];
+  if (!x || !y) return false;
+  if (damerauLevenshtein(x, y) <= 1) return true;
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  if (short.length < 2 || short[0] !== long[0]) return false;
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i += 1;
+  return i === short.length;
 }
 
 /** A token's consonants with a mark where vowels stand: Tahir and Taher are t*h*r, Mahmoud m*hm*d, Muhammad m*h*m*d. */
@@ -442,6 +459,12 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // A listed second family name missing where the person gives a name of their own the list has
   // not (MADURO GUERRA against Maduro Moros) may be another mother's name: close, not the same.
   if (pairs.some(familyOptional) && extra.length) score = Math.min(score, OTHER_SECOND_FAMILY_CAP);
+  // A middle name or patronymic the list gives, missing where the person gives a name of their own
+  // the list has not (Sergey Ivanevich against Sergey Viktorovich LAVROV, BEN HAMID against BEN
+  // ABDALLAH): another father's name, another person of the same name.
+  // Only where the two are unlike: Mohd is Mohammad written short, Yong and Jong one name spelled two ways.
+  const missingMiddles = pairs.filter((p) => (p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing');
+  if (extra.length && missingMiddles.length && !extra.some((e) => missingMiddles.some((m) => alikeNames(e, m.listed)))) score = Math.min(score, OTHER_MIDDLE_CAP);
   const hasFamily = pairs.some((p) => p.role === 'family');
   if ((hasFamily && !familyFound) || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
   return { score, pairs, extra };
