@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { request } from 'undici';
 import { startFakeSes } from '../test/fake-ses.js';
+import { POLICE_ONLY_SCREENS } from '../test/police.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant } from '../test/harness.js';
 import { translator } from '../src/i18n/index.js';
 import type { JobRow } from '../src/jobs/repo.js';
@@ -27,7 +28,7 @@ const ses = await startFakeSes(SES, { validate: false });
 const t = await createTestApp({ GUESTSCREEN_SES_TEST_URL: ses.url });
 try {
   const me = await tenant(t);
-  await setPortalScreens(t, me.key, { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' });
+  await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
   const est = await call(t, 'PUT', '/v1/listings/bench/authority-establishment', {
     key: me.key,
     body: { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password },

@@ -1,16 +1,15 @@
+import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { translator } from '../../i18n/index.js';
-import type { JobRow } from '../../jobs/repo.js';
 import { dayIn } from '../../lib/time.js';
 import { openPortal, saveStep, submitPortal } from '../portal/service.js';
 import { importAlloggiatiTables } from './import.js';
-import { receiptPdf, runAuthoritySend } from './reports.js';
+import { receiptPdf } from './reports.js';
 
 const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
-const SCREENS = { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' };
 
 /** A family arriving in Rome: Marco (born in Milan, Italian identity card issued in Rome), Anna his wife (born in Germany) and their son. */
 const marco = {
@@ -54,7 +53,7 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
     fake = await startFakeAlloggiati(ALLOGGIATI, today);
     t = await createTestApp({ GUESTSCREEN_ALLOGGIATI_URL: fake.url });
     me = await tenant(t);
-    await setPortalScreens(t, me.key, SCREENS);
+    await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
     const est = await call(t, 'PUT', '/v1/accounts/authority-establishment', {
       key: me.key,
       body: { system: 'alloggiati', username: ALLOGGIATI.user, password: ALLOGGIATI.password, ws_key: ALLOGGIATI.wsKey },
@@ -66,8 +65,7 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
     await fake.close();
   });
 
-  const runSend = (id: string) =>
-    runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
+  const runSend = (id: string) => runReportJob(t.deps, id);
   const reports = async (id: string) => (await call(t, 'GET', `/v1/reservations/${id}/authority-reports`, { key: me.key })).json.reports as Record<string, unknown>[];
   async function stay(answers: Record<string, string>, guests: number, checkIn = today()) {
     const r = await call(t, 'POST', '/v1/reservations', {

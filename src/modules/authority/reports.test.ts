@@ -1,3 +1,4 @@
+import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeSes, sesSchemaErrors, SES_XSDS, type FakeSes } from '../../../test/fake-ses.js';
@@ -8,11 +9,9 @@ import { alertHourly, sendAlert } from '../alerts/service.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { setOwnerPassword } from '../users/service.js';
 import { translator } from '../../i18n/index.js';
-import type { JobRow } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
-import { timeSlicer } from '../../lib/time-slice.js';
 import { openPortal, saveStep, submitPortal } from '../portal/service.js';
-import { purgeExpiredReports, runAuthoritySend, storeReceipt } from './reports.js';
+import { purgeExpiredReports, storeReceipt } from './reports.js';
 
 const SES = { user: 'B12345678WS', password: 'secreta-ñ', arrendador: '0000000001' };
 const sesBody = { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password };
@@ -48,9 +47,6 @@ const lucia = {
   guest_1_relationship: 'child',
 };
 
-/** The portal asks only for the police report. */
-const SCREENS = { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' };
-
 describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
   let t: TestApp;
   let ses: FakeSes;
@@ -63,14 +59,7 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     me = await tenant(t);
     // Signed up to the console: the one told of reports near their deadline.
     await setOwnerPassword(t.deps, t.deps.db, me.account, await hashPassword('owner password'), null);
-    await setPortalScreens(t, me.key, {
-      AuthorityReporting: 'required',
-      AboutYou: 'disabled',
-      IDVerification: 'disabled',
-      IDCollection: 'disabled',
-      HouseRules: 'disabled',
-      UsageAgreement: 'disabled',
-    });
+    await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
     assert.equal((await call(t, 'PUT', '/v1/listings/madrid-centro/authority-establishment', { key: me.key, body: sesBody })).status, 200);
   });
   after(async () => {
@@ -79,16 +68,7 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
   });
 
   /** The sending job as the worker runs it, at a moment. */
-  const runSend = (reservationId: string, at = new Date()) =>
-    runAuthoritySend(
-      { reservation_id: reservationId },
-      {
-        deps: { ...t.deps, clock: () => at },
-        job: { attempt: 1, max_attempts: 8 } as JobRow,
-        signal: new AbortController().signal,
-        breathe: timeSlicer(),
-      },
-    );
+  const runSend = (reservationId: string, at = new Date()) => runReportJob(t.deps, reservationId, at);
 
   async function booking(checkIn = today, guests = 2) {
     const r = await call(t, 'POST', '/v1/reservations', {
@@ -233,7 +213,7 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     const down = await createTestApp({ GUESTSCREEN_SES_TEST_URL: `http://127.0.0.1:${port}/ses` });
     try {
       const other = await tenant(down);
-      await setPortalScreens(down, other.key, SCREENS);
+      await setPortalScreens(down, other.key, POLICE_ONLY_SCREENS);
       // Saved while SES cannot be reached: kept, "not reached".
       assert.equal((await call(down, 'PUT', '/v1/accounts/authority-establishment', { key: other.key, body: sesBody })).json.check, 'not_reached');
       const r = await call(down, 'POST', '/v1/reservations', {
@@ -244,7 +224,7 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
       const p = await openPortal(down.deps, token);
       assert.equal((await saveStep(down.deps, p, translator('en'), 'AuthorityReporting', juan, [], false)).ok, true);
       await submitPortal(down.deps, await openPortal(down.deps, token));
-      await assert.rejects(runAuthoritySend({ reservation_id: r.json.id }, { deps: down.deps } as JobContext), /could not be reached/);
+      await assert.rejects(runReportJob(down.deps, r.json.id), /could not be reached/);
       const [report] = (await call(down, 'GET', `/v1/reservations/${r.json.id}/authority-reports`, { key: other.key })).json.reports;
       assert.equal(report.state, 'ready');
     } finally {

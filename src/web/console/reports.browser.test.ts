@@ -1,3 +1,4 @@
+import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -7,13 +8,10 @@ import { importAlloggiatiTables } from '../../modules/authority/import.js';
 import { dayIn } from '../../lib/time.js';
 import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../../test/browser.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type TestApp } from '../../../test/harness.js';
-import type { JobRow } from '../../jobs/repo.js';
-import { runAuthoritySend } from '../../modules/authority/reports.js';
 
 const SES = { user: 'B12345678WS', password: 'secreta', arrendador: '0000000001' };
 const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
 const PHONE = { width: 390, height: 844 };
-const SCREENS = { AuthorityReporting: 'required', AboutYou: 'disabled', IDVerification: 'disabled', IDCollection: 'disabled', HouseRules: 'disabled', UsageAgreement: 'disabled' };
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? false : 'Chromium not installed (.ci/run installs it)' }, () => {
@@ -35,19 +33,12 @@ describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? 
     await ses.close();
     await alloggiati.close();
   });
-  const run = (id: string) => runAuthoritySend({ reservation_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} });
+  const run = (id: string) => runReportJob(t.deps, id);
 
   it('asks a family in Spanish for what SES needs, tells them what is missing, and shows the host each guest’s report and the day’s reports', async () => {
     const me = await tenant(t);
     await withPassword(t, me);
-    await setPortalScreens(t, me.key, {
-      AuthorityReporting: 'required',
-      AboutYou: 'disabled',
-      IDVerification: 'disabled',
-      IDCollection: 'disabled',
-      HouseRules: 'disabled',
-      UsageAgreement: 'disabled',
-    });
+    await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
     const est = await call(t, 'PUT', '/v1/listings/sol-1/authority-establishment', {
       key: me.key,
       body: { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password },
@@ -154,7 +145,7 @@ describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? 
   it('reports an Italian family completed on a phone to Alloggiati Web (test mode), and shows the host each guest accepted', async () => {
     const me = await tenant(t);
     await withPassword(t, me);
-    await setPortalScreens(t, me.key, SCREENS);
+    await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
     const est = await call(t, 'PUT', '/v1/listings/roma-1/authority-establishment', {
       key: me.key,
       body: { system: 'alloggiati', username: ALLOGGIATI.user, password: ALLOGGIATI.password, ws_key: ALLOGGIATI.wsKey },
