@@ -162,6 +162,16 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
     const before = fake.calls.length;
     await runSend(b.id);
     assert.equal(fake.calls.slice(before).includes('Send'), false);
+    // One guest of a stay filed, another refused and sent again by the host: the filed guests
+    // are not filed twice, and the host is told to finish in Alloggiati's portal.
+    await t.deps.db.updateTable('authority_reports').set({ state: 'rejected', receipt: null }).where('reservation_id', '=', b.id).where('guest_index', '=', 2).execute();
+    assert.equal((await call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })).status, 202);
+    const resent = fake.calls.length;
+    await runSend(b.id);
+    assert.equal(fake.calls.slice(resent).includes('Send'), false);
+    const [, , refiled] = await reports(b.id);
+    assert.equal(refiled!.state, 'rejected');
+    assert.match(String((refiled!.error as { fix: string }).fix), /correct or add the guests in its portal/);
 
     // Arrived three days ago: the web service takes only today's and yesterday's arrivals.
     const late = await stay({ ...marco }, 1, inDays(-3));

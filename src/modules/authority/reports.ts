@@ -80,7 +80,7 @@ const ALLOGGIATI_FIXES: Record<string, string> = {
   [UNCONFIRMED]: 'Look for these guests on the day’s receipt (Ricevuta) in the Alloggiati Web portal. If they are there, nothing more is needed; if not, send again.',
   [NO_TABLES]: 'Alloggiati Web’s tables of places and documents are not imported: run guestscreen data import alloggiati-tables, then send again.',
   [TOO_LATE]: 'Alloggiati Web takes only arrivals of today and yesterday by web service: file these guests by hand in its portal.',
-  [CHANGED]: 'A guest’s details changed after filing, and Alloggiati Web takes no correction by web service: correct the guest in its portal.',
+  [CHANGED]: 'The stay changed after its guests were filed, and Alloggiati Web takes no correction by web service: correct or add the guests in its portal.',
   [HELD_BACK]: 'Not sent: another guest of the stay was refused. Fix that guest’s details, then send again.',
 };
 
@@ -291,17 +291,22 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
       await setReports(deps, stay, { state: 'rejected', error_code: String(err.code), error_message: err.description, answered_at: iso(deps.clock()) });
       return;
     }
-    if (err instanceof AuthorityUnreachable && !err.mayHaveArrived) {
-      // Nothing reached SES: the stay is ready again, and the job tries later (its backoff).
-      await setReports(deps, stay, { state: 'ready', sent_at: null });
-      throw err;
-    }
-    if (err instanceof AuthorityUnreachable) {
-      await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
-      return;
-    }
+    return afterFailure(deps, stay, err);
+  }
+}
+
+/**
+ * A send that failed on the way: nothing reached the authority, so the stay is ready again and
+ * the job tries later (its backoff); or the answer was lost, so it may be filed and waits for the
+ * host. Anything else is not the way's, and goes on up.
+ */
+async function afterFailure(deps: Deps, stay: repo.ReportRow[], err: unknown): Promise<void> {
+  if (!(err instanceof AuthorityUnreachable)) throw err;
+  if (!err.mayHaveArrived) {
+    await setReports(deps, stay, { state: 'ready', sent_at: null });
     throw err;
   }
+  await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
 }
 
 /** A lot looked at: each guest's code or error once processed, or another look later. */
@@ -384,6 +389,15 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
   if (!stay.some((x) => x.state === 'ready') || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
   const now = deps.clock();
   const answered = { answered_at: iso(now) };
+  // A stay filed for real goes no more (its rows would be filed twice): a guest added since is for the portal.
+  if (stay.some((x) => x.state === 'accepted' && x.mode === 'production' && x.receipt)) {
+    await setReports(
+      deps,
+      stay.filter((x) => x.state === 'ready'),
+      { state: 'rejected', error_code: CHANGED, error_message: null, ...answered },
+    );
+    return;
+  }
   const today = dayIn(iso(now), 'Europe/Rome');
   const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
   if (!r.check_in_date || r.check_in_date < yesterday) {
@@ -445,19 +459,7 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
       await setReports(deps, stay, { state: 'rejected', error_code: err.outcome.code, error_message: [err.outcome.name, err.outcome.detail].filter(Boolean).join(': ') || err.message, ...answered });
       return;
     }
-    if (err instanceof AuthorityUnreachable && !err.mayHaveArrived) {
-      await setReports(
-        deps,
-        stay.filter((x) => x.state !== 'accepted'),
-        { state: 'ready', sent_at: null },
-      );
-      throw err;
-    }
-    if (err instanceof AuthorityUnreachable) {
-      await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
-      return;
-    }
-    throw err;
+    return afterFailure(deps, stay, err);
   }
 }
 
