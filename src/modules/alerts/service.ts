@@ -124,7 +124,7 @@ const weight = (s: Strength | 'rule') => (s === 'rule' ? rank('strong') : rank(s
  * Whether there is still something to tell: nobody decided meanwhile, the booking stands, the
  * portal is still unfinished, a police report is still not accepted.
  */
-function stillNeeded(r: ReservationRow, reason: string, today: string, reports: ReportView[]): boolean {
+function stillNeeded(r: ReservationRow, reason: string, today: string, reports: ReportView[] = []): boolean {
   if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => x.state !== 'accepted');
   if (r.supervised || r.status === 'CANCELED') return false;
   if (reason === 'portal') return !r.guestportal_completed && (r.check_in_date ?? '') >= today;
@@ -266,8 +266,8 @@ async function sendDigests(deps: Deps, now: Date): Promise<void> {
         continue;
       }
       const r = await findById(deps.db, alert.account_id, alert.reservation_id);
-      const reports = r && alert.reason === 'report' ? await reportsView(deps, r.account_id, r.id) : [];
-      if (r && stillNeeded(r, alert.reason, today, reports)) told.set(key, { ids: [alert.id], d: describe(deps, r, alert.reason, reports) });
+      // A police report's alert is never in a digest (planAlerts sends it at once).
+      if (r && stillNeeded(r, alert.reason, today)) told.set(key, { ids: [alert.id], d: describe(deps, r, alert.reason) });
       else dropped.push(alert.id);
     }
     await repo.closeAlerts(deps.db, dropped, 'dropped', iso(now));
