@@ -47,3 +47,10 @@ export function dayIn(at: string, timeZone: string | null | undefined): string {
     return iso(new Date(t)).slice(0, 10);
   }
 }
+
+/** Whole years from a birth date to a day, both YYYY-MM-DD: an age on that day. */
+export function ageOn(birth: string, day: string): number {
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}

@@ -5,6 +5,7 @@
  * the authority's file takes. The words are the guest catalogues' (six languages).
  */
 import countries from 'i18n-iso-countries';
+import { ageOn } from '../../lib/time.js';
 import type { GuestPhrase, Translator } from '../../i18n/index.js';
 import type { Answer, Field } from '../portal/screens.js';
 import type { SesPerson } from './ses-files.js';
@@ -110,13 +111,6 @@ export function authorityFields(system: System, numberOfGuests: number | null): 
   return out;
 }
 
-/** Whole years from a birth date to a day, both YYYY-MM-DD. */
-export function yearsOld(birth: string, on: string): number {
-  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
-  const [y, m, d] = on.split('-').map(Number) as [number, number, number];
-  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
-}
-
 export interface GuestProblem {
   /** The form's field name. */
   field: string;
@@ -155,7 +149,7 @@ export function guestProblems(system: System, answer: Answer, guest: number, arr
     return problems;
   }
   const birth = v('birth_date');
-  const adult = !birth || yearsOld(birth, arrival) >= 18;
+  const adult = !birth || ageOn(birth, arrival) >= 18;
   const type = v('document_type');
   if (adult && !type) add('document_type', 'problem.authority.document_adult');
   if (adult && !v('document_number')) add('document_number', 'problem.authority.document_adult');

@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { PrintedPage } from '../../lib/documents/printed.js';
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
+import { ageOn } from '../../lib/time.js';
 import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
 import { threeDSecureFailed } from '../screening/checks/payment.js';
 
@@ -127,12 +128,8 @@ export function compileProblem(expression: string): string | null {
 const int = (n: number | null | undefined, missing = 0) => BigInt(Math.trunc(n ?? missing));
 const txt = (s: string | null | undefined) => s ?? '';
 
-function ageOn(birth: string | undefined, day: string): number {
-  if (!birth) return -1;
-  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
-}
+/** An age on the day, or -1 without a birth date. */
+const ageOrNone = (birth: string | undefined, day: string) => (birth ? ageOn(birth, day) : -1);
 
 /** `document.*`: what the photo's zone says, its dates only where their check digits hold. */
 function documentContext(s: Snapshot, day: string): Record<string, unknown> {
@@ -148,7 +145,7 @@ function documentContext(s: Snapshot, day: string): Record<string, unknown> {
     sex: txt(d?.sex.value),
     birth_date: held(d?.birth_date),
     expiry_date: held(d?.expiry_date),
-    age: BigInt(ageOn(held(d?.birth_date) || undefined, day)),
+    age: BigInt(ageOrNone(held(d?.birth_date) || undefined, day)),
     problems: [...(s.document?.problems ?? [])],
     printed_name: printedName(d?.printed),
   };
@@ -209,7 +206,7 @@ export function ruleContext(s: Snapshot, details: Record<string, CheckResult>, r
     identification: {
       document_type: txt(s.identification.document_type),
       nationality: txt(s.identification.nationality),
-      age: BigInt(ageOn(s.identification.birth_date, r.check_in_date ?? today)),
+      age: BigInt(ageOrNone(s.identification.birth_date, r.check_in_date ?? today)),
       expiry_date: txt(s.identification.expiry_date),
     },
     document: documentContext(s, r.check_in_date ?? today),

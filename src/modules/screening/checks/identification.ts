@@ -5,12 +5,7 @@ import { dateInWords, listInWords, say, type HostMessage } from '../../../lib/ho
 import type { SelfieCheck } from '../../../lib/faces/selfie.js';
 import { documentKind, type Check, type Finding } from '../types.js';
 import { outcome } from './outcome.js';
-
-function ageOn(birth: string, day: string): number {
-  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
-}
+import { ageOn } from '../../../lib/time.js';
 
 type MrzField = 'documentNumber' | 'birthDate' | 'expirationDate' | 'personalNumber' | 'composite';
 
