@@ -16,7 +16,7 @@ import type { JobContext } from '../../jobs/worker.js';
 import { emitWebhook } from '../events/service.js';
 import { findPortal } from '../portal/repo.js';
 import { openAnswers, type Answers } from '../portal/service.js';
-import type { Answer } from '../portal/screens.js';
+import { answerText, type Answer } from '../portal/screens.js';
 import * as reservations from '../reservations/repo.js';
 import type { ReservationRow } from '../reservations/repo.js';
 import { alloggiatiConnection, openEstablishment, sesConnection, SYSTEM_NAMES, type System } from './establishments.js';
@@ -107,7 +107,6 @@ export function dueAt(r: Pick<ReservationRow, 'check_in_date' | 'listing_timezon
   return new Date(startOfDayIn(r.check_in_date, r.listing_timezone_name).getTime() + ((h + 24) * 60 + m) * 60_000);
 }
 
-const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
 
 /** What a guest's report would send (the guest and the stay's dates), to tell a change after sending. */
@@ -115,7 +114,7 @@ function reportDigest(deps: Deps, system: System, r: ReservationRow, answers: An
   const answer = answers.AuthorityReporting?.answer ?? {};
   const times = answers.TimeInfoEdit?.answer;
   const person = system === 'ses' ? sesPerson(answer, guest, deps.config.dataDir) : Object.entries(answer).filter(([k]) => (guest === 0 ? !k.startsWith('guest_') : k.startsWith(`guest_${guest}_`)));
-  return digest([person, r.check_in_date, r.check_out_date, text(times, 'arrival_time'), text(times, 'departure_time')]);
+  return digest([person, r.check_in_date, r.check_out_date, answerText(times, 'arrival_time'), answerText(times, 'departure_time')]);
 }
 
 /**
@@ -129,7 +128,7 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   const system = establishment.system as System;
   const answers = openAnswers(deps, r, await findPortal(tx, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
-  const due = dueAt(r, text(answers.TimeInfoEdit?.answer, 'arrival_time'));
+  const due = dueAt(r, answerText(answers.TimeInfoEdit?.answer, 'arrival_time'));
   const now = deps.clock();
   const arrival = r.check_in_date ?? iso(now).slice(0, 10);
   const existing = await repo.reportsOf(tx, r.id);
@@ -337,7 +336,7 @@ const PLATFORMS = new Set(['airbnb', 'booking', 'vrbo', 'expedia', 'homeaway']);
 
 /** A booking's stay as SES's communication: its contract, dates, and every guest. */
 export function sesStay(r: ReservationRow, times: Answer | undefined, answer: Answer, guests: number, dataDir?: string): SesStay {
-  const time = (k: string, fallback: string) => (text(times, k) ?? fallback).padEnd(5, '0');
+  const time = (k: string, fallback: string) => (answerText(times, k) ?? fallback).padEnd(5, '0');
   return {
     referencia: r.id,
     fechaContrato: r.created_at.slice(0, 10),

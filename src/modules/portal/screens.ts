@@ -296,6 +296,9 @@ export interface FileRef {
 
 export type Answer = Record<string, string | boolean | FileRef>;
 
+/** A text an answer holds under a field's name, if it holds one. */
+export const answerText = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ().-]{6,}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

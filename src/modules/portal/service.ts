@@ -29,7 +29,7 @@ import { establishmentFor } from '../authority/repo.js';
 import { planReports } from '../authority/reports.js';
 import { SYSTEM_NAMES, type System } from '../authority/establishments.js';
 import { authorityFields, guestCount, guestProblems } from '../authority/guests.js';
-import { guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
+import { answerText, guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
 
 export type { PortalRow } from './repo.js';
 
@@ -284,8 +284,6 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
   return { ok: true, answer };
 }
 
-const text = (a: Answer | undefined, k: string) => (typeof a?.[k] === 'string' ? a[k] : undefined);
-
 /**
  * What the portal adds to the booking: it fills what the booking lacks (the guest's contact,
  * the identity document) and never overwrites what the PMS sent.
@@ -296,10 +294,10 @@ function fillReservation(deps: Deps, r: ReservationRow, answers: Answers): { pat
   const fill = <K extends 'guest_first_name' | 'guest_last_name' | 'guest_email' | 'guest_phone'>(k: K, v: string | undefined) => {
     if (v && !r[k]) patch[k] = k === 'guest_email' ? v.toLowerCase() : v;
   };
-  fill('guest_first_name', text(about, 'first_name'));
-  fill('guest_last_name', text(about, 'last_name'));
-  fill('guest_email', text(about, 'email'));
-  fill('guest_phone', text(about, 'phone'));
+  fill('guest_first_name', answerText(about, 'first_name'));
+  fill('guest_last_name', answerText(about, 'last_name'));
+  fill('guest_email', answerText(about, 'email'));
+  fill('guest_phone', answerText(about, 'phone'));
   if (!r.guest_full_name && (patch.guest_first_name || patch.guest_last_name)) {
     patch.guest_full_name = [patch.guest_first_name ?? r.guest_first_name, patch.guest_last_name ?? r.guest_last_name].filter(Boolean).join(' ');
   }
@@ -309,16 +307,16 @@ function fillReservation(deps: Deps, r: ReservationRow, answers: Answers): { pat
   const doc = answers.IDVerification?.answer;
   const authority = answers.AuthorityReporting?.answer;
   const given: Identification = {
-    document_type: text(doc, 'document_type'),
-    document_number: text(doc, 'document_number'),
-    first_name: text(doc, 'first_name'),
-    last_name: text(doc, 'last_name'),
-    nationality: text(doc, 'nationality') ?? text(authority, 'nationality'),
-    birth_date: text(doc, 'birth_date') ?? text(authority, 'birth_date'),
-    expiry_date: text(doc, 'expiry_date'),
-    issue_date: text(doc, 'issue_date'),
-    mrz: text(doc, 'mrz'),
-    address: text(authority, 'address'),
+    document_type: answerText(doc, 'document_type'),
+    document_number: answerText(doc, 'document_number'),
+    first_name: answerText(doc, 'first_name'),
+    last_name: answerText(doc, 'last_name'),
+    nationality: answerText(doc, 'nationality') ?? answerText(authority, 'nationality'),
+    birth_date: answerText(doc, 'birth_date') ?? answerText(authority, 'birth_date'),
+    expiry_date: answerText(doc, 'expiry_date'),
+    issue_date: answerText(doc, 'issue_date'),
+    mrz: answerText(doc, 'mrz'),
+    address: answerText(authority, 'address'),
   };
   for (const [k, v] of Object.entries(given) as [keyof Identification, string | undefined][]) if (v && !ident[k]) ident[k] = v;
   if (JSON.stringify(ident) !== before) patch.identification_enc = sealIdentification(deps, r, ident);
@@ -369,12 +367,12 @@ export async function guestPortalView(deps: Deps, db: Db, r: ReservationRow, row
   const guestList = answers.GuestList?.answer ?? {};
   const guests: { name: string; email: string }[] = [];
   for (let i = 1; typeof guestList[`guest_${i}_name`] === 'string' || typeof guestList[`guest_${i}_email`] === 'string'; i++) {
-    guests.push({ name: text(guestList, `guest_${i}_name`) ?? '', email: text(guestList, `guest_${i}_email`) ?? '' });
+    guests.push({ name: answerText(guestList, `guest_${i}_name`) ?? '', email: answerText(guestList, `guest_${i}_email`) ?? '' });
   }
   return {
-    full_name: [text(about, 'first_name'), text(about, 'last_name')].filter(Boolean).join(' '),
-    phone: text(about, 'phone') ?? '',
-    email: text(about, 'email') ?? '',
+    full_name: [answerText(about, 'first_name'), answerText(about, 'last_name')].filter(Boolean).join(' '),
+    phone: answerText(about, 'phone') ?? '',
+    email: answerText(about, 'email') ?? '',
     name_on_card: payments.payment_validation.name_on_card,
     security_deposit: payments.security_deposit.successful_authorizations.length > 0,
     last_step: portal?.last_step ?? '',
@@ -405,7 +403,7 @@ export function documentWarnings(p: Portal, screen: Screen, answer: Answer | und
   if (!answer || (screen !== 'IDVerification' && screen !== 'AuthorityReporting')) return [];
   const r = p.reservation;
   return documentProblems(
-    { expiry_date: text(answer, 'expiry_date'), birth_date: text(answer, 'birth_date'), mrz: text(answer, 'mrz'), document_number: text(answer, 'document_number') },
+    { expiry_date: answerText(answer, 'expiry_date'), birth_date: answerText(answer, 'birth_date'), mrz: answerText(answer, 'mrz'), document_number: answerText(answer, 'document_number') },
     { checkIn: r.check_in_date, checkOut: r.check_out_date, today, minimumAge: p.minimumAge },
   ).filter((w) => w.code !== 'mrz_number_mismatch');
 }
