@@ -211,9 +211,11 @@ export async function sendNow(deps: Deps, accountId: string, reservationId: stri
     const r = await reservations.findById(tx, accountId, reservationId);
     if (!r) throw notFound(`reservation ${reservationId}`);
     if (r.status === 'CANCELED') throw new AppError('conflict', 'this reservation was cancelled: its guests are not reported');
-    if (!(await repo.establishmentFor(tx, r.account_id, r.listing_id)))
+    // Planned, a booking has a report for each guest; none, when no police system is set.
+    const planned = await planReports(tx, deps, r, { now: true, force: true });
+    if (!planned.length)
       throw new AppError('conflict', `no police system is set for listing ${r.listing_id ?? '(none)'} or for the account: set one with PUT /v1/listings/{listing_id}/authority-establishment`);
-    return planReports(tx, deps, r, { now: true, force: true });
+    return planned;
   });
   const now = deps.clock();
   return rows.map((row) => reportView(row, now));
