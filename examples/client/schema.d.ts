@@ -2367,7 +2367,7 @@ export interface components {
                     person: string | null;
                     /** @description family, given, middle, patronymic or particle */
                     role: string;
-                    /** @description same, spelling, known variant, feminine form, one slip, two slips, same consonants, run together, initial, short form, second family name only or missing */
+                    /** @description same, spelling, known variant, feminine form, one slip, two slips, same consonants, run together, initial, short form, goes by a middle name, second family name only or missing */
                     how: string;
                     similarity: number;
                 }[];

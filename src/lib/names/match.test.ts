@@ -119,6 +119,33 @@ describe('the name matcher', () => {
     }
   });
 
+  it('takes an initial of the given name beside a rare family name, initials run together, and a person going by a middle name', () => {
+    assert.match(hit('N. Nazarbayev', 'Nursultan Nazarbayev').explanation, /'nursultan' ~ 'n' \(initial\)/);
+    hit('J.-C. Juncker', 'Jean-Claude Juncker');
+    assert.match(hit('JC Juncker', 'Jean-Claude Juncker').explanation, /'jean' ~ 'jc' \(initial\); middle name 'claude' ~ 'jc' \(initial\)/);
+    assert.match(hit('Boris Johnson', 'Alexandre Boris de Pfeffel Johnson').explanation, /given name 'alexandre' ~ 'boris' \(goes by a middle name\)/);
+    // A common family name says too little beside an initial; a middle name many listed people carry too little to go by.
+    miss('J Smith', 'SMITH, John');
+    miss('Mohammed Rada', 'RADA, Amer Mohamed Akil');
+    miss('Jose Luis Moreno', 'MORENO PEREZ, Maikel Jose');
+  });
+
+  it('reads digits typed for letters, and a Latvian nominative -s', () => {
+    hit('Ig0r Sech1n', 'Igor Sechin');
+    hit('I9or Sech1n', 'SECHIN, Igor Ivanovich');
+    hit('Sergejs Lavrovs', 'Sergey Viktorovich LAVROV');
+  });
+
+  it('tells a son from his father (X bin Y against Y bin X), and Korean names in Hangul a syllable apart, whatever their romanisations share', () => {
+    miss('ABDULLAH BIN OMAR AL-MUHAMMAD', 'OMAR BIN ABDULLAH AL-MUHAMMAD');
+    miss('AHMAD BIN HASAN AL-UBAIDI', 'HASAN BIN AHMAD AL-UBAIDI');
+    hit('OMAR BIN ABDULLAH AL-MUHAMMAD', 'OMAR BIN ABDULLAH AL-MUHAMMAD');
+    miss('김종은', '김정은');
+    miss('이재형', '이재명');
+    hit('김정은', '김정은');
+    hit('정은 김', '김정은');
+  });
+
   it('finds a person named in running text however it writes the name, and not a relative or a passer-by', () => {
     const named = (person: string, text: string) =>
       mentions(person, nameTokens(text)).map((m) =>

@@ -52,7 +52,20 @@ export interface TokenPair {
   /** The person's token(s) it paired with, or null. */
   person: string | null;
   role: 'family' | 'given' | 'middle' | 'patronymic' | 'particle';
-  how: 'same' | 'spelling' | 'known variant' | 'feminine form' | 'one slip' | 'two slips' | 'same consonants' | 'run together' | 'initial' | 'short form' | 'second family name only' | 'missing';
+  how:
+    | 'same'
+    | 'spelling'
+    | 'known variant'
+    | 'feminine form'
+    | 'one slip'
+    | 'two slips'
+    | 'same consonants'
+    | 'run together'
+    | 'initial'
+    | 'short form'
+    | 'goes by a middle name'
+    | 'second family name only'
+    | 'missing';
   similarity: number;
   weight: number;
 }
@@ -204,6 +217,10 @@ const NO_FAMILY_CAP = 0.7;
 const OTHER_SECOND_FAMILY_CAP = 0.93;
 /** The highest score a match can have whose listed middle name or patronymic is missing while the person gives another: below a hit. */
 const OTHER_MIDDLE_CAP = 0.88;
+/** How many listed names and name lists may hold a middle name a person goes by (Boris, 38; Mohamed, 126; Jose, 213). */
+const MANY_CARRY = 50;
+/** What the given name's initial counts for beside a rare family name found whole: a possible match, not a probable one. */
+const INITIAL_OF_RARE = 0.8;
 /** The highest score a match without the listed given name (or with only its initial or a short form of it), or with only the second of two family names, can have. */
 const NO_GIVEN_CAP = 0.86;
 
@@ -242,15 +259,19 @@ function consonantsOf(token: string, script: Script): string {
   const arabic = script !== false;
   // Hebrew writes one letter (כ) for k and kh, which lists spell k, kh or c (כהן: COHEN, KOHEN);
   // Arabic writes kh (خ) and k (ك) apart (Farrokh is not Farooq).
-  return (script === 'hebrew' ? token.replace(/c(?!h)/g, 'k').replace(/kh/g, 'k') : token.replace(/kh/g, 'x'))
-    .replace(/sh/g, '$')
-    .replace(/gh|q/g, 'k')
-    .replace(/zh/g, 'j')
-    .replace(/dh/g, 'z')
-    .replace(/ph/g, 'f')
-    .replace(arabic ? /[aeiouywv'`]/g : /[aeiouyw'`]/g, '')
-    .replace(/(.)\1+/g, '$1')
-    .replace(/(.)h$/, '$1');
+  return (
+    (script === 'hebrew' ? token.replace(/c(?!h)/g, 'k').replace(/kh/g, 'k') : token.replace(/kh/g, 'x'))
+      .replace(/sh/g, '$')
+      .replace(/gh|q/g, 'k')
+      .replace(/zh/g, 'j')
+      .replace(/dh/g, 'z')
+      .replace(/ph/g, 'f')
+      // Arabic has no p: it writes a p (Pérez, بيريز) with its b.
+      .replace(arabic ? /p/g : /(?!)/g, 'b')
+      .replace(arabic ? /[aeiouywv'`]/g : /[aeiouyw'`]/g, '')
+      .replace(/(.)\1+/g, '$1')
+      .replace(/(.)h$/, '$1')
+  );
 }
 
 /**
@@ -272,6 +293,11 @@ function tokenSimilarity(person: string, listed: string, bySound: Script, role: 
   const variant = knownVariant(person, listed);
   if (variant) return { similarity: 0.95, how: variant };
   const byLetters = lettersSimilarity(person, listed, bySound, given);
+  // Latvian and Lithuanian write a man's name with a nominative -s (Sergejs Lavrovs): the name without it.
+  if (!byLetters && listed.length >= 5 && person.length === listed.length + 1 && person.endsWith('s') && !listed.endsWith('s')) {
+    const stem = tokenSimilarity(person.slice(0, -1), listed, bySound, role);
+    if (stem && stem.similarity >= 0.95) return { similarity: 0.9 * stem.similarity, how: 'spelling' };
+  }
   return byLetters && knownDifferent(person, listed) ? null : byLetters;
 }
 
@@ -435,6 +461,22 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
       used.add(found.j);
     }
   }
+  // Initials run together (JC for Jean-Claude): a token of two or three letters that are the
+  // initials of the listed given and middle names still missing, in their order.
+  for (const { p, j } of free()) {
+    const gaps = pairs.filter((x) => (x.role === 'given' || x.role === 'middle') && x.how === 'missing');
+    if (p.length < 2 || p.length > 3 || gaps.length < p.length) continue;
+    const run = gaps.findIndex(
+      (_, k) =>
+        gaps
+          .slice(k, k + p.length)
+          .map((x) => x.listed[0])
+          .join('') === p,
+    );
+    if (run < 0) continue;
+    for (const x of gaps.slice(run, run + p.length)) Object.assign(x, { person: p, how: 'initial', similarity: 0.5 });
+    used.add(j);
+  }
   const extra = person.filter((p, j) => !used.has(j) && !PARTICLES.has(p));
   // The family and given names decide; middle names, patronymics and the person's extra names
   // each take a little off (guests leave them out or add them), at most OPTIONAL_CAP in all.
@@ -449,6 +491,22 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
     for (const p of families.slice(1)) if (p.how !== 'missing' && p.how !== 'run together') Object.assign(p, { how: 'second family name only', similarity: p.similarity * 0.85 });
   }
   const familyFound = pairs.some((p) => p.role === 'family' && p.how !== 'missing');
+  const givenName = pairs.find((p) => p.role === 'given');
+  // A person known by a middle name (Boris Johnson, listed as Alexandre Boris de Pfeffel Johnson)
+  // gives it first: found there, the listed given name counts as found, for a little less. Not a
+  // middle name that many listed people carry (Mohamed, Jose: a father's name, a saint's), which
+  // says little about whom the person is.
+  const goesBy =
+    givenName?.how === 'missing' ? pairs.find((p) => p.role === 'middle' && p.similarity >= 0.95 && p.person === person[0] && (knowledge().common.get(p.listed) ?? 0) <= MANY_CARRY) : undefined;
+  if (givenName && goesBy) Object.assign(givenName, { person: goesBy.person, how: 'goes by a middle name', similarity: 0.85 * goesBy.similarity });
+  // An initial or a short form of the given name with the same family name, a rare one of six
+  // letters or more (N. Nazarbayev, J.-C. Juncker, Ben Netanyahu): few people share both. With a
+  // common family name (J Smith, Alex Petrov) it stays below a hit.
+  const rareFamily = pairs.some((p) => p.role === 'family' && p.similarity >= 0.95 && p.listed.length >= 6 && !knowledge().common.has(p.listed) && !knowledge().given.has(p.listed));
+  const shortGiven = givenName?.how === 'initial' || givenName?.how === 'short form';
+  // The person's name the short one: Alisa is not a short form of the listed Ali.
+  const shortened = shortGiven && rareFamily && (givenName.person?.length ?? 0) < givenName.listed.length;
+  if (givenName && shortened) givenName.similarity = INITIAL_OF_RARE;
   const familyOptional = (p: TokenPair) => p.role === 'family' && p.how === 'missing' && familyFound;
   const core = pairs.filter((p) => (p.role === 'family' || p.role === 'given') && !familyOptional(p));
   const found = core.reduce((sum, p) => sum + p.weight * p.similarity, 0);
@@ -456,9 +514,9 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   const optionalMissing = pairs.filter((p) => ((p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing') || familyOptional(p)).length + extra.length;
   let score = all > 0 ? (found / all) * (1 - Math.min(OPTIONAL_CAP, optionalMissing * OPTIONAL_COST)) : 0;
   // A shared family name with another given name is never a hit: a given name the list gives
-  // and the person's name has not (or only as an initial or a short form) keeps the score below.
-  const givenName = pairs.find((p) => p.role === 'given');
-  if (secondOnly || (givenName && (givenName.how === 'missing' || givenName.how === 'initial' || givenName.how === 'short form'))) score = Math.min(score, NO_GIVEN_CAP);
+  // and the person's name has not (or only as an initial or a short form, but beside a rare
+  // family name) keeps the score below.
+  if (secondOnly || givenName?.how === 'missing' || (shortGiven && !shortened)) score = Math.min(score, NO_GIVEN_CAP);
   // A listed second family name missing where the person gives a name of their own the list has
   // not (MADURO GUERRA against Maduro Moros) may be another mother's name: close, not the same.
   if (pairs.some(familyOptional) && extra.length) score = Math.min(score, OTHER_SECOND_FAMILY_CAP);
@@ -468,9 +526,52 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // Only where the two are unlike: Mohd is Mohammad written short, Yong and Jong one name spelled two ways.
   const missingMiddles = pairs.filter((p) => (p.role === 'middle' || p.role === 'patronymic') && p.how === 'missing');
   if (extra.length && missingMiddles.length && !extra.some((e) => missingMiddles.some((m) => alikeNames(e, m.listed)))) score = Math.min(score, OTHER_MIDDLE_CAP);
+  // A father's and a son's name the other way round (ABDULLAH BIN OMAR against OMAR BIN ABDULLAH): the father, or the son, of the listed person.
+  const swapped = swappedLineage(person, listed, pairs);
+  if (swapped) score = Math.min(score, OTHER_MIDDLE_CAP);
   const hasFamily = pairs.some((p) => p.role === 'family');
   if ((hasFamily && !familyFound) || !pairs.some((p) => p.role !== 'particle' && p.how !== 'missing')) score = Math.min(score, NO_FAMILY_CAP);
-  return { score, pairs, extra };
+  return { score, pairs, extra, swapped };
+}
+
+/** The words that join a name to a father's name (X bin Y: X, son of Y). */
+const LINEAGE = new Set(['bin', 'ibn', 'bint', 'ben', 'bn', 'ould']);
+
+/**
+ * Whether the person's name gives, with a lineage word between them, the listed name's X and Y of
+ * an X bin Y in the other order: the son's name where the list has the father's.
+ */
+function swappedLineage(person: string[], listed: { token: string }[], pairs: TokenPair[]): boolean {
+  for (let i = 1; i < listed.length - 1; i++) {
+    if (!LINEAGE.has(listed[i]!.token)) continue;
+    const [son, father] = [pairs[i - 1]?.person, pairs[i + 1]?.person];
+    if (!son || !father || pairs[i - 1]!.how === 'missing' || pairs[i + 1]!.how === 'missing') continue;
+    const [s, f] = [person.indexOf(son), person.indexOf(father)];
+    if (s >= 0 && f >= 0 && f < s && person.slice(f + 1, s).some((t) => LINEAGE.has(t))) return true;
+  }
+  return false;
+}
+
+const HANGUL = /\p{Script=Hangul}/u;
+
+/**
+ * Whether two names written in Hangul each have a syllable the other has not (김정은, 김종은):
+ * two names, however their romanisations meet. A syllable left out or added is not enough.
+ */
+function otherSyllables(person: string, listed: string): boolean {
+  if (!HANGUL.test(person) || !HANGUL.test(listed)) return false;
+  const syllables = (name: string) => [...name.normalize('NFC')].filter((ch) => HANGUL.test(ch));
+  const hasOwn = (x: string[], y: string[]) => {
+    const rest = [...y];
+    return x.some((ch) => {
+      const at = rest.indexOf(ch);
+      if (at < 0) return true;
+      rest.splice(at, 1);
+      return false;
+    });
+  };
+  const [a, b] = [syllables(person), syllables(listed)];
+  return hasOwn(a, b) && hasOwn(b, a);
 }
 
 function describe(m: Omit<NameMatch, 'explanation'>, person: string, listed: string, spelled: string): string {
@@ -486,6 +587,10 @@ function describe(m: Omit<NameMatch, 'explanation'>, person: string, listed: str
 
 /** The person's name read, for the search that compares it with many listed names in a row. */
 let lastPerson: { name: string; readings: string[][] } | undefined;
+
+/** The letters digits are typed for inside a word (Ig0r Sech1n, I9or): no name holds a digit. */
+const DIGIT_LETTER: Record<string, string> = { '0': 'o', '1': 'i', '2': 'z', '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '8': 'b', '9': 'g' };
+const lettersForDigits = (token: string) => (/\d/.test(token) && /\p{L}/u.test(token) ? token.replace(/\d/g, (d) => DIGIT_LETTER[d] as string) : token);
 
 /** The ways a person's name is read for matching: its spellings in Latin letters, or, in Arabic script, its consonants' words. */
 export function personReadings(person: string): string[][] {
@@ -503,7 +608,7 @@ function readPerson(person: string, bySound: Script): string[][] {
           .split(/[^\p{L}\p{N}]+/u)
           .filter(Boolean),
       ]
-    : nameVariants(person);
+    : nameVariants(person).map((reading) => reading.map(lettersForDigits));
   lastPerson = { name: person, readings };
   return readings;
 }
@@ -532,7 +637,11 @@ const rounded = (score: number) => Math.round(score * 1000) / 1000;
 export function nameScorer(person: string): (listed: string) => number {
   const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);
-  return (listed) => rounded(bestAlignment(readings, listed, bySound)?.score ?? 0);
+  const hangul = HANGUL.test(person);
+  return (listed) => {
+    const score = rounded(bestAlignment(readings, listed, bySound)?.score ?? 0);
+    return hangul && otherSyllables(person, listed) ? Math.min(score, NO_GIVEN_CAP) : score;
+  };
 }
 
 export function matchName(person: string, listed: string): NameMatch {
@@ -540,8 +649,13 @@ export function matchName(person: string, listed: string): NameMatch {
   const best = bestAlignment(readPerson(person, bySound), listed, bySound);
   if (!best) return { score: 0, explanation: `'${person}' has no name to compare with '${listed}'`, pairs: [], extra: [] };
   const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : best.reading.join(' ');
-  const score = rounded(best.score);
-  return { score, pairs: best.pairs, extra: best.extra, explanation: describe({ ...best, score }, person, listed, spelled) };
+  const syllable = otherSyllables(person, listed);
+  const score = rounded(syllable ? Math.min(best.score, NO_GIVEN_CAP) : best.score);
+  const explanation =
+    describe({ ...best, score }, person, listed, spelled) +
+    (best.swapped ? "; the son's and the father's names the other way round" : '') +
+    (syllable ? '; in Hangul, each name has a syllable the other has not' : '');
+  return { score, pairs: best.pairs, extra: best.extra, explanation };
 }
 
 /** Tokens apart at most in one mention of a name in running text ("Vladimir Vladimirovich Putin"). */

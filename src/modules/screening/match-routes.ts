@@ -33,7 +33,9 @@ const Candidate = Type.Object({
       listed: Type.String(),
       person: Nullable(Type.String()),
       role: Type.String({ description: 'family, given, middle, patronymic or particle' }),
-      how: Type.String({ description: 'same, spelling, known variant, feminine form, one slip, two slips, same consonants, run together, initial, short form, second family name only or missing' }),
+      how: Type.String({
+        description: 'same, spelling, known variant, feminine form, one slip, two slips, same consonants, run together, initial, short form, goes by a middle name, second family name only or missing',
+      }),
       similarity: Type.Number(),
     }),
   ),
