@@ -38,6 +38,8 @@ describe('the name matcher', () => {
     hit('Γεώργιος Παπαδόπουλος', 'PAPADOPOULOS, Georgios');
     hit('ヤマダ タロウ', 'YAMADA, Taro');
     hit('さとう ゆうこ', 'SATO, Yuko');
+    // A foreign name in katakana, its closing consonant written with a vowel (baraku).
+    hit('Barack Obama', 'バラク・オバマ');
   });
 
   it('takes a slip in a long name, names run together and spellings that differ in their vowels', () => {

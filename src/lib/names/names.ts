@@ -112,6 +112,10 @@ const KOREAN_SURNAMES: Record<string, string[]> = {
  */
 export function nameVariants(name: string): string[][] {
   const variants = [nameTokens(name)];
+  // Kana write a foreign name's closing consonant with a vowel after it (バラク, baraku, for
+  // Barack; ロバート, robaato, for Robert): the name without it too.
+  const closed = KANA.test(name) ? variants[0]!.map((t) => t.replace(/([^aeiouyn])u$|([td])o$/, '$1$2')) : undefined;
+  if (closed && closed.join(' ') !== variants[0]!.join(' ')) variants.push(closed);
   if (!HANGUL.test(name)) return variants;
   const conventional = (ch: string) => conventionalSyllable(anyAscii(ch));
   variants.push(foldTokens(toLatin(name, conventional)));
