@@ -114,6 +114,16 @@ export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date
   ],
 };
 
+/**
+ * Whether a field's check digit holds in its line. A document number that begins with a filler
+ * never does, whatever its digit: numbers are written from the left, so a leading filler is a
+ * misread (a character lost, the line fitted with a filler in its place) that holds by chance.
+ */
+export function fieldHolds(line: string, f: (typeof CHECKED)[MrzFormat][number]): boolean {
+  if (f.field === 'document_number' && line[f.start] === '<') return false;
+  return checkDigit(line.slice(f.start, f.end)) === line[f.digit];
+}
+
 /** Where each format's zone gives a state's code: the issuing state and the nationality, [line, start]. */
 export const CODES: Record<MrzFormat, [number, number][]> = {
   TD1: [

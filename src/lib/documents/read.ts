@@ -150,7 +150,8 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
     format: zone.format,
     document_type: plain('documentCode'),
     issuing_state: field(zoneOf('issuingState')?.replace(/<+$/, '') ?? null, 'none'),
-    document_number: field(fields.documentNumber ?? null, checked('documentNumber'), 'document_number'),
+    // A document number beginning with a filler is a misread, whatever its digit (layout.ts's fieldHolds).
+    document_number: field(fields.documentNumber ?? null, zoneOf('documentNumber')?.startsWith('<') ? 'invalid' : checked('documentNumber'), 'document_number'),
     surname: plain('lastName'),
     given_names: plain('firstName'),
     nationality: field(zoneOf('nationality')?.replace(/<+$/, '') ?? null, 'none'),

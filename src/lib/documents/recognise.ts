@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
-import { ALLOWED, charKinds, CHECKED, checkDigit, CODES, knownCode, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
+import { ALLOWED, charKinds, CHECKED, CODES, fieldHolds, knownCode, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
 import type { Grey, ZoneReading } from './zone.js';
 
 const require = createRequire(import.meta.url);
@@ -67,8 +67,13 @@ function models(): Promise<Models> {
   return loaded;
 }
 
-/** What a recognised character is in a zone: capitals as themselves, small letters as capitals, the chevrons a filler looks like as `<`. */
-function zoneChar(c: string): string {
+/**
+ * What a recognised character is in a zone: capitals as themselves (their full-width forms too),
+ * small letters as capitals, the multiplication sign the recogniser takes an X for as X, the
+ * chevrons a filler looks like as `<`.
+ */
+function zoneChar(key: string): string {
+  const c = key === '×' ? 'X' : key.normalize('NFKC');
   if (/^[A-Z0-9<]$/.test(c)) return c;
   if (/^[a-z]$/.test(c)) return c.toUpperCase();
   if (c.length === 1 && '«‹〈《く＜'.includes(c)) return '<';
@@ -227,7 +232,8 @@ export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): {
   const cost = new Float64Array(size).fill(Infinity);
   const from = new Int32Array(size).fill(-1);
   const idx = (i: number, j: number, f: number) => (i * (N + 1) + j) * 2 + f;
-  cost[idx(0, 0, 1)] = 0;
+  // A line's first cell follows no filler: a filler put back there is as dear as anywhere else.
+  cost[idx(0, 0, 0)] = 0;
   const relax = (to: number, c: number, back: number) => {
     if (c < cost[to]!) {
       cost[to] = c;
@@ -299,6 +305,9 @@ const NOT_A_ZONE = 4;
 /** A fit that needed more than this (a character added or dropped that is no filler) asks for more looks. */
 const CLEAN_FIT = 1.5;
 
+/** Reads of a line that differ in this many cells at most are aligned (the same characters in the same cells, a few misread). */
+const ALIGNED = 4;
+
 /**
  * Line `k` of a zone of `format`, from its strip: one look, and where that one needed correcting,
  * disagrees with the templates' read (`hint`), or fails a check digit or a state's code, four
@@ -309,23 +318,29 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
   const kinds = charKinds(format)[k]!;
   const fields = CHECKED[format].filter((f) => f.line === k);
   const codes = CODES[format].filter(([line]) => line === k).map(([, start]) => start);
-  const holds = (text: string) => fields.every((f) => text[f.digit] === '<' || checkDigit(text.slice(f.start, f.end)) === text[f.digit]) && codes.every((c) => knownCode(text.slice(c, c + 3)));
+  const holds = (text: string) => fields.every((f) => text[f.digit] === '<' || fieldHolds(text, f)) && codes.every((c) => knownCode(text.slice(c, c + 3)));
   const first = fitLine(await lookAt(m, img, strip, 0), kinds, hint);
   if (first.cost <= CLEAN_FIT && (!hint || hint === first.text) && holds(first.text)) return first;
   const looks = [first];
   for (let l = 1; l < LOOKS.length; l++) looks.push(fitLine(await lookAt(m, img, strip, l), kinds, hint));
   const texts = [...looks.map((f) => f.text), ...(hint ? [hint] : [])];
+  // Cell by cell, among the reads that agree with the most agreed-with one but for a few cells: a
+  // look that dropped or added a character is shifted from there on (its fit fills the line with
+  // fillers, cheaply), and its cells would outvote the right ones.
+  const apart = (a: string, b: string) => [...a].reduce((n, c, i) => n + (c === b[i] ? 0 : 1), 0);
+  const centre = texts.reduce((best, t) => (texts.reduce((n, u) => n + apart(t, u), 0) < texts.reduce((n, u) => n + apart(best, u), 0) ? t : best));
+  const voters = texts.filter((t) => apart(t, centre) <= ALIGNED);
   const voted = [...kinds.keys()].map((i) => {
     const count = new Map<string, number>();
-    for (const t of texts) count.set(t[i]!, (count.get(t[i]!) ?? 0) + 1);
+    for (const t of voters) count.set(t[i]!, (count.get(t[i]!) ?? 0) + 1);
     return [...count].reduce((best, c) => (c[1] > best[1] ? c : best))[0];
   });
   let text = voted.join('');
   for (const f of fields) {
-    if (checkDigit(text.slice(f.start, f.end)) === text[f.digit]) continue;
+    if (fieldHolds(text, f)) continue;
     // A field and its digit that hold in two looks at least: one misread in ten holds by chance,
     // and the same misread twice is far rarer.
-    const holding = texts.map((t) => t.slice(f.start, f.digit + 1)).filter((v) => checkDigit(v.slice(0, -1)) === v[v.length - 1]);
+    const holding = texts.filter((t) => fieldHolds(t, f)).map((t) => t.slice(f.start, f.digit + 1));
     const right = holding.find((v) => holding.filter((w) => w === v).length >= 2);
     if (right) text = text.slice(0, f.start) + right + text.slice(f.digit + 1);
   }
@@ -559,6 +574,30 @@ function formatsOf(strips: Strip[]): MrzFormat[] {
   return length > 17 ? ['TD3', 'TD2'] : ['TD2', 'TD3'];
 }
 
+/** A group's rows of fewer characters than this share of the format's line length are lengthened (a few fillers of a long run go unread). */
+const SHORT_ROWS = 0.85;
+
+/**
+ * A group's strips, and where they hold far fewer characters than a line of `format`, the same
+ * strips lengthened to a whole line at their end, or at their start: the detector loses a zone's
+ * end where its print fades against a tinted page or under glare. The characters' pitch is taken
+ * from the first look at the strip that read most; the caller keeps whichever set fits best.
+ */
+async function lengthened(m: Models, img: Grey, strips: Strip[], format: MrzFormat): Promise<Strip[][]> {
+  const { length, lines } = MRZ_SHAPES[format];
+  const used = strips.slice(0, lines);
+  let read = 0;
+  for (const s of used) read = Math.max(read, (await lookAt(m, img, s, 0)).length);
+  if (read === 0 || read >= length * SHORT_ROWS) return [strips];
+  const s = used[0]!;
+  const len = Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]) || 1;
+  const u = [(s.b[0] - s.a[0]) / len, (s.b[1] - s.a[1]) / len] as const;
+  // The missing characters, and one more: the strip's ends were drawn a little past the text.
+  const more = ((length + 1) * len) / read - len;
+  const at = (p: [number, number], d: number): [number, number] => [p[0] + u[0] * d, p[1] + u[1] * d];
+  return [strips, strips.map((r) => ({ ...r, b: at(r.b, more) })), strips.map((r) => ({ ...r, a: at(r.a, -more) }))];
+}
+
 /**
  * A zone the templates did not find, looked for by the detector. Each candidate group of rows is
  * read as each format it may be (the recognised lines fitted to each); of the reads `good` takes
@@ -573,26 +612,30 @@ export async function detectZone(img: Grey, good: (zone: ZoneReading) => boolean
   for (const group of zoneGroups(rows).slice(0, 6)) {
     const strips = groupStrips(group);
     // The formats the group may be, the one its first looks fit with least correcting first.
-    const formats: { format: MrzFormat; cost: number }[] = [];
+    const formats: { format: MrzFormat; cost: number; strips: Strip[] }[] = [];
     for (const format of formatsOf(strips)) {
       const kinds = charKinds(format);
-      let cost = Infinity;
       const most = NOT_A_ZONE * MRZ_SHAPES[format].lines;
-      for (const way of [strips, [...strips].reverse().map(turn)]) {
-        let sum = 0;
-        // Line by line, stopping once the fit is past what a zone needs: other text costs a look a line, no more.
-        for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) if (sum <= most) sum += fitLine(await lookAt(m, img, s, 0), kinds[k]!).cost;
-        cost = Math.min(cost, sum);
-        if (sum <= CLEAN_FIT * 2) break;
+      let best: { format: MrzFormat; cost: number; strips: Strip[] } | undefined;
+      for (const set of await lengthened(m, img, strips, format)) {
+        let cost = Infinity;
+        for (const way of [set, [...set].reverse().map(turn)]) {
+          let sum = 0;
+          // Line by line, stopping once the fit is past what a zone needs: other text costs a look a line, no more.
+          for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) if (sum <= most) sum += fitLine(await lookAt(m, img, s, 0), kinds[k]!).cost;
+          cost = Math.min(cost, sum);
+          if (sum <= CLEAN_FIT * 2) break;
+        }
+        if (!best || cost < best.cost) best = { format, cost, strips: set };
       }
-      formats.push({ format, cost });
+      formats.push(best!);
     }
     // A group whose first looks need this much correcting (several letters made up or dropped a line) is other text.
     formats.splice(0, formats.length, ...formats.filter((f) => f.cost <= NOT_A_ZONE * MRZ_SHAPES[f.format].lines));
     let chosen: ZoneReading | undefined;
-    for (const { format } of formats.sort((x, y) => x.cost - y.cost)) {
-      const read = await readStrips(m, img, strips.slice(0, MRZ_SHAPES[format].lines), format);
-      const zone = zoneOf(strips, format, read);
+    for (const { format, strips: set } of formats.sort((x, y) => x.cost - y.cost)) {
+      const read = await readStrips(m, img, set.slice(0, MRZ_SHAPES[format].lines), format);
+      const zone = zoneOf(set, format, read);
       reads.push(zone);
       if (good(zone)) {
         chosen = zone;
