@@ -464,8 +464,9 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // Initials run together (JC for Jean-Claude): a token of two or three letters that are the
   // initials of the listed given and middle names still missing, in their order.
   for (const { p, j } of free()) {
+    if (p.length < 2 || p.length > 3) continue;
     const gaps = pairs.filter((x) => (x.role === 'given' || x.role === 'middle') && x.how === 'missing');
-    if (p.length < 2 || p.length > 3 || gaps.length < p.length) continue;
+    if (gaps.length < p.length) continue;
     const run = gaps.findIndex(
       (_, k) =>
         gaps
@@ -502,10 +503,10 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   // An initial or a short form of the given name with the same family name, a rare one of six
   // letters or more (N. Nazarbayev, J.-C. Juncker, Ben Netanyahu): few people share both. With a
   // common family name (J Smith, Alex Petrov) it stays below a hit.
-  const rareFamily = pairs.some((p) => p.role === 'family' && p.similarity >= 0.95 && p.listed.length >= 6 && !knowledge().common.has(p.listed) && !knowledge().given.has(p.listed));
   const shortGiven = givenName?.how === 'initial' || givenName?.how === 'short form';
+  const rareFamily = () => pairs.some((p) => p.role === 'family' && p.similarity >= 0.95 && p.listed.length >= 6 && !knowledge().common.has(p.listed) && !knowledge().given.has(p.listed));
   // The person's name the short one: Alisa is not a short form of the listed Ali.
-  const shortened = shortGiven && rareFamily && (givenName.person?.length ?? 0) < givenName.listed.length;
+  const shortened = shortGiven && (givenName.person?.length ?? 0) < givenName.listed.length && rareFamily();
   if (givenName && shortened) givenName.similarity = INITIAL_OF_RARE;
   const familyOptional = (p: TokenPair) => p.role === 'family' && p.how === 'missing' && familyFound;
   const core = pairs.filter((p) => (p.role === 'family' || p.role === 'given') && !familyOptional(p));
