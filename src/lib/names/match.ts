@@ -18,7 +18,8 @@ import { spellingKey } from './spelling.js';
  *   the same places (Tahir, Taher; a name written in Arabic script carries no short vowels, so
  *   بشار is bshr and its consonants alone compare), two tokens run together (VladimirPutin), a
  *   feminine form of a family name (Popova for POPOV), or, for less, a short form (Alex for
- *   Alexander) or an initial (J for John). Jaro-Winkler, which rewards a shared beginning, paired
+ *   Alexander) or an initial (J for John, JC for Jean-Claude), which reach a hit only beside a
+ *   rare family name. Jaro-Winkler, which rewards a shared beginning, paired
  *   Omar with Omairi and Vladimir with VladimirPutin: it compares only the consonants of a name
  *   in Arabic script with a listed name's.
  * - Tokens count by what they say about identity: the listed family name most (it must match),
@@ -29,7 +30,8 @@ import { spellingKey } from './spelling.js';
  *   missing family name capping it below any threshold (a shared given name alone is never a
  *   match), and a missing given name capping it below a hit (nor is a shared family name). Of a
  *   family name in two words or more (GUZMAN LOERA), one found is enough; the second alone is a
- *   weaker match.
+ *   weaker match. Another father's name (an unlike patronymic, X bin Y for Y bin X) and Hangul
+ *   names a syllable apart keep it below a hit too.
  *
  * Every match says which token paired with which and why, and what moved the score.
  */
@@ -267,7 +269,7 @@ function consonantsOf(token: string, script: Script): string {
       .replace(/dh/g, 'z')
       .replace(/ph/g, 'f')
       // Arabic has no p: it writes a p (Pérez, بيريز) with its b.
-      .replace(arabic ? /p/g : /(?!)/g, 'b')
+      .replace(/p/g, arabic ? 'b' : 'p')
       .replace(arabic ? /[aeiouywv'`]/g : /[aeiouyw'`]/g, '')
       .replace(/(.)\1+/g, '$1')
       .replace(/(.)h$/, '$1')
