@@ -52,7 +52,7 @@ describe("a recognised line fitted to its format's length and kinds", () => {
   });
 
   it('never passes a document number that begins with a filler, whatever its check digit says', () => {
-    // A generated passport's number P7JA0Q50C, its first characters lost under glare: the line
+    // A generated passport's number P7JA0Q50C, its first characters lost on a turned, compressed photo: the line
     // fitted with fillers in their place, and the digit 8 holding by chance.
     const line = '<<71NQ5OC8BRA8707280F2703165<<<<<<<<<<<<<<<8';
     assert.equal(checkDigit(line.slice(0, 9)), '8');
