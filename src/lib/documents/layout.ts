@@ -120,9 +120,11 @@ export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date
  * misread (a character lost, the line fitted with a filler in its place) that holds by chance.
  */
 export function fieldHolds(line: string, f: (typeof CHECKED)[MrzFormat][number]): boolean {
-  if (f.field === 'document_number' && line[f.start] === '<') return false;
-  return checkDigit(line.slice(f.start, f.end)) === line[f.digit];
+  return !numberOpensWithFiller(line, f) && checkDigit(line.slice(f.start, f.end)) === line[f.digit];
 }
+
+/** Whether `f` is the document number and its line gives it beginning with a filler: a misread, never a number. */
+export const numberOpensWithFiller = (line: string, f: (typeof CHECKED)[MrzFormat][number]) => f.field === 'document_number' && line[f.start] === '<';
 
 /** Where each format's zone gives a state's code: the issuing state and the nationality, [line, start]. */
 export const CODES: Record<MrzFormat, [number, number][]> = {

@@ -6,7 +6,7 @@
 import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto, photoArea } from './image.js';
-import { CHECKED, checkDigit, type MrzFormat } from './layout.js';
+import { CHECKED, checkDigit, numberOpensWithFiller, type MrzFormat } from './layout.js';
 import { isScreen, screenArea, screenHint, screenSigns, type ScreenSigns } from './screen.js';
 import { detectZone, recogniseZone } from './recognise.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
@@ -150,8 +150,8 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
     format: zone.format,
     document_type: plain('documentCode'),
     issuing_state: field(zoneOf('issuingState')?.replace(/<+$/, '') ?? null, 'none'),
-    // A document number beginning with a filler is a misread, whatever its digit (layout.ts's fieldHolds).
-    document_number: field(fields.documentNumber ?? null, zoneOf('documentNumber')?.startsWith('<') ? 'invalid' : checked('documentNumber'), 'document_number'),
+    // A document number beginning with a filler is a misread, whatever its digit.
+    document_number: field(fields.documentNumber ?? null, CHECKED[zone.format].some((f) => numberOpensWithFiller(zone.lines[f.line]!, f)) ? 'invalid' : checked('documentNumber'), 'document_number'),
     surname: plain('lastName'),
     given_names: plain('firstName'),
     nationality: field(zoneOf('nationality')?.replace(/<+$/, '') ?? null, 'none'),

@@ -328,7 +328,8 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
   // look that dropped or added a character is shifted from there on (its fit fills the line with
   // fillers, cheaply), and its cells would outvote the right ones.
   const apart = (a: string, b: string) => [...a].reduce((n, c, i) => n + (c === b[i] ? 0 : 1), 0);
-  const centre = texts.reduce((best, t) => (texts.reduce((n, u) => n + apart(t, u), 0) < texts.reduce((n, u) => n + apart(best, u), 0) ? t : best));
+  const spread = texts.map((t) => texts.reduce((n, u) => n + apart(t, u), 0));
+  const centre = texts[spread.indexOf(Math.min(...spread))]!;
   const voters = texts.filter((t) => apart(t, centre) <= ALIGNED);
   const voted = [...kinds.keys()].map((i) => {
     const count = new Map<string, number>();

@@ -618,7 +618,7 @@ function readPerson(person: string, bySound: Script): string[][] {
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
 /** The best alignment of the person's readings with the listed name's, and the reading it came from; null when either has no token. */
-function bestAlignment(readings: string[][], listed: string, bySound: Script): (ReturnType<typeof align> & { reading: string[] }) | null {
+function bestAlignment(person: string, readings: string[][], listed: string, bySound: Script): (ReturnType<typeof align> & { reading: string[]; syllable: boolean }) | null {
   let best: (ReturnType<typeof align> & { reading: string[] }) | null = null;
   for (const p of readings) {
     if (!p.length) continue;
@@ -628,7 +628,10 @@ function bestAlignment(readings: string[][], listed: string, bySound: Script): (
       if (!best || m.score > best.score) best = Object.assign(m, { reading: p });
     }
   }
-  return best;
+  if (!best) return null;
+  // Names in Hangul are compared in Hangul too: however their romanisations meet, another syllable is another name.
+  const syllable = otherSyllables(person, listed);
+  return Object.assign(best, { syllable, score: syllable ? Math.min(best.score, NO_GIVEN_CAP) : best.score });
 }
 
 const rounded = (score: number) => Math.round(score * 1000) / 1000;
@@ -640,24 +643,19 @@ const rounded = (score: number) => Math.round(score * 1000) / 1000;
 export function nameScorer(person: string): (listed: string) => number {
   const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);
-  const hangul = HANGUL.test(person);
-  return (listed) => {
-    const score = rounded(bestAlignment(readings, listed, bySound)?.score ?? 0);
-    return hangul && otherSyllables(person, listed) ? Math.min(score, NO_GIVEN_CAP) : score;
-  };
+  return (listed) => rounded(bestAlignment(person, readings, listed, bySound)?.score ?? 0);
 }
 
 export function matchName(person: string, listed: string): NameMatch {
   const bySound = scriptOf(person);
-  const best = bestAlignment(readPerson(person, bySound), listed, bySound);
+  const best = bestAlignment(person, readPerson(person, bySound), listed, bySound);
   if (!best) return { score: 0, explanation: `'${person}' has no name to compare with '${listed}'`, pairs: [], extra: [] };
   const spelled = /^[\x00-\x7f]*$/.test(person) ? '' : best.reading.join(' ');
-  const syllable = otherSyllables(person, listed);
-  const score = rounded(syllable ? Math.min(best.score, NO_GIVEN_CAP) : best.score);
+  const score = rounded(best.score);
   const explanation =
     describe({ ...best, score }, person, listed, spelled) +
     (best.swapped ? "; the son's and the father's names the other way round" : '') +
-    (syllable ? '; in Hangul, each name has a syllable the other has not' : '');
+    (best.syllable ? '; in Hangul, each name has a syllable the other has not' : '');
   return { score, pairs: best.pairs, extra: best.extra, explanation };
 }
 
