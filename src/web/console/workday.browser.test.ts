@@ -161,7 +161,8 @@ describe(`a host's working day in a real browser (${dbKind})`, { skip: haveChrom
     await snap(page, 'listing');
 
     // The preview, in French: the listing's name, colour, logo and rules as Léa's portal shows them.
-    await page.click('#previews a[lang=fr]');
+    // The page's load event, not its first paint: the host's colour comes in its own stylesheet, read below.
+    await Promise.all([page.waitForURL(/\/preview\?lang=fr$/), page.click('#previews a[lang=fr]')]);
     assert.equal(await page.getAttribute('html', 'lang'), 'fr');
     assert.equal(await page.textContent('.host-name'), 'Dune House by the Sea');
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim()), '#b45309');
