@@ -71,13 +71,8 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   const app = await startServer(deps);
   const metrics = await startMetricsListener(deps);
   const worker = command === 'start' ? startWorker(deps) : undefined;
-  const listening = listeningOn(app.server);
-  out(`guestscreen ${VERSION} ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
-  out(`Public URL: ${deps.config.publicUrl}`);
-  out(`API reference: ${deps.config.publicUrl}/docs`);
-  out(`Host console: ${deps.config.publicUrl}/console`);
-  if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
-  // A stop signal is handled from here on, before the warnings below read the data sources.
+  // A stop signal is handled from here on: before the banner says the service listens (a
+  // supervisor may stop it the moment it reads that line) and before the warnings below read the data sources.
   (await closeWithGrace())({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await beginShutdown(deps);
@@ -86,6 +81,12 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
     await worker?.stop(10_000);
     await deps.database.close();
   });
+  const listening = listeningOn(app.server);
+  out(`guestscreen ${VERSION} ${command === 'start' ? 'API and worker' : 'API'} listening on ${listening} (${deps.database.description})`);
+  out(`Public URL: ${deps.config.publicUrl}`);
+  out(`API reference: ${deps.config.publicUrl}/docs`);
+  out(`Host console: ${deps.config.publicUrl}/console`);
+  if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
   rootKeyLines.forEach(out);
   if (!deps.config.databaseUrl) {
     const exposed = readableByOthers(deps.config.dataDir);
@@ -141,14 +142,15 @@ function program(): Command {
         const count = deps.config.workerThreads;
         const threads = count > 1 ? await startJobThreads(count - 1, process.env) : undefined;
         const metrics = await startMetricsListener(deps);
-        out(`guestscreen ${VERSION} worker ${worker.id} started with ${count} job ${count === 1 ? 'thread' : 'threads'} (${deps.database.description})`);
-        if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
+        // The stop signal's handler first, as for serve: the banner may be what a supervisor waits for.
         (await closeWithGrace())({ delay: 15_000 }, async ({ err }) => {
           if (err) deps.log?.error({ err }, 'shutting down after an error');
           metrics?.close();
           await Promise.all([worker.stop(10_000), threads?.stop()]);
           await deps.database.close();
         });
+        out(`guestscreen ${VERSION} worker ${worker.id} started with ${count} job ${count === 1 ? 'thread' : 'threads'} (${deps.database.description})`);
+        if (metrics) out(`Metrics: ${listeningOn(metrics)}/metrics`);
       }),
     );
   p.command('migrate')

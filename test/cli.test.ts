@@ -496,6 +496,23 @@ describe(`guestscreen start (${dbKind})`, () => {
     }
   });
 
+  it('stops cleanly on a stop signal sent the moment it says it listens, as a supervisor may', async () => {
+    const { env, cleanup } = await createIsolatedEnv();
+    const child = spawn(process.execPath, [...NODE_ARGS, 'start'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), HOST: '127.0.0.1' } });
+    try {
+      const exited = once(child, 'exit');
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (/listening on/.test(output) && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+      });
+      assert.deepEqual(await exited, [0, null], 'shut down by its own handler, not killed by the signal');
+    } finally {
+      child.kill('SIGKILL');
+      await cleanup();
+    }
+  });
+
   it('runs as built (dist/cli.js): screens a reservation, finds it by a part of its name, and stops cleanly', { skip: !existsSync(BUILT) && 'dist/cli.js is not built (npm run build)' }, async () => {
     const { env, cleanup } = await createIsolatedEnv();
     let child: ChildProcess | undefined;
