@@ -6,7 +6,7 @@
 import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto, photoArea } from './image.js';
-import { CHECKED, checkDigit, numberOpensWithFiller, type MrzFormat } from './layout.js';
+import { CHECKED, fieldHolds, numberOpensWithFiller, type MrzFormat } from './layout.js';
 import { isScreen, screenArea, screenHint, screenSigns, type ScreenSigns } from './screen.js';
 import { detectZone, recogniseZone } from './recognise.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
@@ -99,14 +99,14 @@ function correctByCheckDigits(zone: ZoneReading): Set<string> {
     if (f.field === 'birth_date' || f.field === 'expiry_date') continue;
     const line = zone.lines[f.line]!;
     const digit = line[f.digit]!;
-    if (digit === '<' || checkDigit(line.slice(f.start, f.end)) === digit) continue;
+    if (digit === '<' || fieldHolds(line, f)) continue;
     const fixes: string[] = [];
     for (let i = f.start; i < f.end; i++) {
       const alt = LOOK_ALIKE[line[i]!];
       const c = zone.confidence[f.line]![i]!;
       if (!alt || c.best - c.second > UNSURE_MARGIN) continue;
       const fixed = line.slice(0, i) + alt + line.slice(i + 1);
-      if (checkDigit(fixed.slice(f.start, f.end)) === digit) fixes.push(fixed);
+      if (fieldHolds(fixed, f)) fixes.push(fixed);
     }
     if (fixes.length === 1) {
       zone.lines[f.line] = fixes[0]!;
@@ -246,8 +246,7 @@ function vote(recognised: ZoneReading, templates: ZoneReading): ZoneReading {
   for (const f of CHECKED[recognised.format]) {
     const r = lines[f.line]!;
     const t = templates.lines[f.line]!;
-    const holds = (line: string) => checkDigit(line.slice(f.start, f.end)) === line[f.digit];
-    if (holds(r) || !holds(t)) continue;
+    if (fieldHolds(r, f) || !fieldHolds(t, f)) continue;
     lines[f.line] = r.slice(0, f.start) + t.slice(f.start, f.digit + 1) + r.slice(f.digit + 1);
     for (let i = f.start; i <= f.digit; i++) confidence[f.line]![i] = templates.confidence[f.line]![i]!;
   }

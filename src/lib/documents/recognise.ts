@@ -581,8 +581,9 @@ const SHORT_ROWS = 0.85;
 /**
  * A group's strips, and where they hold far fewer characters than a line of `format`, the same
  * strips lengthened to a whole line at their end, or at their start: the detector loses a zone's
- * end where its print fades against a tinted page or under glare. The characters' pitch is taken
- * from the first look at the strip that read most; the caller keeps whichever set fits best.
+ * end where its print fades against a tinted page or under glare. The characters' pitch is the
+ * first strip's length over the most characters a first look at any of the lines read (the rows of
+ * a group are as long as each other); the caller keeps whichever set fits best.
  */
 async function lengthened(m: Models, img: Grey, strips: Strip[], format: MrzFormat): Promise<Strip[][]> {
   const { length, lines } = MRZ_SHAPES[format];
