@@ -32,6 +32,7 @@ import * as m0028 from './migrations/0028-listings-from-bookings.js';
 import * as m0029 from './migrations/0029-alert-risks.js';
 import * as m0030 from './migrations/0030-authority.js';
 import * as m0031 from './migrations/0031-authority-reports.js';
+import * as m0032 from './migrations/0032-authority-claims.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -69,6 +70,7 @@ const STEPS: Record<string, Step> = {
   '0029-alert-risks': m0029,
   '0030-authority': m0030,
   '0031-authority-reports': m0031,
+  '0032-authority-claims': m0032,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -622,6 +622,12 @@ export interface AuthorityReportsTable {
   answered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** A send in flight holds the report until then (claimed before the authority is called). */
+  claimed_until: string | null;
+  /** What was sent for the guest, sealed: the host's proof. Erased with the guest. */
+  sent_enc: string | null;
+  /** What the authority answered for the guest, in its words. */
+  answer: string | null;
 }
 
 export interface AuthorityReceiptsTable {
@@ -648,6 +654,9 @@ export interface AuthorityEstablishmentsTable {
   credentials_set_at: string;
   checked_at: string | null;
   check_problem: string | null;
+  /** Alloggiati Web: the day its tables were last fetched with this establishment's credentials, and why they were not. */
+  tables_as_of: string | null;
+  tables_problem: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -170,6 +170,8 @@ export async function setEstablishment(deps: Deps, accountId: string, listingId:
     credentials_set_at: changed || !same ? now : same.credentials_set_at,
     checked_at: problem ? (same?.checked_at ?? null) : now,
     check_problem: problem,
+    tables_as_of: same?.tables_as_of ?? null,
+    tables_problem: same?.tables_problem ?? null,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/connection.js';
+import type { Db, Tx } from '../../db/connection.js';
 import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable } from '../../db/schema.js';
 
 export type EstablishmentRow = Selectable<AuthorityEstablishmentsTable>;
@@ -50,6 +50,15 @@ export async function updateReport(db: Db, id: string, patch: Partial<Omit<Repor
   await db.updateTable('authority_reports').set(patch).where('id', '=', id).execute();
 }
 
+/**
+ * A report changed only if nobody changed it since it was read (its `updated_at` as read): the
+ * claim of a send. How many rows changed (0: another job or write came first).
+ */
+export async function updateReportIfUnchanged(tx: Tx, row: Pick<ReportRow, 'id' | 'updated_at'>, patch: Partial<Omit<ReportRow, 'id' | 'account_id' | 'reservation_id'>>): Promise<number> {
+  const r = await tx.updateTable('authority_reports').set(patch).where('id', '=', row.id).where('updated_at', '=', row.updated_at).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Reports of guests the booking no longer counts (fewer guests than before), not yet filed: dropped. */
 export async function deleteUnsentReports(db: Db, reservationId: string, fromGuest: number): Promise<void> {
   await db.deleteFrom('authority_reports').where('reservation_id', '=', reservationId).where('guest_index', '>=', fromGuest).where('receipt', 'is', null).where('lot', 'is', null).execute();
@@ -66,7 +75,8 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
     .selectAll('authority_reports')
     .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name'])
     .where('authority_reports.account_id', '=', accountId)
-    .where('authority_reports.state', '!=', 'accepted');
+    .where('reservations.status', '!=', 'CANCELED')
+    .where((eb) => eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')]));
   if (listingId !== undefined) q = q.where('reservations.listing_id', '=', listingId);
   return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
 }
@@ -88,12 +98,25 @@ export async function reportListings(db: Db, accountId: string): Promise<{ listi
 
 /** Reports not accepted, due by `until`, whose host has not been told yet: their bookings' ids. */
 export async function reportsToAlert(db: Db, until: string): Promise<{ account_id: string; reservation_id: string }[]> {
-  return db.selectFrom('authority_reports').select(['account_id', 'reservation_id']).where('state', '!=', 'accepted').where('alerted_at', 'is', null).where('due_at', '<=', until).distinct().execute();
+  return db
+    .selectFrom('authority_reports')
+    .select(['account_id', 'reservation_id'])
+    .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
+    .where('alerted_at', 'is', null)
+    .where('due_at', '<=', until)
+    .distinct()
+    .execute();
 }
 
 /** A booking's open reports recorded as told to its host. */
 export async function markAlerted(db: Db, reservationId: string, at: string): Promise<void> {
-  await db.updateTable('authority_reports').set({ alerted_at: at }).where('reservation_id', '=', reservationId).where('state', '!=', 'accepted').where('alerted_at', 'is', null).execute();
+  await db
+    .updateTable('authority_reports')
+    .set({ alerted_at: at })
+    .where('reservation_id', '=', reservationId)
+    .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
+    .where('alerted_at', 'is', null)
+    .execute();
 }
 
 /** Keeps an establishment's receipt of a day (the latest fetched replaces the one before: it lists more). */

@@ -43,19 +43,29 @@ const pollDelay = (polls: number) => Math.min(600, 15 * 2 ** polls);
 /** The host is alerted this long before a report not accepted falls due. */
 export const ALERT_HOURS_BEFORE = 6;
 
+/** Refusals of ours, before any authority was asked: nothing was tested or filed. */
+const LOCAL_CODES = new Set([NO_TABLES, TOO_LATE, CHANGED]);
+/** How long a send holds its stay's reports: past the job's own time-out, so a claim lapses only once its sender is gone. */
+const CLAIM_MS = 120_000;
+
+/** Filed for real: accepted by the authority's production service. A test answer is never a filing. */
+export const isFiled = (row: Pick<repo.ReportRow, 'state' | 'mode'>) => row.state === 'accepted' && row.mode === 'production';
+
 /** A report as the API and the console show it. */
 export function reportView(row: repo.ReportRow, now: Date) {
   const state = row.state as ReportState;
-  const open = state !== 'accepted';
+  const mode = row.mode as 'test' | 'production';
   return {
     id: row.id,
     guest: row.guest_index + 1,
     guest_name: row.guest_name || null,
     system: row.system as System,
     system_name: SYSTEM_NAMES[row.system as System],
-    mode: row.mode as 'test' | 'production',
+    mode,
+    // What the authority's test service answered: a refusal of ours before any call is not a test.
+    tested: mode === 'test' && (state === 'accepted' || state === 'sent' || state === 'sending' || (state === 'rejected' && !LOCAL_CODES.has(row.error_code ?? ''))),
     state: state === 'sending' ? ('sent' as const) : state,
-    late: open && Date.parse(row.due_at) < now.getTime(),
+    late: !isFiled(row) && Date.parse(row.due_at) < now.getTime(),
     missing: JSON.parse(row.missing) as string[],
     due_at: row.due_at,
     sent_at: row.sent_at,
@@ -118,13 +128,17 @@ function reportDigest(deps: Deps, system: System, r: ReservationRow, answers: An
 }
 
 /**
- * Brings a booking's reports up to date with what its guests answered: each guest's state (what
- * is missing, or ready), a report filed and since changed made ready to be cancelled and sent
- * again, and the sending job queued for the arrival day (or now). No establishment: no reports.
+ * Brings a booking's reports up to date with the booking and what its guests answered: a report
+ * for every guest the booking counts, whether or not they opened the portal (the host's duty does
+ * not wait for the guest), each `missing` what it lacks or `ready`; a report filed and since
+ * changed made ready to be cancelled and sent again; one only tested, once the establishment
+ * reports for real, ready to be sent for real; and the sending job queued for the arrival day (or
+ * now). No establishment: no reports. A cancelled booking's reports are left as they are.
  */
 export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: { now: boolean; force?: boolean }): Promise<repo.ReportRow[]> {
   const establishment = await repo.establishmentFor(tx, r.account_id, r.listing_id);
   if (!establishment) return [];
+  if (r.status === 'CANCELED') return repo.reportsOf(tx, r.id);
   const system = establishment.system as System;
   const answers = openAnswers(deps, r, await findPortal(tx, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
@@ -137,22 +151,27 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   const changed: repo.ReportRow[] = [];
   for (let g = 0; g < count; g++) {
     const before = existing.find((x) => x.guest_index === g && x.system === system);
+    // A test answer is never a filing: once the establishment reports for real, what was only
+    // tested starts again, its test answers dropped.
+    const testedOnly = before?.mode === 'test' && establishment.mode === 'production' && ['accepted', 'sent', 'rejected'].includes(before.state);
+    const kept = testedOnly ? undefined : before;
     const missing = [...new Set(guestProblems(system, answer, g, arrival, deps.config.dataDir).map((p) => p.field))];
     if (!r.check_in_date) missing.unshift('check_in_date');
     if (!r.check_out_date && system === 'ses') missing.unshift('check_out_date');
-    const given = guestGiven(system, answer, g);
+    const given = guestGiven(system, answer, g) && Boolean(answers.AuthorityReporting?.answer);
     const sent = reportDigest(deps, system, r, answers, g);
     // A report on its way stays so until the authority answers (then it is planned again); one
     // filed stays filed while what it sent holds, and a change makes it ready to go again.
     // A refusal stays until something changes, or the host sends again (then after fixing the
-    // establishment, say); so does a send SES never answered, which the host has looked for.
-    const unconfirmed = before?.state === 'sent' && before.error_code === UNCONFIRMED;
-    const again = opts.force && before && (before.state === 'rejected' || unconfirmed);
-    const onItsWay = before && !again && (before.state === 'sending' || (before.state === 'sent' && !before.receipt));
-    const filed = before && !again && (before.state === 'accepted' || before.state === 'sent' || before.state === 'rejected') && before.sent_digest === sent;
+    // establishment, say); so does a send never answered, which the host has looked for.
+    const unconfirmed = kept?.state === 'sent' && kept.error_code === UNCONFIRMED;
+    const again = opts.force && kept && (kept.state === 'rejected' || unconfirmed);
+    const onItsWay = kept && !again && (kept.state === 'sending' || (kept.state === 'sent' && !kept.receipt));
+    const filed = kept && !again && (kept.state === 'accepted' || kept.state === 'sent' || kept.state === 'rejected') && kept.sent_digest === sent;
     // Alloggiati Web takes no correction by web service: a guest filed for real and changed since stays filed, with a note.
-    const uncorrectable = system === 'alloggiati' && before?.state === 'accepted' && before.mode === 'production' && before.sent_digest !== sent;
-    const state: ReportState = onItsWay || filed || uncorrectable ? (before.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
+    const uncorrectable = system === 'alloggiati' && kept !== undefined && isFiled(kept) && kept.sent_digest !== sent;
+    const stays = onItsWay || filed || uncorrectable;
+    const state: ReportState = stays ? (kept.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
     const row: repo.ReportRow = {
       id: before?.id ?? newId('rep'),
       account_id: r.account_id,
@@ -160,19 +179,23 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
       guest_index: g,
       guest_name: guestName(answer, g) || (g === 0 ? (r.guest_full_name ?? '') : ''),
       system,
-      mode: establishment.mode,
+      // What was sent keeps the mode it went in; what is still to go, the establishment's.
+      mode: stays ? kept.mode : establishment.mode,
       state,
       missing: JSON.stringify(state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
-      sent_digest: before?.sent_digest ?? null,
-      lot: before?.lot ?? null,
-      receipt: before?.receipt ?? null,
-      error_code: uncorrectable ? CHANGED : state === before?.state ? before.error_code : null,
-      error_message: uncorrectable ? null : state === before?.state ? before.error_message : null,
+      sent_digest: kept?.sent_digest ?? null,
+      lot: kept?.lot ?? null,
+      receipt: kept?.receipt ?? null,
+      error_code: uncorrectable ? CHANGED : state === kept?.state ? kept.error_code : null,
+      error_message: uncorrectable ? null : state === kept?.state ? kept.error_message : null,
       due_at: iso(due ?? now),
-      polls: before?.polls ?? 0,
+      polls: kept?.polls ?? 0,
       alerted_at: before?.alerted_at ?? null,
-      sent_at: before?.sent_at ?? null,
-      answered_at: before?.answered_at ?? null,
+      sent_at: kept?.sent_at ?? null,
+      answered_at: kept?.answered_at ?? null,
+      claimed_until: kept?.claimed_until ?? null,
+      sent_enc: kept?.sent_enc ?? null,
+      answer: kept?.answer ?? null,
       created_at: before?.created_at ?? iso(now),
       updated_at: iso(now),
     };
@@ -181,7 +204,7 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
       const { id: _id, account_id: _a, reservation_id: _r, ...patch } = row;
       await repo.updateReport(tx, row.id, patch);
     }
-    if (!before || before.state !== row.state || before.missing !== row.missing) changed.push(row);
+    if (!before || before.state !== row.state || before.missing !== row.missing || before.mode !== row.mode) changed.push(row);
   }
   const rows = await repo.reportsOf(tx, r.id);
   if (rows.some((x) => x.state === 'ready')) {
@@ -194,20 +217,65 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   return rows;
 }
 
+/**
+ * A booking's reports followed from the booking itself, on every create and update: every guest
+ * of a stay that has not ended, at a listing that reports, whatever the guest did. A stay over
+ * before it was written (a PMS's history) is not the host's to report now; "send now" still can.
+ */
+export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow): Promise<void> {
+  const today = iso(deps.clock()).slice(0, 10);
+  const ended = (r.check_out_date ?? r.check_in_date ?? today) < today;
+  if (!r.guestportal_completed && (!r.check_in_date || ended)) return;
+  await planReports(tx, deps, r, { now: false });
+}
+
 /** The booking's reports, as the API answers them. */
-export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<ReportView[]> {
+export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<(ReportView & { proof: ReturnType<typeof reportProof> })[]> {
   const r = await reservations.findById(deps.db, accountId, reservationId);
   if (!r) throw notFound(`reservation ${reservationId}`);
   const now = deps.clock();
-  return (await repo.reportsOf(deps.db, r.id)).map((row) => reportView(row, now));
+  return (await repo.reportsOf(deps.db, r.id)).map((row) => ({ ...reportView(row, now), proof: reportProof(deps, row) }));
+}
+
+/** Why "send now" sends nothing: each reason a code, and its words for the host. */
+export type NothingSent = { code: 'filed' | 'on_its_way' | 'missing' | 'no_tables' | 'not_arrived' | 'too_late' | 'changed'; message: string };
+
+/**
+ * Why a stay planned just now will not go at once, or null when it goes: the same tests the
+ * sending job makes before it calls the authority, in the host's words.
+ */
+export function whyNothingGoes(rows: repo.ReportRow[], r: ReservationRow, dataDir: string, now: Date): NothingSent | null {
+  const name = SYSTEM_NAMES[rows[0]!.system as System];
+  const who = (x: repo.ReportRow) => x.guest_name || `Guest ${x.guest_index + 1}`;
+  if (rows.some((x) => x.state === 'sending' || (x.state === 'sent' && !x.receipt && x.error_code !== UNCONFIRMED)))
+    return { code: 'on_its_way', message: `Nothing sent now: a send to ${name} is already on its way; its answer shows here.` };
+  if (!rows.some((x) => x.state === 'ready')) {
+    if (rows.every(isFiled)) return { code: 'filed', message: `Nothing sent: every guest is filed with ${name} already.` };
+    const missing = rows.filter((x) => x.state === 'missing');
+    if (missing.length) return { code: 'missing', message: `Nothing sent: ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
+    return { code: 'changed', message: 'Nothing sent: no report is ready to go (below, what each needs).' };
+  }
+  const missing = rows.filter((x) => x.state === 'missing');
+  if (missing.length)
+    return { code: 'missing', message: `Nothing sent: the stay goes whole, and ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
+  if (rows[0]!.system === 'alloggiati') {
+    const today = dayIn(iso(now), 'Europe/Rome');
+    const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
+    if (rows.some((x) => isFiled(x) && x.receipt)) return { code: 'changed', message: `Nothing sent: ${ALLOGGIATI_FIXES[CHANGED]}` };
+    if (!r.check_in_date || r.check_in_date < yesterday) return { code: 'too_late', message: `Nothing sent: ${ALLOGGIATI_FIXES[TOO_LATE]}` };
+    if (r.check_in_date > today) return { code: 'not_arrived', message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${r.check_in_date}.` };
+    if (!alloggiatiTablesAsOf(dataDir)) return { code: 'no_tables', message: `Nothing sent: ${ALLOGGIATI_FIXES[NO_TABLES]}` };
+  }
+  return null;
 }
 
 /**
- * The host's "send now": the reports planned from what the guests answered and sent at once,
- * whatever the day. A report the authority has taken is not sent again unless its guest changed.
+ * The host's "send now": the reports planned from the booking and what its guests answered, and
+ * sent at once, whatever the day. A report the authority has taken is not sent again unless its
+ * guest changed. Says what it did: sending, or nothing sent and why.
  */
-export async function sendNow(deps: Deps, accountId: string, reservationId: string): Promise<ReportView[]> {
-  const rows = await withTx(deps.db, async (tx) => {
+export async function sendNow(deps: Deps, accountId: string, reservationId: string): Promise<{ reports: ReportView[]; sent: boolean; nothing_sent: NothingSent | null }> {
+  const { rows, why } = await withTx(deps.db, async (tx) => {
     const r = await reservations.findById(tx, accountId, reservationId);
     if (!r) throw notFound(`reservation ${reservationId}`);
     if (r.status === 'CANCELED') throw new AppError('conflict', 'this reservation was cancelled: its guests are not reported');
@@ -215,10 +283,10 @@ export async function sendNow(deps: Deps, accountId: string, reservationId: stri
     const planned = await planReports(tx, deps, r, { now: true, force: true });
     if (!planned.length)
       throw new AppError('conflict', `no police system is set for listing ${r.listing_id ?? '(none)'} or for the account: set one with PUT /v1/listings/{listing_id}/authority-establishment`);
-    return planned;
+    return { rows: planned, why: whyNothingGoes(planned, r, deps.config.dataDir, deps.clock()) };
   });
   const now = deps.clock();
-  return rows.map((row) => reportView(row, now));
+  return { reports: rows.map((row) => reportView(row, now)), sent: !why, nothing_sent: why };
 }
 
 /** A report's new state, told to the account's reservation webhook. */
@@ -243,6 +311,53 @@ async function setReports(deps: Deps, rows: repo.ReportRow[], patch: Partial<rep
   });
 }
 
+/** Another send holds a report of the stay. */
+class ClaimTaken extends Error {}
+
+/**
+ * The stay's reports claimed for one send, before the authority is called: each changed only if
+ * nobody changed it since it was read, all or none, in one transaction. On PostgreSQL a second
+ * job's update waits for the first's and then finds the row changed; SQLite has one writer. Null
+ * when another job or write came first: that one sends, this one does nothing.
+ */
+async function claimStay(deps: Deps, stay: repo.ReportRow[], mode: string, filing: boolean): Promise<repo.ReportRow[] | null> {
+  const now = deps.clock();
+  const patch = {
+    state: 'sending',
+    mode,
+    claimed_until: iso(new Date(now.getTime() + CLAIM_MS)),
+    // Set once the call that files has gone: a sender that stops before it has filed nothing.
+    sent_at: filing ? iso(now) : null,
+    error_code: null,
+    error_message: null,
+    polls: 0,
+    updated_at: iso(now),
+  } satisfies Partial<repo.ReportRow>;
+  try {
+    return await withTx(deps.db, async (tx) => {
+      const claimed: repo.ReportRow[] = [];
+      for (const row of stay) {
+        if ((await repo.updateReportIfUnchanged(tx, row, patch)) !== 1) throw new ClaimTaken();
+        const next = { ...row, ...patch };
+        if (row.state !== 'sending') await tellHost(tx, deps, next);
+        claimed.push(next);
+      }
+      return claimed;
+    });
+  } catch (err) {
+    if (err instanceof ClaimTaken) return null;
+    throw err;
+  }
+}
+
+/** What was sent for a guest, sealed to its report: the host's proof. */
+const sealSent = (deps: Deps, row: Pick<repo.ReportRow, 'id' | 'account_id'>, sent: string) => deps.secrets.seal(sent, `authority_report:${row.account_id}:${row.id}`);
+
+/** What was sent for a guest and what the authority answered, for the host's proof; null once erased or before any send. */
+export function reportProof(deps: Deps, row: repo.ReportRow): { sent: string | null; answer: string | null } {
+  return { sent: row.sent_enc ? deps.secrets.open(row.sent_enc, `authority_report:${row.account_id}:${row.id}`) : null, answer: row.answer };
+}
+
 /** The `authority.send` job: a booking's reports sent, or their lot looked at again. */
 export async function runAuthoritySend(payload: { reservation_id: string }, ctx: JobContext): Promise<void> {
   const { deps } = ctx;
@@ -252,17 +367,38 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   const establishment = r && (await repo.establishmentFor(deps.db, r.account_id, r.listing_id));
   if (!r || !establishment) return;
   const open = openEstablishment(deps, establishment);
-  const stay = rows.filter((x) => x.system === open.system);
+  let stay = rows.filter((x) => x.system === open.system);
+  const now = iso(deps.clock());
 
-  // A send whose answer never came back (the worker stopped, or the answer was lost): it may be
-  // filed, and neither service can be asked about a send it did not answer. It is not sent again on its own.
-  const unanswered = stay.filter((x) => x.state === 'sending');
-  if (unanswered.length) {
-    await setReports(deps, unanswered, {
-      state: 'sent',
-      error_code: UNCONFIRMED,
-      error_message: `${SYSTEM_NAMES[open.system]} did not answer this send: it may have been filed.`,
-    });
+  // A send in flight elsewhere holds the stay: looked at again once its claim lapses, in case its sender stopped.
+  const held = stay.filter((x) => x.state === 'sending');
+  const lapses =
+    held
+      .map((x) => x.claimed_until ?? '')
+      .sort()
+      .at(-1) ?? '';
+  if (lapses > now) {
+    await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { runAt: new Date(Date.parse(lapses) + 1000), uniqueKey: `authority.claim:${r.id}` });
+    return;
+  }
+  if (held.length) {
+    // Its sender stopped. Once the call that files had gone, it may have been filed, and neither
+    // service can be asked about a send it did not answer: not sent again on its own. Before, nothing was filed.
+    if (held.some((x) => x.sent_at)) {
+      await setReports(deps, held, {
+        state: 'sent',
+        claimed_until: null,
+        error_code: UNCONFIRMED,
+        error_message: `${SYSTEM_NAMES[open.system]} did not answer this send: it may have been filed.`,
+      });
+      return;
+    }
+    await setReports(deps, held, { state: 'ready', claimed_until: null });
+    stay = (await repo.reportsOf(deps.db, r.id)).filter((x) => x.system === open.system);
+  }
+  // Only tested, and the establishment now reports for real: planned again, and sent by the job that queues.
+  if (open.mode === 'production' && stay.some((x) => x.mode === 'test' && ['accepted', 'sent', 'rejected'].includes(x.state))) {
+    await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: true }));
     return;
   }
   if (open.system === 'alloggiati') return sendAlloggiati(deps, r, establishment, open, stay);
@@ -275,39 +411,57 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   // A booking cancelled before its reports went has nobody to report.
   if (r.status === 'CANCELED') return;
   // The stay goes whole, one communication: every guest ready (or filed and unchanged).
-  const ready = stay.filter((x) => x.state === 'ready');
-  if (!ready.length || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  if (!stay.some((x) => x.state === 'ready') || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  const claimed = await claimStay(deps, stay, open.mode, true);
+  if (!claimed) return;
   const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
-  const stale = [...new Set(stay.map((x) => x.receipt).filter((c): c is string => Boolean(c)))];
+  // Filed before in this mode and changed since: its communication is cancelled, then the stay sent again.
+  const stale = [...new Set(claimed.filter((x) => x.mode === open.mode && x.receipt).map((x) => x.receipt!))];
   try {
-    // A stay filed before and changed since: its communication is cancelled, then the stay sent again.
-    if (stale.length) await cancelCommunications(conn, stale);
-    await setReports(deps, stay, { state: 'sending', receipt: null, lot: null, error_code: null, error_message: null, polls: 0, sent_at: iso(deps.clock()) });
-    const { lot } = await sendPart(conn, open.settings.establishment_code ?? '', [sesStay(r, answers.TimeInfoEdit?.answer, answer, stay.length, deps.config.dataDir)]);
-    for (const row of stay) await setReports(deps, [row], { state: 'sent', lot, sent_digest: reportDigest(deps, 'ses', r, answers, row.guest_index) });
+    if (stale.length) {
+      await cancelCommunications(conn, stale);
+      await setReports(deps, claimed, { receipt: null, lot: null });
+    }
+    const { lot, file } = await sendPart(conn, open.settings.establishment_code ?? '', [sesStay(r, answers.TimeInfoEdit?.answer, answer, claimed.length, deps.config.dataDir)]);
+    for (const row of claimed)
+      await setReports(deps, [row], {
+        state: 'sent',
+        lot,
+        claimed_until: null,
+        sent_digest: reportDigest(deps, 'ses', r, answers, row.guest_index),
+        sent_enc: sealSent(deps, row, file),
+        answer: JSON.stringify({ codigo: 0, lote: lot }),
+      });
     await enqueue(deps.db, deps, 'authority.send', { reservation_id: r.id }, { runAt: new Date(deps.clock().getTime() + pollDelay(0) * 1000), uniqueKey: `authority.poll:${r.id}` });
   } catch (err) {
     if (err instanceof SesRefusal) {
-      await setReports(deps, stay, { state: 'rejected', error_code: String(err.code), error_message: err.description, answered_at: iso(deps.clock()) });
+      await setReports(deps, claimed, {
+        state: 'rejected',
+        claimed_until: null,
+        error_code: String(err.code),
+        error_message: err.description,
+        answer: JSON.stringify({ codigo: err.code, descripcion: err.description }),
+        answered_at: iso(deps.clock()),
+      });
       return;
     }
-    return afterFailure(deps, stay, err);
+    return afterFailure(deps, claimed, err, true);
   }
 }
 
 /**
- * A send that failed on the way: nothing reached the authority, so the stay is ready again and
- * the job tries later (its backoff); or the answer was lost, so it may be filed and waits for the
- * host. Anything else is not the way's, and goes on up.
+ * A send that failed on the way: nothing reached the authority (or what reached it files nothing,
+ * as Alloggiati's `Test`), so the stay is ready again and the job tries later (its backoff); or
+ * the answer of a call that files was lost, so it may be filed and waits for the host. Anything
+ * else is not the way's, and goes on up.
  */
-async function afterFailure(deps: Deps, stay: repo.ReportRow[], err: unknown): Promise<void> {
-  if (!(err instanceof AuthorityUnreachable)) throw err;
-  if (!err.mayHaveArrived) {
-    await setReports(deps, stay, { state: 'ready', sent_at: null });
+async function afterFailure(deps: Deps, stay: repo.ReportRow[], err: unknown, filing: boolean): Promise<void> {
+  if (!(err instanceof AuthorityUnreachable) || !filing || !err.mayHaveArrived) {
+    await setReports(deps, stay, { state: 'ready', sent_at: null, claimed_until: null });
     throw err;
   }
-  await setReports(deps, stay, { state: 'sent', error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
+  await setReports(deps, stay, { state: 'sent', claimed_until: null, error_code: UNCONFIRMED, error_message: `${err.message}. It may have been filed.` });
 }
 
 /** A lot looked at: each guest's code or error once processed, or another look later. */
@@ -322,13 +476,20 @@ async function followLot(deps: Deps, conn: ReturnType<typeof sesConnection>, r: 
     return;
   }
   if (result.state === 2 || result.state === 3) {
-    await setReports(deps, pending, { state: 'rejected', error_code: `lot ${result.state}`, error_message: result.stateWords, answered_at: now });
+    await setReports(deps, pending, {
+      state: 'rejected',
+      error_code: `lot ${result.state}`,
+      error_message: result.stateWords,
+      answer: JSON.stringify({ lote: lot, codigoEstado: result.state, descEstado: result.stateWords }),
+      answered_at: now,
+    });
     return;
   }
   // One stay a part: its one communication answers for every guest of it.
   const c = result.results[0];
-  if (c?.code) await setReports(deps, pending, { state: 'accepted', receipt: c.code, error_code: null, error_message: null, answered_at: now });
-  else await setReports(deps, pending, { state: 'rejected', error_code: c?.errorType ?? `lot ${result.state}`, error_message: c?.error ?? result.stateWords, answered_at: now });
+  const answer = JSON.stringify({ lote: lot, codigoEstado: result.state, ...(c?.code ? { codigoComunicacion: c.code } : { tipoError: c?.errorType ?? null, error: c?.error ?? null }) });
+  if (c?.code) await setReports(deps, pending, { state: 'accepted', receipt: c.code, error_code: null, error_message: null, answer, answered_at: now });
+  else await setReports(deps, pending, { state: 'rejected', error_code: c?.errorType ?? `lot ${result.state}`, error_message: c?.error ?? result.stateWords, answer, answered_at: now });
   // What changed while the lot was processed goes now: planned again against the answers of today.
   await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: true }));
 }
@@ -380,7 +541,7 @@ export async function openReportsView(deps: Deps, accountId: string, listingId: 
  */
 async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo.EstablishmentRow, open: ReturnType<typeof openEstablishment>, stay: repo.ReportRow[]): Promise<void> {
   // Filed, its day's receipt not kept yet (it could not be fetched after sending): fetched now.
-  const filedOn = stay.find((x) => x.state === 'accepted' && x.receipt)?.receipt;
+  const filedOn = stay.find((x) => isFiled(x) && x.receipt)?.receipt;
   if (filedOn && !(await repo.findReceipt(deps.db, establishment.account_id, establishment.id, filedOn))) {
     const conn = alloggiatiConnection(deps, open.settings, open.credentials);
     await keepReceipt(deps, conn, await generateToken(conn), establishment, filedOn);
@@ -391,7 +552,7 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
   const now = deps.clock();
   const answered = { answered_at: iso(now) };
   // A stay filed for real goes no more (its rows would be filed twice): a guest added since is for the portal.
-  if (stay.some((x) => x.state === 'accepted' && x.mode === 'production' && x.receipt)) {
+  if (stay.some((x) => isFiled(x) && x.receipt)) {
     await setReports(
       deps,
       stay.filter((x) => x.state === 'ready'),
@@ -422,12 +583,15 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
     }
     return;
   }
+  // Claimed before the first call: a second job, or a second "send now", finds it taken and does nothing.
+  const claimed = await claimStay(deps, stay, open.mode, false);
+  if (!claimed) return;
   const conn = alloggiatiConnection(deps, open.settings, open.credentials);
   const lines = orderedRows([rows], open.settings.apartment_id);
   // Each guest's answer: filed (or, checked only, accepted when the whole stay passed), held back
-  // by another guest's refusal, or refused in the service's words.
+  // by another guest's refusal, or refused in the service's words; with the row sent and the answer kept.
   const verdicts = (outcomes: Outcome[], sent: boolean) =>
-    stay.map((row) => {
+    claimed.map((row) => {
       const o = outcomes[row.guest_index];
       const patch: Partial<repo.ReportRow> =
         o?.ok && (sent || outcomes.every((x) => x.ok))
@@ -435,8 +599,13 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
           : o?.ok
             ? { state: 'rejected', error_code: HELD_BACK, error_message: null }
             : { state: 'rejected', error_code: o?.code ?? null, error_message: [o?.name, o?.detail].filter(Boolean).join(': ') || null };
-      return { row, patch: { ...patch, ...answered, sent_digest: reportDigest(deps, 'alloggiati', r, answers, row.guest_index) } };
+      const proof = {
+        sent_enc: sealSent(deps, row, lines[row.guest_index] ?? ''),
+        answer: JSON.stringify({ operation: sent ? 'Send' : 'Test', esito: o?.ok ?? false, ErroreCod: o?.code ?? null, ErroreDes: o?.name ?? null, ErroreDettaglio: o?.detail ?? null }),
+      };
+      return { row, patch: { ...patch, ...proof, ...answered, claimed_until: null, sent_digest: reportDigest(deps, 'alloggiati', r, answers, row.guest_index) } };
     });
+  let filing = false;
   try {
     const token = await generateToken(conn);
     const checked = await submitRows(conn, token, lines, false);
@@ -445,7 +614,9 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
       for (const { row, patch } of verdicts(checked, false)) await setReports(deps, [row], patch);
       return;
     }
-    await setReports(deps, stay, { state: 'sending', error_code: null, error_message: null, sent_at: iso(now) });
+    // From here the call files: a sender stopped past this point may have filed the stay.
+    filing = true;
+    await setReports(deps, claimed, { sent_at: iso(deps.clock()) });
     const filed = await submitRows(conn, token, lines, true);
     for (const { row, patch } of verdicts(filed, true)) await setReports(deps, [row], patch);
     try {
@@ -457,10 +628,17 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
     }
   } catch (err) {
     if (err instanceof AlloggiatiRefusal) {
-      await setReports(deps, stay, { state: 'rejected', error_code: err.outcome.code, error_message: [err.outcome.name, err.outcome.detail].filter(Boolean).join(': ') || err.message, ...answered });
+      await setReports(deps, claimed, {
+        state: 'rejected',
+        claimed_until: null,
+        error_code: err.outcome.code,
+        error_message: [err.outcome.name, err.outcome.detail].filter(Boolean).join(': ') || err.message,
+        answer: JSON.stringify({ esito: false, ErroreCod: err.outcome.code, ErroreDes: err.outcome.name, ErroreDettaglio: err.outcome.detail }),
+        ...answered,
+      });
       return;
     }
-    return afterFailure(deps, stay, err);
+    return afterFailure(deps, claimed, err, filing);
   }
 }
 

@@ -56,7 +56,10 @@ const Report = Type.Object(
     guest_name: Nullable(Type.String({ description: 'null once the guest was erased: the proof of filing is kept' })),
     system: Type.Union(SYSTEMS.map((s) => Type.Literal(s))),
     system_name: Type.String(),
-    mode: Type.Union([Type.Literal('test'), Type.Literal('production')], { description: 'test: sent to the authority’s test service; nothing filed' }),
+    mode: Type.Union([Type.Literal('test'), Type.Literal('production')], {
+      description: 'the mode it went in (or, not sent yet, will go in): test, the authority’s test service, which files nothing; production, for real',
+    }),
+    tested: Type.Boolean({ description: 'the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production' }),
     state: Type.Union(
       ['missing', 'ready', 'sent', 'accepted', 'rejected'].map((s) => Type.Literal(s)),
       {
@@ -77,10 +80,34 @@ const Report = Type.Object(
         fix: Type.String({ description: 'what to do about it, in words' }),
       }),
     ),
+    proof: Type.Optional(
+      Type.Object(
+        {
+          sent: Nullable(
+            Type.String({ description: 'what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased' }),
+          ),
+          answer: Nullable(Type.String({ description: 'what the authority answered for the guest (JSON, in its own field names)' })),
+        },
+        { description: 'the host’s proof of each send: on a booking’s reports, not in webhooks' },
+      ),
+    ),
   },
   { title: 'AuthorityReport' },
 );
 const Reports = Type.Object({ reports: Type.Array(Report) }, { title: 'AuthorityReports' });
+const SendNow = Type.Object(
+  {
+    reports: Type.Array(Report),
+    sent: Type.Boolean({ description: 'true: the stay is being sent now; false: nothing was sent (nothing_sent says why)' }),
+    nothing_sent: Nullable(
+      Type.Object({
+        code: Type.Union(['filed', 'on_its_way', 'missing', 'no_tables', 'not_arrived', 'too_late', 'changed'].map((c) => Type.Literal(c))),
+        message: Type.String(),
+      }),
+    ),
+  },
+  { title: 'AuthorityReportsSent' },
+);
 /** The body of an authority_report.updated webhook. */
 export const AuthorityReportEvent = Type.Object({ reservation_id: Type.String(), report: Type.Object(Report.properties) }, { title: 'AuthorityReportEvent' });
 const ReservationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -203,9 +230,9 @@ export const authorityRoutes =
           operationId: 'sendAuthorityReports',
           summary: 'Send now: each guest’s report planned from the portal’s answers and sent at once, whatever the day; one filed is not sent again unless its guest changed (beyond the spec)',
           params: ReservationParams,
-          response: { 202: Reports, ...authErrors, 409: Type.Ref(ErrorResponse) },
+          response: { 202: SendNow, ...authErrors, 409: Type.Ref(ErrorResponse) },
         },
       },
-      async (request, reply) => reply.code(202).send({ reports: await sendNow(deps, request.account.id, request.params.id) }),
+      async (request, reply) => reply.code(202).send(await sendNow(deps, request.account.id, request.params.id)),
     );
   };

@@ -180,7 +180,7 @@ export async function eraseGuestRecords(tx: Tx, id: string): Promise<string[]> {
   // The checks ordered from the booking's page are about the guest (their Checkr orders go with them).
   await tx.deleteFrom('background_checks').where('reservation_id', '=', id).execute();
   // A police report's proof of filing is kept, as the law asks of the host; the guest's name goes.
-  await tx.updateTable('authority_reports').set({ guest_name: '' }).where('reservation_id', '=', id).execute();
+  await tx.updateTable('authority_reports').set({ guest_name: '', sent_enc: null }).where('reservation_id', '=', id).execute();
   return [...messages, ...alerts].map((m) => m.id);
 }
 

@@ -1,4 +1,4 @@
-import { planReports } from '../authority/reports.js';
+import { trackReports } from '../authority/reports.js';
 import { withTx, type Tx } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
@@ -184,8 +184,9 @@ async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservat
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
   if (type === 'reservation.updated') await planCheckIn(tx, deps, r);
-  // Dates or guests changed after the portal: the police reports follow (one filed is sent again).
-  if (type === 'reservation.updated' && r.guestportal_completed) await planReports(tx, deps, r, { now: false });
+  // Every guest of a listing that reports is followed to the deadline, whatever the guest did;
+  // dates or guests changed after filing: the police reports follow (one filed is sent again).
+  await trackReports(tx, deps, r);
   if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
   else await queueGuestMessages(tx, deps, r, { fresh: type === 'reservation.created' });
 }
