@@ -65,6 +65,8 @@ export interface FakeAlloggiati {
   /** The operations called, in order. */
   calls: string[];
   dropNext(n: number): void;
+  /** Every answer from now on comes this late (0: at once), as a slow service's. */
+  answerAfter(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startFakeAlloggiati(credentials: { user: string; password:
   const filed = new Map<string, string[]>();
   const calls: string[] = [];
   let drop = 0;
+  let slow = 0;
   let n = 0;
   app.addContentTypeParser(['application/soap+xml', 'text/xml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const soap = (operation: string, inner: string) =>
@@ -135,6 +138,7 @@ export async function startFakeAlloggiati(credentials: { user: string; password:
       req.raw.socket.destroy();
       return reply;
     }
+    if (slow > 0) await new Promise((r) => setTimeout(r, slow));
     reply.header('content-type', 'application/soap+xml; charset=utf-8');
     const body = node(node(node(parser.parse(String(req.body ?? ''))).Envelope).Body);
     const [operation, fields] = Object.entries(body).map(([k, v]) => [k, node(v)] as const)[0] ?? ['', {}];
@@ -191,6 +195,7 @@ export async function startFakeAlloggiati(credentials: { user: string; password:
     filed,
     calls,
     dropNext: (k) => void (drop = k),
+    answerAfter: (ms) => void (slow = ms),
     close: () => app.close(),
   };
 }

@@ -157,17 +157,25 @@ export function dataCommand(run: Run, withDatabaseOption: (c: Command) => Comman
   withDatabaseOption(
     imports
       .command('alloggiati-tables')
-      .description("install Alloggiati Web's code tables (places, document types), fetched from the service with an account's establishment, or from the CSV files of its portal")
+      .description(
+        "install Alloggiati Web's code tables (places, document types): fetched from the service with an establishment's credentials (the one the service took last, or --account's), or read from the CSV files of its portal. The service fetches them itself when an establishment is saved, and weekly",
+      )
       .option('--account <id>', 'fetch them with the Alloggiati Web establishment of this account')
       .option('--listing <id>', "with --account: that listing's establishment rather than the account's")
-      .option('--places <file>', 'the Luoghi table as CSV (with --documents, instead of --account)')
+      .option('--places <file>', 'the Luoghi table as CSV (with --documents, instead of fetching them)')
       .option('--documents <file>', 'the Tipi_Documento table as CSV')
       .addOption(jsonOption()),
   ).action((o: { account?: string; listing?: string; places?: string; documents?: string; json?: boolean; createDatabase?: boolean }) =>
     run(async (deps) => {
-      if (!o.account && !(o.places && o.documents)) throw new UsageError('give --account (to fetch the tables from the service) or both --places and --documents (the CSV files)');
-      const { importAlloggiatiTables } = await import('../modules/authority/import.js');
-      const result = await importAlloggiatiTables(deps, o.account ? { account: o.account, listing: o.listing } : { places: o.places!, documents: o.documents! });
+      if (Boolean(o.places) !== Boolean(o.documents)) throw new UsageError('give both --places and --documents (the CSV files of the portal), or neither to fetch the tables from the service');
+      const [{ importAlloggiatiFiles }, { refreshAlloggiatiTables }] = await Promise.all([import('../modules/authority/import.js'), import('../modules/authority/establishments.js')]);
+      let result;
+      try {
+        result = o.places && o.documents ? importAlloggiatiFiles(deps, { places: o.places, documents: o.documents }) : await refreshAlloggiatiTables(deps, { account: o.account, listing: o.listing });
+      } catch (err) {
+        // The service's refusal, an outage, a file that is not the table: the operator's to act on, said without a stack.
+        throw new UsageError(`Alloggiati Web's tables not installed: ${(err as Error).message}`);
+      }
       if (o.json) out(JSON.stringify(result, null, 2));
       else out(`installed Alloggiati Web's tables of ${result.as_of}: ${result.places} places and ${result.documents} document types`);
     }, o),

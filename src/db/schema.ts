@@ -622,6 +622,8 @@ export interface AuthorityReportsTable {
   answered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Counts the report's writes: a write made over what was read checks it. */
+  version: Generated<number>;
   /** A send in flight holds the report until then (claimed before the authority is called). */
   claimed_until: string | null;
   /** What was sent for the guest, sealed: the host's proof. Erased with the guest. */

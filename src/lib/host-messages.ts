@@ -290,6 +290,27 @@ export function topicsInWords(found: readonly { topic: string; words: string }[]
   return { topics: listInWords(found.map((t) => t.topic)), words: found.map((t) => t.words).join('”, “') };
 }
 
+const ZONED = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A moment as a host reads it where it happens: "2 December 2026, 00:00 CET" in the listing's
+ * time zone (UTC without one, or with one Intl does not know).
+ */
+export function momentInWords(at: string, timeZone: string | null | undefined): string {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return at;
+  const zone = timeZone || 'UTC';
+  let f = ZONED.get(zone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' });
+    } catch {
+      return dateInWords(at, true);
+    }
+    ZONED.set(zone, f);
+  }
+  return f.format(d).replace(' at ', ', ');
+}
+
 /** A date as a host reads it: 2 January 1968, or December 2025 for a month (a full timestamp also gets its time, UTC). */
 export function dateInWords(isoDate: string, withTime = false): string {
   if (/^\d{4}-\d{2}$/.test(isoDate)) {

@@ -3,9 +3,9 @@ import type { Deps } from '../../deps.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { enqueueAll } from '../../jobs/repo.js';
-import { dateInWords } from '../../lib/host-messages.js';
+import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import { markAlerted, reportsToAlert } from '../authority/repo.js';
-import { ALERT_HOURS_BEFORE, reportsView, type ReportView } from '../authority/reports.js';
+import { ALERT_HOURS_BEFORE, portalOpened, reportsView, type ReportView } from '../authority/reports.js';
 import { missingInWords } from '../authority/guests.js';
 import { translator } from '../../i18n/index.js';
 import { newId } from '../../lib/ids.js';
@@ -125,7 +125,7 @@ const weight = (s: Strength | 'rule') => (s === 'rule' ? rank('strong') : rank(s
  * portal is still unfinished, a police report is still not accepted.
  */
 function stillNeeded(r: ReservationRow, reason: string, today: string, reports: ReportView[] = []): boolean {
-  if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => x.state !== 'accepted');
+  if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => !(x.state === 'accepted' && x.mode === 'production'));
   if (r.supervised || r.status === 'CANCELED') return false;
   if (reason === 'portal') return !r.guestportal_completed && (r.check_in_date ?? '') >= today;
   return r.risk_color === reason;
@@ -133,31 +133,42 @@ function stillNeeded(r: ReservationRow, reason: string, today: string, reports: 
 
 const guestName = (r: ReservationRow) => guestNameOf(r) ?? 'A guest without a name';
 
-/** A guest's police report as an e-mail says it: its state, and what to do. */
-function reportInWords(x: ReportView): string {
+/** A guest's police report as an e-mail says it: its state, and what to do (the portal's state says who can give what is missing). */
+function reportInWords(x: ReportView, r: ReservationRow, opened: boolean): string {
   const who = x.guest_name || `Guest ${x.guest}`;
-  if (x.state === 'missing') return `${who}: not given yet: ${missingInWords(x.missing, ENGLISH)}. Ask the guest to finish the guest portal (its link is on the booking's page).`;
+  if (x.state === 'missing') {
+    const what = `not given yet: ${missingInWords(x.missing, ENGLISH)}.`;
+    if (r.guestportal_completed)
+      return `${who}: ${what} The guest finished the guest portal without it: fill it in on the booking's page (Police details), or send the guest back to that step from there.`;
+    return `${who}: ${what} The guest ${opened ? 'has not finished' : 'has not started'} the guest portal: send them its link (on the booking's page), or fill in their police details yourself there.`;
+  }
   if (x.state === 'rejected') return `${who}: rejected by ${x.system_name}${x.error?.message ? ` ("${x.error.message}")` : ''}. ${x.error?.fix ?? ''}`;
   if (x.state === 'sent') return `${who}: sent, ${x.system_name} has not answered yet${x.error ? `. ${x.error.fix}` : ''}.`;
+  if (x.state === 'accepted') return `${who}: accepted by ${x.system_name}'s test service only: nothing is filed until the listing's police settings are switched to production.`;
   return `${who}: ready, not sent yet; send it now from the booking's page.`;
 }
 
 /** One guest as an e-mail tells them: who, the stay, the top risk as it stands now, and the reservation page. */
-function describe(deps: Deps, r: ReservationRow, reason: string, reports: ReportView[] = []) {
+function describe(deps: Deps, r: ReservationRow, reason: string, reports: ReportView[] = [], opened = false) {
   const name = guestName(r);
   const stay = r.check_in_date ? `${dateInWords(r.check_in_date)}${r.check_out_date ? ` to ${dateInWords(r.check_out_date)}` : ''}` : 'no dates yet';
   const where = r.listing_nickname ? ` at ${r.listing_nickname}` : '';
   if (reason === 'report') {
-    const open = reports.filter((x) => x.state !== 'accepted');
+    const open = reports.filter((x) => !(x.state === 'accepted' && x.mode === 'production'));
     const due = open.map((x) => x.due_at).sort()[0];
+    const late = open.some((x) => x.late);
     return {
       name,
-      headline: `${name}: police report due ${due ? dateInWords(due, true) : 'soon'}`,
+      late,
+      headline: `${name}: police report ${late ? 'late since' : 'due'} ${due ? momentInWords(due, r.listing_timezone_name) : 'soon'}`,
       lines: [
         ['Guest', name],
         ['Stay', `${stay}${where}`],
-        ['Why', `The law asks for every guest's report within 24 hours of arrival; ${open.length === 1 ? 'this one is' : `these ${open.length} are`} not accepted yet.`],
-        ...open.map((x) => ['Report', reportInWords(x)] as [string, string]),
+        [
+          'Why',
+          `The law asks for every guest's report within 24 hours of arrival; ${open.length === 1 ? 'this one is' : `these ${open.length} are`} not filed yet${late ? ', and the deadline has passed' : ''}.`,
+        ],
+        ...open.map((x) => ['Report', reportInWords(x, r, opened)] as [string, string]),
       ] as [string, string][],
       url: `${deps.config.publicUrl}/console/reservations/${r.id}`,
     };
@@ -192,10 +203,10 @@ export async function sendAlert(payload: JobPayload<'alert.send'>, { deps }: Job
     await repo.closeAlerts(deps.db, [alert.id], 'dropped', iso(now));
     return;
   }
-  const d = describe(deps, r, alert.reason, reports);
+  const d = describe(deps, r, alert.reason, reports, alert.reason === 'report' && (await portalOpened(deps.db, r.id)));
   await sendPeopleEmail(deps.config, alert.id, user.email, d.headline, {
     greeting: greeting(user),
-    lead: LEADS[alert.reason as AlertReason],
+    lead: d.late ? 'A police report is past its deadline and not filed yet:' : LEADS[alert.reason as AlertReason],
     lines: d.lines,
     url: d.url,
     closing: CLOSING,

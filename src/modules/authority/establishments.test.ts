@@ -99,7 +99,8 @@ describe(`authority establishments (${dbKind})`, () => {
     });
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json.apartment_id, '4711');
-    assert.deepEqual(alloggiati.calls.slice(-2), ['GenerateToken', 'Authentication_Test']);
+    assert.deepEqual(alloggiati.calls.slice(-5), ['GenerateToken', 'Authentication_Test', 'GenerateToken', 'Tabella', 'Tabella'], 'checked, then its tables fetched');
+    assert.equal(r.json.tables_as_of, new Date().toISOString().slice(0, 10));
     const stale = await call(t, 'PUT', '/v1/listings/roma-1/authority-establishment', {
       key: me.key,
       body: { system: 'alloggiati', username: ALLOGGIATI.user, password: ALLOGGIATI.password, ws_key: 'made-yesterday' },

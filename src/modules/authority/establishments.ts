@@ -11,7 +11,9 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { VERSION } from '../../version.js';
+import { alloggiatiTablesAsOf } from './tables.js';
 import { AlloggiatiRefusal, checkCredentials, type AlloggiatiConnection } from './alloggiati.js';
+import { fetchAlloggiatiTables, type TablesImported } from './import.js';
 import * as repo from './repo.js';
 import { catalogue, SesRefusal, type SesConnection } from './ses.js';
 import { AuthorityUnreachable } from './soap.js';
@@ -66,6 +68,8 @@ export function establishmentView(row: repo.EstablishmentRow) {
     checked_at: row.checked_at,
     check: row.check_problem ? ('not_reached' as const) : ('passed' as const),
     check_problem: row.check_problem,
+    tables_as_of: row.system === 'alloggiati' ? row.tables_as_of : null,
+    tables_problem: row.system === 'alloggiati' ? row.tables_problem : null,
     updated_at: row.updated_at,
   };
 }
@@ -176,7 +180,55 @@ export async function setEstablishment(deps: Deps, accountId: string, listingId:
     updated_at: now,
   };
   await repo.saveEstablishment(deps.db, row);
+  // Alloggiati Web's tables of places and documents, fetched with the credentials it just took:
+  // every Italian report needs them, and no command line should stand between a host and filing.
+  if (row.system === 'alloggiati' && !problem) Object.assign(row, await refreshTables(deps, row));
   return establishmentView(row);
+}
+
+/** Whether the service's tables could be fetched with an establishment's credentials, kept on it: their day, or why not. */
+async function refreshTables(deps: Deps, row: repo.EstablishmentRow): Promise<Pick<repo.EstablishmentRow, 'tables_as_of' | 'tables_problem'>> {
+  let outcome: Pick<repo.EstablishmentRow, 'tables_as_of' | 'tables_problem'>;
+  try {
+    const open = openEstablishment(deps, row);
+    outcome = { tables_as_of: (await fetchAlloggiatiTables(deps, alloggiatiConnection(deps, open.settings, open.credentials))).as_of, tables_problem: null };
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    outcome = { tables_as_of: row.tables_as_of, tables_problem: `Alloggiati Web's tables could not be fetched: ${err.message}` };
+  }
+  await repo.setTablesOutcome(deps.db, row.id, outcome);
+  return outcome;
+}
+
+/**
+ * Alloggiati Web's tables fetched again with an establishment's credentials (the account's, or a
+ * listing's; with neither, the one whose credentials the service took last): the operator's
+ * command and the worker's weekly look, as comuni change.
+ */
+export async function refreshAlloggiatiTables(deps: Deps, which: { account?: string | undefined; listing?: string | undefined } = {}): Promise<TablesImported & { establishment: string }> {
+  const row = which.account ? await repo.establishmentFor(deps.db, which.account, which.listing ?? null) : await repo.latestCheckedEstablishment(deps.db, 'alloggiati');
+  if (!row || row.system !== 'alloggiati')
+    throw notFound(
+      which.account
+        ? `an Alloggiati Web establishment for ${which.listing ? `listing ${which.listing} of ` : ''}account ${which.account}`
+        : 'an Alloggiati Web establishment whose credentials the service took',
+    );
+  const open = openEstablishment(deps, row);
+  const imported = await fetchAlloggiatiTables(deps, alloggiatiConnection(deps, open.settings, open.credentials));
+  await repo.setTablesOutcome(deps.db, row.id, { tables_as_of: imported.as_of, tables_problem: null });
+  return { ...imported, establishment: row.id };
+}
+
+/** How often the worker fetches Alloggiati Web's tables again. */
+const TABLES_MAX_AGE_DAYS = 7;
+
+/** The worker's look: Alloggiati Web's tables fetched again once a week, where an establishment can. */
+export async function refreshStaleTables(deps: Deps): Promise<void> {
+  const asOf = alloggiatiTablesAsOf(deps.config.dataDir);
+  const weekAgo = iso(new Date(deps.clock().getTime() - TABLES_MAX_AGE_DAYS * 86_400_000)).slice(0, 10);
+  if (asOf && asOf > weekAgo) return;
+  const row = await repo.latestCheckedEstablishment(deps.db, 'alloggiati');
+  if (row) await refreshTables(deps, row);
 }
 
 /** What the sending job needs of an establishment: its settings and its credentials, opened. */

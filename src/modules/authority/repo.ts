@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/connection.js';
 import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable } from '../../db/schema.js';
 
@@ -30,6 +30,16 @@ export async function saveEstablishment(db: Db, row: EstablishmentRow): Promise<
     .execute();
 }
 
+/** What fetching Alloggiati Web's tables with an establishment's credentials came to. */
+export async function setTablesOutcome(db: Db, id: string, outcome: Pick<EstablishmentRow, 'tables_as_of' | 'tables_problem'>): Promise<void> {
+  await db.updateTable('authority_establishments').set(outcome).where('id', '=', id).execute();
+}
+
+/** The establishment of a system whose credentials the authority took most recently, across accounts. */
+export function latestCheckedEstablishment(db: Db, system: string): Promise<EstablishmentRow | undefined> {
+  return db.selectFrom('authority_establishments').selectAll().where('system', '=', system).where('checked_at', 'is not', null).orderBy('checked_at', 'desc').limit(1).executeTakeFirst();
+}
+
 export async function deleteEstablishment(db: Db, accountId: string, listingId: string): Promise<boolean> {
   const r = await db.deleteFrom('authority_establishments').where('account_id', '=', accountId).where('listing_id', '=', listingId).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
@@ -42,21 +52,38 @@ export function reportsOf(db: Db, reservationId: string): Promise<ReportRow[]> {
   return db.selectFrom('authority_reports').selectAll().where('reservation_id', '=', reservationId).orderBy('system').orderBy('guest_index').execute();
 }
 
-export async function insertReport(db: Db, row: ReportRow): Promise<void> {
-  await db.insertInto('authority_reports').values(row).execute();
+/** A new report; false when another writer made the guest's report first. */
+export async function insertReport(db: Db, row: Insertable<AuthorityReportsTable>): Promise<boolean> {
+  const r = await db
+    .insertInto('authority_reports')
+    .values(row)
+    .onConflict((oc) => oc.columns(['reservation_id', 'guest_index', 'system']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-export async function updateReport(db: Db, id: string, patch: Partial<Omit<ReportRow, 'id' | 'account_id' | 'reservation_id'>>): Promise<void> {
-  await db.updateTable('authority_reports').set(patch).where('id', '=', id).execute();
+type ReportPatch = Partial<Omit<ReportRow, 'id' | 'account_id' | 'reservation_id' | 'version'>>;
+
+export async function updateReport(db: Db, id: string, patch: ReportPatch): Promise<void> {
+  await db
+    .updateTable('authority_reports')
+    .set({ ...patch, version: sql`version + 1` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
- * A report changed only if nobody changed it since it was read (its `updated_at` as read): the
- * claim of a send. How many rows changed (0: another job or write came first).
+ * A report changed only if nobody wrote it since it was read (its `version` as read): a send's
+ * claim, a planning. False when another job or write came first (nothing changed).
  */
-export async function updateReportIfUnchanged(tx: Tx, row: Pick<ReportRow, 'id' | 'updated_at'>, patch: Partial<Omit<ReportRow, 'id' | 'account_id' | 'reservation_id'>>): Promise<number> {
-  const r = await tx.updateTable('authority_reports').set(patch).where('id', '=', row.id).where('updated_at', '=', row.updated_at).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+export async function updateReportIfUnchanged(tx: Tx, row: Pick<ReportRow, 'id' | 'version'>, patch: ReportPatch): Promise<boolean> {
+  const r = await tx
+    .updateTable('authority_reports')
+    .set({ ...patch, version: row.version + 1 })
+    .where('id', '=', row.id)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Reports of guests the booking no longer counts (fewer guests than before), not yet filed: dropped. */

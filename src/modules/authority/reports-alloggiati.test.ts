@@ -1,12 +1,14 @@
 import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { translator } from '../../i18n/index.js';
 import { dayIn } from '../../lib/time.js';
 import { openPortal, saveStep, submitPortal } from '../portal/service.js';
-import { importAlloggiatiTables } from './import.js';
+import { refreshAlloggiatiTables } from './establishments.js';
 import { receiptPdf } from './reports.js';
 
 const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
@@ -84,17 +86,20 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
     return { id: r.json.id as string, saved };
   }
 
-  it('says what to do while its code tables are not imported, then imports them from the service itself', async () => {
+  it('fetches its code tables from the service when the establishment is saved, and says what to do when they are gone', async () => {
+    const est = await call(t, 'GET', '/v1/accounts/authority-establishment', { key: me.key });
+    assert.equal(est.json.tables_as_of, new Date().toISOString().slice(0, 10));
+    assert.ok(fake.calls.includes('Tabella'));
+    rmSync(path.join(t.deps.config.dataDir, 'authority', 'alloggiati-tables.json'));
     const b = await stay({ ...marco, ...family }, 3);
     assert.equal(b.saved.ok, true);
     await runSend(b.id);
     const [first] = await reports(b.id);
     assert.equal(first!.state, 'rejected');
-    assert.match(String((first!.error as { fix: string }).fix), /guestscreen data import alloggiati-tables/);
+    assert.match(String((first!.error as { fix: string }).fix), /guestscreen data import alloggiati-tables on the server/);
 
-    const imported = await importAlloggiatiTables(t.deps, { account: me.account.id });
-    assert.deepEqual(imported, { places: 9, documents: 3, as_of: new Date().toISOString().slice(0, 10) });
-    assert.ok(fake.calls.includes('Tabella'));
+    const imported = await refreshAlloggiatiTables(t.deps);
+    assert.deepEqual({ ...imported, establishment: undefined }, { places: 9, documents: 3, as_of: new Date().toISOString().slice(0, 10), establishment: undefined });
   });
 
   it('checks each place against the tables as it was on the day, in the guest’s language', async () => {

@@ -307,11 +307,11 @@ describe(`police reports to SES.HOSPEDAJES (${dbKind})`, () => {
     const alerts = await t.deps.db.selectFrom('alerts').select(['id', 'mode']).where('reservation_id', '=', b.id).where('reason', '=', 'report').execute();
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0]!.mode, 'each');
-    await sendAlert({ alert_id: alerts[0]!.id }, { deps: t.deps } as JobContext);
+    await sendAlert({ alert_id: alerts[0]!.id }, { deps: { ...t.deps, clock: () => new Date(due - 4 * 3_600_000) } } as JobContext);
     const mail = [...mailSince(t)].filter((f) => !outbox.has(f)).map((f) => decodeQuotedPrintable(readFileSync(path.join(t.deps.config.dataDir, 'outbox', f), 'utf8')));
     assert.equal(mail.length, 1);
     assert.match(mail[0]!, /Subject: .*Juan_García:_police_report_due/);
-    assert.match(mail[0]!, /Juan García: not given yet: First name, Last name, .* and Phone\. Ask the guest to finish the guest portal/);
+    assert.match(mail[0]!, /Juan García: not given yet: First name, Last name, .* and Phone\. The guest has not started the guest portal/);
     assert.match(mail[0]!, /Guest 2: not given yet: First name, /);
   });
 

@@ -6,7 +6,7 @@
  * again only when nothing reached the authority, and a lot already taken is queried, not resent.
  */
 import { createHash } from 'node:crypto';
-import { withTx, type Tx } from '../../db/connection.js';
+import { withTx, type Db, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -88,7 +88,8 @@ const SES_FIXES: Record<string, string> = {
 /** What the host does about Alloggiati Web's answers and ours. */
 const ALLOGGIATI_FIXES: Record<string, string> = {
   [UNCONFIRMED]: 'Look for these guests on the day’s receipt (Ricevuta) in the Alloggiati Web portal. If they are there, nothing more is needed; if not, send again.',
-  [NO_TABLES]: 'Alloggiati Web’s tables of places and documents are not imported: run guestscreen data import alloggiati-tables, then send again.',
+  [NO_TABLES]:
+    'Alloggiati Web’s tables of places and documents are not installed: save the listing’s police settings again (they are fetched with its credentials), or run guestscreen data import alloggiati-tables on the server; then send again.',
   [TOO_LATE]: 'Alloggiati Web takes only arrivals of today and yesterday by web service: file these guests by hand in its portal.',
   [CHANGED]: 'The stay changed after its guests were filed, and Alloggiati Web takes no correction by web service: correct or add the guests in its portal.',
   [HELD_BACK]: 'Not sent: another guest of the stay was refused. Fix that guest’s details, then send again.',
@@ -145,66 +146,73 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   const due = dueAt(r, answerText(answers.TimeInfoEdit?.answer, 'arrival_time'));
   const now = deps.clock();
   const arrival = r.check_in_date ?? iso(now).slice(0, 10);
-  const existing = await repo.reportsOf(tx, r.id);
   const count = guestCount(r.number_of_guests);
   await repo.deleteUnsentReports(tx, r.id, count);
-  const changed: repo.ReportRow[] = [];
-  for (let g = 0; g < count; g++) {
-    const before = existing.find((x) => x.guest_index === g && x.system === system);
-    // A test answer is never a filing: once the establishment reports for real, what was only
-    // tested starts again, its test answers dropped.
-    const testedOnly = before?.mode === 'test' && establishment.mode === 'production' && ['accepted', 'sent', 'rejected'].includes(before.state);
-    const kept = testedOnly ? undefined : before;
-    const missing = [...new Set(guestProblems(system, answer, g, arrival, deps.config.dataDir).map((p) => p.field))];
-    if (!r.check_in_date) missing.unshift('check_in_date');
-    if (!r.check_out_date && system === 'ses') missing.unshift('check_out_date');
-    const given = guestGiven(system, answer, g) && Boolean(answers.AuthorityReporting?.answer);
-    const sent = reportDigest(deps, system, r, answers, g);
-    // A report on its way stays so until the authority answers (then it is planned again); one
-    // filed stays filed while what it sent holds, and a change makes it ready to go again.
-    // A refusal stays until something changes, or the host sends again (then after fixing the
-    // establishment, say); so does a send never answered, which the host has looked for.
-    const unconfirmed = kept?.state === 'sent' && kept.error_code === UNCONFIRMED;
-    const again = opts.force && kept && (kept.state === 'rejected' || unconfirmed);
-    const onItsWay = kept && !again && (kept.state === 'sending' || (kept.state === 'sent' && !kept.receipt));
-    const filed = kept && !again && (kept.state === 'accepted' || kept.state === 'sent' || kept.state === 'rejected') && kept.sent_digest === sent;
-    // Alloggiati Web takes no correction by web service: a guest filed for real and changed since stays filed, with a note.
-    const uncorrectable = system === 'alloggiati' && kept !== undefined && isFiled(kept) && kept.sent_digest !== sent;
-    const stays = onItsWay || filed || uncorrectable;
-    const state: ReportState = stays ? (kept.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
-    const row: repo.ReportRow = {
-      id: before?.id ?? newId('rep'),
-      account_id: r.account_id,
-      reservation_id: r.id,
-      guest_index: g,
-      guest_name: guestName(answer, g) || (g === 0 ? (r.guest_full_name ?? '') : ''),
-      system,
-      // What was sent keeps the mode it went in; what is still to go, the establishment's.
-      mode: stays ? kept.mode : establishment.mode,
-      state,
-      missing: JSON.stringify(state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
-      sent_digest: kept?.sent_digest ?? null,
-      lot: kept?.lot ?? null,
-      receipt: kept?.receipt ?? null,
-      error_code: uncorrectable ? CHANGED : state === kept?.state ? kept.error_code : null,
-      error_message: uncorrectable ? null : state === kept?.state ? kept.error_message : null,
-      due_at: iso(due ?? now),
-      polls: kept?.polls ?? 0,
-      alerted_at: before?.alerted_at ?? null,
-      sent_at: kept?.sent_at ?? null,
-      answered_at: kept?.answered_at ?? null,
-      claimed_until: kept?.claimed_until ?? null,
-      sent_enc: kept?.sent_enc ?? null,
-      answer: kept?.answer ?? null,
-      created_at: before?.created_at ?? iso(now),
-      updated_at: iso(now),
-    };
-    if (!before) await repo.insertReport(tx, row);
-    else {
-      const { id: _id, account_id: _a, reservation_id: _r, ...patch } = row;
-      await repo.updateReport(tx, row.id, patch);
+  // Each report written only over what was read: a send's claim or another planning committed
+  // in between (PostgreSQL reads without locking) makes it read again, and never undone.
+  const plan = async (existing: repo.ReportRow[]): Promise<repo.ReportRow[] | null> => {
+    const changed: repo.ReportRow[] = [];
+    for (let g = 0; g < count; g++) {
+      const before = existing.find((x) => x.guest_index === g && x.system === system);
+      // A test answer is never a filing: once the establishment reports for real, what was only
+      // tested starts again, its test answers dropped.
+      const testedOnly = before?.mode === 'test' && establishment.mode === 'production' && ['accepted', 'sent', 'rejected'].includes(before.state);
+      const kept = testedOnly ? undefined : before;
+      const missing = [...new Set(guestProblems(system, answer, g, arrival, deps.config.dataDir).map((p) => p.field))];
+      if (!r.check_in_date) missing.unshift('check_in_date');
+      if (!r.check_out_date && system === 'ses') missing.unshift('check_out_date');
+      const given = guestGiven(system, answer, g) && Boolean(answers.AuthorityReporting?.answer);
+      const sent = reportDigest(deps, system, r, answers, g);
+      // A report on its way stays so until the authority answers (then it is planned again); one
+      // filed stays filed while what it sent holds, and a change makes it ready to go again.
+      // A refusal stays until something changes, or the host sends again (then after fixing the
+      // establishment, say); so does a send never answered, which the host has looked for.
+      const unconfirmed = kept?.state === 'sent' && kept.error_code === UNCONFIRMED;
+      const again = opts.force && kept && (kept.state === 'rejected' || unconfirmed);
+      const onItsWay = kept && !again && (kept.state === 'sending' || (kept.state === 'sent' && !kept.receipt));
+      const filed = kept && !again && (kept.state === 'accepted' || kept.state === 'sent' || kept.state === 'rejected') && kept.sent_digest === sent;
+      // Alloggiati Web takes no correction by web service: a guest filed for real and changed since stays filed, with a note.
+      const uncorrectable = system === 'alloggiati' && kept !== undefined && isFiled(kept) && kept.sent_digest !== sent;
+      const stays = onItsWay || filed || uncorrectable;
+      const state: ReportState = stays ? (kept.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
+      const row: repo.ReportRow = {
+        id: before?.id ?? newId('rep'),
+        account_id: r.account_id,
+        reservation_id: r.id,
+        guest_index: g,
+        guest_name: guestName(answer, g) || (g === 0 ? (r.guest_full_name ?? '') : ''),
+        system,
+        // What was sent keeps the mode it went in; what is still to go, the establishment's.
+        mode: stays ? kept.mode : establishment.mode,
+        state,
+        missing: JSON.stringify(state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
+        sent_digest: kept?.sent_digest ?? null,
+        lot: kept?.lot ?? null,
+        receipt: kept?.receipt ?? null,
+        error_code: uncorrectable ? CHANGED : state === kept?.state ? kept.error_code : null,
+        error_message: uncorrectable ? null : state === kept?.state ? kept.error_message : null,
+        due_at: iso(due ?? now),
+        polls: kept?.polls ?? 0,
+        alerted_at: before?.alerted_at ?? null,
+        sent_at: kept?.sent_at ?? null,
+        answered_at: kept?.answered_at ?? null,
+        claimed_until: kept?.claimed_until ?? null,
+        sent_enc: kept?.sent_enc ?? null,
+        answer: kept?.answer ?? null,
+        created_at: before?.created_at ?? iso(now),
+        updated_at: iso(now),
+        version: 0,
+      };
+      const { id: _id, account_id: _a, reservation_id: _r, version: _v, ...patch } = row;
+      if (!(before ? await repo.updateReportIfUnchanged(tx, before, patch) : await repo.insertReport(tx, row))) return null;
+      if (!before || before.state !== row.state || before.missing !== row.missing || before.mode !== row.mode) changed.push(row);
     }
-    if (!before || before.state !== row.state || before.missing !== row.missing || before.mode !== row.mode) changed.push(row);
+    return changed;
+  };
+  let changed: repo.ReportRow[] | null = null;
+  for (let attempt = 1; !changed; attempt++) {
+    changed = await plan(await repo.reportsOf(tx, r.id));
+    if (!changed && attempt >= 5) throw new AppError('conflict', `the police reports of reservation ${r.id} are being changed by another request: try again`);
   }
   const rows = await repo.reportsOf(tx, r.id);
   if (rows.some((x) => x.state === 'ready')) {
@@ -228,6 +236,9 @@ export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow): Promi
   if (!r.guestportal_completed && (!r.check_in_date || ended)) return;
   await planReports(tx, deps, r, { now: false });
 }
+
+/** Whether a booking's guest has opened its portal (saved a step): who can give what a report lacks. */
+export const portalOpened = async (db: Db, reservationId: string) => Boolean(await findPortal(db, reservationId));
 
 /** The booking's reports, as the API answers them. */
 export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<(ReportView & { proof: ReturnType<typeof reportProof> })[]> {
@@ -337,8 +348,8 @@ async function claimStay(deps: Deps, stay: repo.ReportRow[], mode: string, filin
     return await withTx(deps.db, async (tx) => {
       const claimed: repo.ReportRow[] = [];
       for (const row of stay) {
-        if ((await repo.updateReportIfUnchanged(tx, row, patch)) !== 1) throw new ClaimTaken();
-        const next = { ...row, ...patch };
+        if (!(await repo.updateReportIfUnchanged(tx, row, patch))) throw new ClaimTaken();
+        const next = { ...row, ...patch, version: row.version + 1 };
         if (row.state !== 'sending') await tellHost(tx, deps, next);
         claimed.push(next);
       }

@@ -28,6 +28,8 @@ const Establishment = Type.Object(
       description: 'passed: the authority’s test call took the credentials; not_reached: it could not be reached on saving (check_problem says why)',
     }),
     check_problem: Nullable(Type.String()),
+    tables_as_of: Nullable(Type.String({ description: 'Alloggiati Web: the day its tables of places and documents were last fetched with these credentials (on saving, then weekly)' })),
+    tables_problem: Nullable(Type.String({ description: 'Alloggiati Web: why its tables could not be fetched, when they could not' })),
     updated_at: Type.String(),
   },
   { title: 'AuthorityEstablishment' },

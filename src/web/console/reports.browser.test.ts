@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startFakeSes, type FakeSes } from '../../../test/fake-ses.js';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
-import { importAlloggiatiTables } from '../../modules/authority/import.js';
+import { refreshAlloggiatiTables } from '../../modules/authority/establishments.js';
 import { dayIn } from '../../lib/time.js';
 import { haveChromium, launchBrowser, signIn, snap, withPassword } from '../../../test/browser.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type TestApp } from '../../../test/harness.js';
@@ -151,7 +151,7 @@ describe(`police reports in a real browser (${dbKind})`, { skip: haveChromium ? 
       body: { system: 'alloggiati', username: ALLOGGIATI.user, password: ALLOGGIATI.password, ws_key: ALLOGGIATI.wsKey },
     });
     assert.equal(est.status, 200, est.body);
-    await importAlloggiatiTables(t.deps, { account: me.account.id, listing: 'roma-1' });
+    await refreshAlloggiatiTables(t.deps, { account: me.account.id, listing: 'roma-1' });
     const rome = dayIn(new Date().toISOString(), 'Europe/Rome');
     const booking = await call(t, 'POST', '/v1/reservations', {
       key: me.key,

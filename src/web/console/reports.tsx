@@ -24,7 +24,7 @@ export function ReportState({ report, reservationId }: { report: ReportView; res
   return (
     <>
       <ColorBadge color={report.late ? 'red' : color} label={report.late ? `Late · ${words}` : words} />
-      {report.mode === 'test' ? <span class="muted"> (the authority's test service: nothing filed)</span> : null}
+      {report.tested ? <span class="muted"> (the authority's test service: nothing filed)</span> : null}
       {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing, ENGLISH)}.</p> : null}
       {report.state === 'accepted' && report.receipt && report.system === 'alloggiati' ? (
         <p>
