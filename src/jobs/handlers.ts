@@ -1,5 +1,5 @@
 import { alertHourly, sendAlert } from '../modules/alerts/service.js';
-import { runAuthoritySend } from '../modules/authority/reports.js';
+import { runAuthorityPlan, runAuthoritySend } from '../modules/authority/reports.js';
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
@@ -23,6 +23,7 @@ export const handlers: JobHandlers = {
   'check.checkr': runCheckr,
   'search.purge': purgeSearchIndex,
   'authority.send': runAuthoritySend,
+  'authority.plan': runAuthorityPlan,
   'identity.read': runIdentityRead,
   'identity.face': runFaceCheck,
   'identity.compare': runCompare,

@@ -78,6 +78,14 @@ export const JOB_KINDS = {
     backoff: exponential(30, 1800),
     timeoutMs: 90_000,
   },
+  'authority.plan': {
+    // Queued with an establishment saved or switched, in its transaction: the reports of the stays
+    // that have not ended, at its listing (or the account's listings without their own), planned.
+    payload: Type.Object({ account_id: Type.String(), listing_id: Type.String() }),
+    maxAttempts: () => 5,
+    backoff: exponential(30, 1800),
+    timeoutMs: 600_000,
+  },
   'search.purge': {
     // Queued by an erasure on SQLite, in its transaction; one waits at a time (unique key).
     payload: Type.Object({}),

@@ -20,6 +20,7 @@ import {
   fieldsOf,
   missingSteps,
   nextStep,
+  reopenedStep,
   openPortal,
   compareSelfiePhotos,
   readDocumentPhotos,
@@ -681,6 +682,9 @@ export const portalPages =
     app.get('/gp/:token', { config: { public: true }, schema: { hide: true, params: Params, querystring: StepQuery } }, async (request, reply) => {
       const v = await open(request, reply);
       const { p } = v;
+      // A finished portal opens on the step the host sent the guest back to, until it is saved.
+      const back = reopenedStep(p);
+      if (back) return sendPage(reply, stepPage(deps, v, back, undefined, [], await documentPrefill(deps, p, back)));
       if (p.row?.completed_at) return sendPage(reply, await donePage(deps, v));
       const asked = request.query.step;
       if (asked !== undefined) {
@@ -735,7 +739,7 @@ export const portalPages =
       if (!isScreen(screen) || !p.steps.includes(screen)) {
         return sendPage(reply, noSuchStep(v, screen), 404);
       }
-      if (p.row?.completed_at) return sendPage(reply, await donePage(deps, v), 409);
+      if (p.row?.completed_at && reopenedStep(p) !== screen) return sendPage(reply, await donePage(deps, v), 409);
       const { fields, uploads, tooLarge } = await readBody(request, t);
       if (tooLarge) {
         return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })]), 413);

@@ -6,7 +6,10 @@
  * `Authentication_Test`. An establishment starts in test mode (SES's pre-production service,
  * Alloggiati's `Test`, which files nothing) and reports for real only once switched to production.
  */
+import { withTx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
+import { enqueue } from '../../jobs/repo.js';
+import { saveListingInfo } from '../reservations/repo.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -179,7 +182,15 @@ export async function setEstablishment(deps: Deps, accountId: string, listingId:
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  await repo.saveEstablishment(deps.db, row);
+  await withTx(deps.db, async (tx) => {
+    await repo.saveEstablishment(tx, row);
+    // A listing set up before any booking names it is a listing the console lists.
+    if (listingId) await saveListingInfo(tx, accountId, listingId, {}, now);
+    // Bookings already made get their reports (and their guests the step); a switch of mode re-plans
+    // them, so what was only tested goes for real.
+    if (!same || same.mode !== row.mode) await enqueue(tx, deps, 'authority.plan', { account_id: accountId, listing_id: listingId }, { uniqueKey: `authority.plan:${accountId}:${listingId}` });
+  });
+  if (!same || same.mode !== row.mode) deps.wakeWorker();
   // Alloggiati Web's tables of places and documents, fetched with the credentials it just took:
   // every Italian report needs them, and no command line should stand between a host and filing.
   if (row.system === 'alloggiati' && !problem) Object.assign(row, await refreshTables(deps, row));
@@ -239,6 +250,23 @@ export function openEstablishment(deps: Deps, row: repo.EstablishmentRow): { sys
     settings: JSON.parse(row.settings) as Settings,
     credentials: JSON.parse(deps.secrets.open(row.credentials_enc, sealedFor(row.account_id, row.listing_id))) as Credentials,
   };
+}
+
+/** A listing's ('' for the account's) establishment as shown, or null when none is set. */
+export async function findEstablishmentView(deps: Deps, accountId: string, listingId: string): Promise<EstablishmentView | null> {
+  const row = await repo.findEstablishment(deps.db, accountId, listingId);
+  return row ? establishmentView(row) : null;
+}
+
+/**
+ * Test mode or production, switched as a deliberate step: to production only when the host says
+ * so (`confirmed`), with the credentials checked again by the production service.
+ */
+export async function switchMode(deps: Deps, accountId: string, listingId: string, mode: Mode, confirmed: boolean): Promise<EstablishmentView> {
+  const row = await repo.findEstablishment(deps.db, accountId, listingId);
+  if (!row) throw notFound(listingId ? `an authority establishment for listing ${listingId}` : 'an authority establishment for the account');
+  if (mode === 'production' && !confirmed) throw badRequest('body.confirm: tick the box to report guests for real');
+  return setEstablishment(deps, accountId, listingId, { system: row.system as System, mode });
 }
 
 export async function getEstablishment(deps: Deps, accountId: string, listingId: string): Promise<EstablishmentView> {

@@ -92,7 +92,13 @@ export async function deleteUnsentReports(db: Db, reservationId: string, fromGue
 }
 
 /** A report beside its booking's listing and stay, for the account's list of reports. */
-export type ListedReport = ReportRow & { listing_id: string | null; listing_nickname: string | null; check_in_date: string | null; guest_full_name: string | null };
+export type ListedReport = ReportRow & {
+  listing_id: string | null;
+  listing_nickname: string | null;
+  check_in_date: string | null;
+  guest_full_name: string | null;
+  listing_timezone_name: string | null;
+};
 
 /** The account's reports not yet accepted, soonest due first (a listing's only, when given). */
 export function openReports(db: Db, accountId: string, listingId: string | undefined, limit: number): Promise<ListedReport[]> {
@@ -100,7 +106,7 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
     .selectFrom('authority_reports')
     .innerJoin('reservations', 'reservations.id', 'authority_reports.reservation_id')
     .selectAll('authority_reports')
-    .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name'])
+    .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name', 'reservations.listing_timezone_name'])
     .where('authority_reports.account_id', '=', accountId)
     .where('reservations.status', '!=', 'CANCELED')
     .where((eb) => eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')]));

@@ -161,6 +161,13 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
     );
     const pdf = await receiptPdf(t.deps, me.account.id, b.id, today());
     assert.equal(pdf?.subarray(0, 5).toString(), '%PDF-');
+    // The same receipt through the API, for a PMS that keeps the host's proofs.
+    const viaApi = await call(t, 'GET', `/v1/reservations/${b.id}/authority-receipts/${today()}`, { key: me.key });
+    assert.equal(viaApi.status, 200);
+    assert.match(String(viaApi.headers['content-type']), /application\/pdf/);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${b.id}/authority-receipts/2020-01-01`, { key: me.key })).status, 404);
+    const stranger = await tenant(t);
+    assert.equal((await call(t, 'GET', `/v1/reservations/${b.id}/authority-receipts/${today()}`, { key: stranger.key })).status, 404);
 
     // Sent again by the host: filed already, nothing goes twice.
     assert.equal((await call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })).status, 202);

@@ -240,6 +240,27 @@ export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow): Promi
 /** Whether a booking's guest has opened its portal (saved a step): who can give what a report lacks. */
 export const portalOpened = async (db: Db, reservationId: string) => Boolean(await findPortal(db, reservationId));
 
+/**
+ * The `authority.plan` job: an establishment saved or switched, the reports of the stays that have
+ * not ended planned: at its listing, or, for the account's default, at every listing that reports
+ * through it. Each booking in a transaction of its own; planning twice changes nothing.
+ */
+export async function runAuthorityPlan(payload: { account_id: string; listing_id: string }, ctx: JobContext): Promise<void> {
+  const { deps } = ctx;
+  const today = iso(deps.clock()).slice(0, 10);
+  let after = '';
+  for (;;) {
+    const page = await reservations.staysNotEnded(deps.db, payload.account_id, payload.listing_id || null, today, after, 200);
+    for (const r of page) {
+      const establishment = await repo.establishmentFor(deps.db, r.account_id, r.listing_id);
+      if (establishment?.listing_id === payload.listing_id) await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: false }));
+    }
+    if (page.length < 200) return;
+    after = page.at(-1)!.id;
+    await ctx.breathe();
+  }
+}
+
 /** The booking's reports, as the API answers them. */
 export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<(ReportView & { proof: ReturnType<typeof reportProof> })[]> {
   const r = await reservations.findById(deps.db, accountId, reservationId);
@@ -532,6 +553,7 @@ export async function openReportsView(deps: Deps, accountId: string, listingId: 
     listing_id: row.listing_id,
     listing_nickname: row.listing_nickname,
     check_in_date: row.check_in_date,
+    timezone: row.listing_timezone_name,
     booked_by: row.guest_full_name,
   }));
   const day = now.getTime() + 86_400_000;

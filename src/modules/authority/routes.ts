@@ -5,7 +5,8 @@ import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.j
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
 import { getEstablishment, removeEstablishment, setEstablishment, SYSTEMS } from './establishments.js';
-import { reportsView, sendNow } from './reports.js';
+import { receiptPdf, reportsView, sendNow } from './reports.js';
+import { notFound } from '../../lib/errors.js';
 
 const tags = ['Authority reports'];
 
@@ -236,5 +237,23 @@ export const authorityRoutes =
         },
       },
       async (request, reply) => reply.code(202).send(await sendNow(deps, request.account.id, request.params.id)),
+    );
+    app.get(
+      '/reservations/:id/authority-receipts/:day',
+      {
+        schema: {
+          tags,
+          operationId: 'getAuthorityReceipt',
+          summary: 'Alloggiati Web’s receipt (Ricevuta) of a day for the booking’s establishment, as the PDF the service gave: the host’s proof of filing (beyond the spec)',
+          description: 'The day is a report’s receipt (YYYY-MM-DD). Kept 5 years; the service itself gives it for 30 days only.',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }), day: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }) }),
+          response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }), ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const pdf = await receiptPdf(deps, request.account.id, request.params.id, request.params.day);
+        if (!pdf) throw notFound(`a receipt of ${request.params.day} for the establishment of reservation ${request.params.id}`);
+        return reply.type('application/pdf').header('content-disposition', `attachment; filename="ricevuta-${request.params.day}.pdf"`).header('cache-control', 'no-store').send(pdf);
+      },
     );
   };

@@ -37,6 +37,16 @@ export async function listingDetail(deps: Deps, accountId: string, listingId: st
   return { listing, upcoming, own: storedProfile(listing.profile), account, checkIn: checkInView(checkInOf(deps, listing)), previewable: latest !== undefined };
 }
 
+/**
+ * A listing set up before any booking names it (its police reporting, say): the account's own id
+ * for it, as its bookings will name it, and a name. One already known keeps its stays.
+ */
+export async function addListing(deps: Deps, accountId: string, listingId: string, nickname: string | undefined): Promise<void> {
+  const at = deps.clock().toISOString();
+  await reservations.saveListingInfo(deps.db, accountId, listingId, {}, at);
+  if (nickname) await reservations.renameListing(deps.db, accountId, listingId, nickname, at);
+}
+
 /** One of the account's listings, or a 404: the console shows and changes only listings it has. */
 export async function knownListing(deps: Deps, accountId: string, listingId: string) {
   const listing = await reservations.findListing(deps.db, accountId, listingId);

@@ -21,7 +21,7 @@ export async function lockPortal(tx: Tx, dialect: DialectKind, fresh: Insertable
   return await q.executeTakeFirstOrThrow();
 }
 
-export async function saveAnswers(tx: Tx, reservationId: string, change: { answers_enc: string; last_step: string; updated_at: string }): Promise<void> {
+export async function saveAnswers(tx: Tx, reservationId: string, change: { answers_enc: string; last_step: string | null; updated_at: string }): Promise<void> {
   await tx.updateTable('guest_portal').set(change).where('reservation_id', '=', reservationId).execute();
 }
 

@@ -38,6 +38,10 @@ export interface StepRecord {
   answer?: Answer;
   skipped?: boolean;
   at: string;
+  /** The host sent the guest back to this step of a finished portal: its link opens on it until saved. */
+  reopened?: boolean;
+  /** The host wrote this answer on the booking's page (corrected, or for a guest who never came). */
+  by_host?: boolean;
 }
 export type Answers = Partial<Record<Screen, StepRecord>>;
 
@@ -105,6 +109,9 @@ async function portalOf(deps: Deps, r: ReservationRow, row: PortalRow | undefine
     screeningSettings(deps.db, r.account_id),
     establishmentFor(deps.db, r.account_id, r.listing_id),
   ]);
+  // A listing that reports its guests to the police asks them what the law needs, whatever the
+  // account's screens say: the host's duty does not depend on a setting.
+  if (establishment) screens.AuthorityReporting = 'required';
   const steps = portalOrder(SCREENS.filter((s) => screens[s] !== 'disabled'));
   const authority = establishment ? { system: establishment.system as System, name: SYSTEM_NAMES[establishment.system as System] } : null;
   return { reservation: r, screens, steps, answers: openAnswers(deps, r, row), row, profile, minimumAge: settings.minimumAge, authority };
@@ -232,7 +239,8 @@ export type SaveResult = { ok: true; answer: Answer } | { ok: false; problems: {
  */
 export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Screen, form: Record<string, string>, uploads: Upload[], skip: boolean): Promise<SaveResult> {
   if (!p.steps.includes(screen)) throw notFound(`The step ${screen}`);
-  if (p.row?.completed_at) throw new GuestError('conflict', 'error.portal.completed', 'You already submitted this guest portal; your host has your answers.');
+  const reopened = Boolean(p.answers[screen]?.reopened);
+  if (p.row?.completed_at && !reopened) throw new GuestError('conflict', 'error.portal.completed', 'You already submitted this guest portal; your host has your answers.');
   if (skip && p.screens[screen] !== 'optional') {
     return { ok: false, problems: [{ field: '', message: t.t('error.portal.required') }], form };
   }
@@ -257,8 +265,8 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
     const row = await lockPortal(tx, deps, r);
-    if (row.completed_at) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
     const answers = openAnswers(deps, r, row);
+    if (row.completed_at && !answers[screen]?.reopened) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
     // A new file replaces the one saved before for its field; skipping a screen drops its files.
     const replaced = skip ? undefined : files.map((f) => f.field);
     await repo.deleteFiles(tx, r.id, screen, replaced);
@@ -280,8 +288,69 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
     }
     answers[screen] = skip ? { skipped: true, at: now } : { answer, at: now };
     await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now });
+    // A step the host sent the guest back to, in a finished portal: its police reports follow at once.
+    if (row.completed_at) await replanFromAnswers(tx, deps, r.account_id, r.id);
   });
   return { ok: true, answer };
+}
+
+/** The step of a finished portal the host sent the guest back to, if any. */
+export const reopenedStep = (p: Portal): Screen | undefined => (p.row?.completed_at ? p.steps.find((s) => p.answers[s]?.reopened) : undefined);
+
+async function replanFromAnswers(tx: Tx, deps: Deps, accountId: string, reservationId: string): Promise<void> {
+  const fresh = await reservations.findById(tx, accountId, reservationId);
+  if (fresh) await planReports(tx, deps, fresh, { now: false });
+}
+
+/**
+ * The host sends the guest back to the police step of a finished portal (an answer the authority
+ * cannot take): the guest's link opens on it, filled in as it was, until they save it again.
+ * False for a portal not finished, whose link opens on the steps still to do anyway.
+ */
+export async function reopenPoliceStep(deps: Deps, r: ReservationRow): Promise<boolean> {
+  if (!(await establishmentFor(deps.db, r.account_id, r.listing_id))) throw new AppError('conflict', 'this booking’s listing reports to no police system');
+  return withTx(deps.db, async (tx) => {
+    const row = await lockPortal(tx, deps, r);
+    // An unfinished portal's link already opens on the steps still to do, the police step among them.
+    if (!row.completed_at) return false;
+    const answers = openAnswers(deps, r, row);
+    answers.AuthorityReporting = { ...(answers.AuthorityReporting ?? { at: iso(deps.clock()) }), reopened: true };
+    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: row.last_step, updated_at: iso(deps.clock()) });
+    return true;
+  });
+}
+
+/**
+ * The host's own answers to the police step, on the booking's page: a correction, or the details
+ * of a guest who never opened the portal. Each field's format is checked (a 400 naming it); the
+ * authority's rules are left to the reports, which say what is still missing.
+ */
+export async function writePoliceDetails(deps: Deps, r: ReservationRow, t: Translator, form: Record<string, string>): Promise<void> {
+  const establishment = await establishmentFor(deps.db, r.account_id, r.listing_id);
+  if (!establishment) throw new AppError('conflict', 'this booking’s listing reports to no police system');
+  const fields = authorityFields(establishment.system as System, r.number_of_guests).map((f) => ({ ...f, required: false }));
+  const { answer, problems } = readForm(t, fields, form, [], {}, iso(deps.clock()).slice(0, 10));
+  if (problems.length) throw new AppError('bad_request', problems.map((x) => `${x.field}: ${x.message}`).join('; '));
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    const row = await lockPortal(tx, deps, r);
+    const answers = openAnswers(deps, r, row);
+    answers.AuthorityReporting = { answer, at: now, by_host: true };
+    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: row.last_step, updated_at: now });
+    await replanFromAnswers(tx, deps, r.account_id, r.id);
+  });
+}
+
+/** The police step's fields of a booking, and what is answered to them now, for the host's form. */
+export async function policeDetails(deps: Deps, r: ReservationRow): Promise<{ fields: readonly Field[]; answer: Answer; reopened: boolean } | null> {
+  const establishment = await establishmentFor(deps.db, r.account_id, r.listing_id);
+  if (!establishment) return null;
+  const rec = openAnswers(deps, r, await findPortal(deps.db, r.id)).AuthorityReporting;
+  // Nothing given yet: what the booking knows of the guest who booked, as the portal fills it in.
+  const known = { first_name: r.guest_first_name, last_name: r.guest_last_name, email: r.guest_email, phone: r.guest_phone };
+  const fields = authorityFields(establishment.system as System, r.number_of_guests);
+  const answer = rec?.answer ?? Object.fromEntries(Object.entries(known).filter((e): e is [string, string] => Boolean(e[1]) && fields.some((f) => f.name === e[0])));
+  return { fields, answer, reopened: Boolean(rec?.reopened) };
 }
 
 /**

@@ -484,6 +484,22 @@ export function upcomingAtListing(db: Db, accountId: string, listingId: string, 
     .execute();
 }
 
+/**
+ * A page of the account's stays that have not ended (at one listing, when given), by id after
+ * `afterId`: the bookings a police establishment saved now must report.
+ */
+export function staysNotEnded(db: Db, accountId: string, listingId: string | null, today: string, afterId: string, limit: number): Promise<ReservationRow[]> {
+  let q = db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '!=', 'CANCELED')
+    .where('id', '>', afterId)
+    .where((eb) => eb.or([eb('check_out_date', '>=', today), eb.and([eb('check_out_date', 'is', null), eb('check_in_date', '>=', today)])]));
+  if (listingId !== null) q = q.where('listing_id', '=', listingId);
+  return q.orderBy('id').limit(limit).execute();
+}
+
 /** The booking at a listing with the latest check-in (undated last), to preview what its guests see. */
 export function latestAtListing(db: Db, accountId: string, listingId: string): Promise<ReservationRow | undefined> {
   return db

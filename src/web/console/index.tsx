@@ -17,6 +17,7 @@ import { checkPages } from './checks.js';
 import { reservationPages } from './reservation.js';
 import { rulePages } from './rules.js';
 import { listingPages } from './listings.js';
+import { policePages } from './police.js';
 import { settingsPages } from './settings.js';
 import { webhookPages } from './webhooks.js';
 import { mePages } from './me.js';
@@ -163,6 +164,7 @@ export const consolePages =
     await app.register(rulePages(deps));
     await app.register(settingsPages(deps));
     await app.register(listingPages(deps));
+    await app.register(policePages(deps));
     await app.register(webhookPages(deps));
     await app.register(checkPages(deps));
     await app.register(reportPages(deps));

@@ -8,13 +8,15 @@ import { findTextProblem } from '../../http/input-rules.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { CheckInUpdate, ProfileUpdate } from '../../modules/listings/routes.js';
 import { MAX_LOGO_BYTES, storedProfile, type HostProfile, type HostProfileInput, writeListingProfile } from '../../modules/listings/profile.js';
-import { guestsSee, knownListing, listingDetail, listListings, previewBooking } from '../../modules/listings/service.js';
+import { addListing, guestsSee, knownListing, listingDetail, listListings, previewBooking } from '../../modules/listings/service.js';
 import { changeCheckIn } from '../../modules/messages/check-in.js';
 import { previewPortal } from '../../modules/portal/service.js';
+import type { EstablishmentView } from '../../modules/authority/establishments.js';
 import { guestTranslator } from '../guest.js';
+import { PoliceSettings, policeOf, POLICE_DONE } from './police.js';
 import { sendPage } from '../layout.js';
 import { isScreen, previewStepPage, sendBrandCss, sendLogoImage } from '../portal.js';
-import { ColorBadge, ConsolePage, CsrfField, type Ctx, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
+import { ColorBadge, ConsolePage, CsrfField, type Ctx, dropEmpty, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
 
 const PAGE = 50;
 const STAYS = 20;
@@ -136,7 +138,7 @@ const CHECK_IN_LABELS = [
 
 type Detail = Awaited<ReturnType<typeof listingDetail>>;
 
-function ListingPage({ ctx, d, notice }: { ctx: Ctx; d: Detail; notice?: string | undefined }) {
+function ListingPage({ ctx, d, notice, police, fallback }: { ctx: Ctx; d: Detail; notice?: string | undefined; police: EstablishmentView | null; fallback: EstablishmentView | null }) {
   const { listing, upcoming, checkIn } = d;
   const id = encodeURIComponent(listing.listing_id);
   const name = listing.nickname ?? listing.listing_id;
@@ -177,6 +179,7 @@ function ListingPage({ ctx, d, notice }: { ctx: Ctx; d: Detail; notice?: string 
           </p>
         ) : null}
       </section>
+      <PoliceSettings ctx={ctx} base={`/console/listings/${id}/authority`} e={police} fallback={fallback} />
       <section class="panel" aria-labelledby="checkin-h">
         <h2 id="checkin-h">Check-in instructions</h2>
         <p class="muted">
@@ -258,19 +261,55 @@ export const listingPages =
               </tbody>
             </table>
           ) : (
-            <p>No booking has named a listing yet. Listings appear here as bookings arrive.</p>
+            <p>No listing yet. Listings appear here as bookings name them, or set one up below.</p>
           )}
           <Pager base="/console/listings" from={from} size={PAGE} total={page.total} />
+          <section class="panel" aria-labelledby="add-h">
+            <h2 id="add-h">Set up a listing before its first booking</h2>
+            <p class="muted">Its police reporting, what its guests see and its check-in instructions can be ready before a booking names it. Use the id your bookings will give it (listing_id).</p>
+            <PostForm ctx={ctx} action="/console/listings" id="add-listing">
+              <div class="grid2">
+                <div>
+                  <label for="new-listing-id">Listing id</label>
+                  <input id="new-listing-id" name="listing_id" required maxLength={200} autocomplete="off" />
+                </div>
+                <div>
+                  <label for="new-listing-name">Name (optional)</label>
+                  <input id="new-listing-name" name="nickname" maxLength={200} autocomplete="off" />
+                </div>
+              </div>
+              <button type="submit">Set up this listing</button>
+            </PostForm>
+          </section>
         </ConsolePage>
       ));
     });
+
+    app.post(
+      '/console/listings',
+      {
+        preValidation: dropEmpty,
+        config: { audit: 'listings.created' },
+        schema: { hide: true, body: Type.Object({ listing_id: Type.String({ minLength: 1, maxLength: 200 }), nickname: Type.Optional(Type.String({ maxLength: 200 })), ...CsrfField }) },
+      },
+      async (request, reply) => {
+        await addListing(deps, request.account.id, request.body.listing_id.trim(), request.body.nickname?.trim());
+        return seeOther(reply, `/console/listings/${encodeURIComponent(request.body.listing_id.trim())}#police-h`);
+      },
+    );
 
     app.get(
       '/console/listings/:listing_id',
       { schema: { hide: true, params: ListingParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } },
       async (request, reply) => {
-        const d = await listingDetail(deps, request.account.id, request.params.listing_id, STAYS);
-        return show(request, reply, (ctx) => <ListingPage ctx={ctx} d={d} notice={request.query.done ? DONE[request.query.done] : undefined} />);
+        const [d, police, fallback] = await Promise.all([
+          listingDetail(deps, request.account.id, request.params.listing_id, STAYS),
+          policeOf(deps, request.account.id, request.params.listing_id),
+          policeOf(deps, request.account.id, ''),
+        ]);
+        return show(request, reply, (ctx) => (
+          <ListingPage ctx={ctx} d={d} police={police} fallback={fallback} notice={request.query.done ? (DONE[request.query.done] ?? POLICE_DONE[request.query.done]) : undefined} />
+        ));
       },
     );
 

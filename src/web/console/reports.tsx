@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { translator } from '../../i18n/index.js';
 import { missingInWords } from '../../modules/authority/guests.js';
 import { openReportsView, type ReportView } from '../../modules/authority/reports.js';
+import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import { ColorBadge, ConsolePage, dropEmpty, Head, show, when, type Ctx } from './shell.js';
 
 /** The console speaks English. */
@@ -70,13 +71,13 @@ function ReportTable({ id, items }: { id: string; items: Item[] }) {
             <td data-label="Stay">
               {x.listing_nickname ?? x.listing_id ?? 'No listing'}
               <br />
-              <span class="muted">arrives {x.check_in_date ?? '—'}</span>
+              <span class="muted">{x.check_in_date ? `arrives ${dateInWords(x.check_in_date)}` : 'no arrival date'}</span>
             </td>
             <td data-label="Report">
               <span class="muted">{x.system_name}: </span>
               <ReportState report={x} reservationId={x.reservation_id} />
             </td>
-            <td data-label="Due">{when(x.due_at)}</td>
+            <td data-label="Due">{momentInWords(x.due_at, x.timezone)}</td>
           </tr>
         ))}
       </tbody>
@@ -90,8 +91,9 @@ async function reportsPage(deps: Deps, ctx: Ctx, listing: string | undefined) {
     <ConsolePage ctx={ctx} title="Police reports" section="reports">
       <h1>Police reports</h1>
       <p>
-        Every guest reported to the police as the law of the listing's country asks: within 24 hours of arrival in Spain and Italy. Each goes on its own once the guest has completed the portal and the
-        arrival day has come; the booking's page sends one at once. The same reports are at GET /v1/reservations/{'{id}'}/authority-reports.
+        Every guest reported to the police as the law of the listing's country asks: within 24 hours of arrival in Spain and Italy. Every guest of a listing that reports is here from the booking on,
+        whether or not they open the portal; each goes on its own once all the authority needs is given and the arrival day has come. The booking's page sends one at once, and lets you fill in what a
+        guest did not give. The same reports are at GET /v1/reservations/{'{id}'}/authority-reports.
       </p>
       <form method="get" action="/console/reports">
         <div class="filters">

@@ -1,6 +1,7 @@
 import { establishmentFor } from '../../modules/authority/repo.js';
 import { receiptPdf, reportsView, sendNow, type ReportView } from '../../modules/authority/reports.js';
 import { ReportState } from './reports.js';
+import { deadline, PoliceDetails, POLICE_DONE } from './police.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
@@ -13,7 +14,7 @@ import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { sendFromHost, stargateView } from '../../modules/messages/service.js';
 import { answerInWords } from '../../modules/portal/screens.js';
 import { countryCode, translator } from '../../i18n/index.js';
-import { guestPortalView, openUpload, portalProgress } from '../../modules/portal/service.js';
+import { guestPortalView, openUpload, policeDetails, portalProgress } from '../../modules/portal/service.js';
 import { paymentsPanel } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
@@ -96,7 +97,16 @@ const DONE: Record<string, string> = {
   blocklist: "Added to your blocklist. This booking and the guest's other stays that have not ended are being screened again.",
   sent: 'The message is on its way to the guest; it shows above once sent.',
   dismissed: 'Dismissed as a different person, with a note. The booking is being screened again; the entry alerts again if the list changes it.',
-  reports: 'The police reports are on their way: their states show below once the authority answers (reload).',
+  reports: 'Sending now: each report’s state shows below once the authority answers (reload).',
+  'reports-on_its_way': 'Nothing sent now: a send is already on its way; its answer shows below once the authority gives it (reload).',
+  'reports-filed': 'Nothing sent: every guest is filed already.',
+  'reports-missing': 'Nothing sent: the stay goes whole, and a guest has not given all the authority needs (each report below says what). Fill it in below, or send the guest back to the police step.',
+  'reports-no_tables':
+    'Nothing sent: Alloggiati Web’s tables of places and documents are not installed. Save the listing’s police settings again (they are fetched with its credentials), then send again.',
+  'reports-not_arrived': 'Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own then.',
+  'reports-too_late': 'Nothing sent: Alloggiati Web takes only arrivals of today and yesterday by web service. File these guests by hand in its portal.',
+  'reports-changed': 'Nothing sent: no report is ready to go (each report below says why).',
+  ...POLICE_DONE,
 };
 
 /** A guest's language by name ("German"), as a host reads it. */
@@ -313,7 +323,7 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
 }
 
 /** Each guest's police report, and the host's "send now". */
-function PoliceReports({ ctx, r, reports }: { ctx: Ctx; r: ReservationRow; reports: ReportView[] }) {
+function PoliceReports({ ctx, r, reports, details }: { ctx: Ctx; r: ReservationRow; reports: ReportView[]; details: Awaited<ReturnType<typeof policeDetails>> }) {
   return (
     <>
       {reports.length ? (
@@ -327,14 +337,15 @@ function PoliceReports({ ctx, r, reports }: { ctx: Ctx; r: ReservationRow; repor
                   <span class="muted">{x.system_name}: </span>
                   <ReportState report={x} reservationId={r.id} />
                 </td>
-                <td data-label="Due">{when(x.due_at)}</td>
+                <td data-label="Due">{deadline(x.due_at, r.listing_timezone_name)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : (
-        <p>Nothing yet: each guest's report is made when the guest completes the portal.</p>
+        <p>No report yet: each guest's report is made once the booking has its dates.</p>
       )}
+      {details && r.status !== 'CANCELED' ? <PoliceDetails ctx={ctx} r={r} details={details} /> : null}
       {r.status !== 'CANCELED' ? (
         <PostForm ctx={ctx} action={`/console/reservations/${r.id}/authority-reports`} role="reviewer">
           <p class="muted">Reports go on their own on the arrival day. Send now files what the guests have given today, and sends again one rejected once you have fixed its cause.</p>
@@ -713,7 +724,7 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
 
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
-  const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered, reports, establishment] = await Promise.all([
+  const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered, reports, establishment, details] = await Promise.all([
     portalProgress(deps.db, r),
     decisionsView(deps, r),
     review.notesView(deps, r),
@@ -725,6 +736,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     checksOfReservation(deps, r.account_id, r.id),
     reportsView(deps, r.account_id, r.id),
     establishmentFor(deps.db, r.account_id, r.listing_id),
+    policeDetails(deps, r),
   ]);
   const identification = openIdentification(deps, r);
   const kept = read ? await readingPhotos(deps, read.verification_id) : { document: false, selfie: false };
@@ -870,7 +882,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       {reports.length || establishment ? (
         <section class="panel" aria-labelledby="reports-h">
           <h2 id="reports-h">Police reports</h2>
-          <PoliceReports ctx={ctx} r={r} reports={reports} />
+          <PoliceReports ctx={ctx} r={r} reports={reports} details={details} />
         </section>
       ) : null}
       <div class="grid2">
@@ -998,8 +1010,8 @@ export const reservationPages =
 
     app.post('/console/reservations/:id/authority-reports', { config: { role: 'reviewer' }, schema: { hide: true, params: IdParams, body: Type.Object({ ...CsrfField }) } }, async (request, reply) => {
       const r = await getReservation(deps, request.account, request.params.id);
-      await sendNow(deps, r.account_id, r.id);
-      return seeOther(reply, back(r.id, 'reports'));
+      const sent = await sendNow(deps, r.account_id, r.id);
+      return seeOther(reply, `${back(r.id, sent.nothing_sent ? `reports-${sent.nothing_sent.code}` : 'reports')}#reports-h`);
     });
 
     app.post('/console/reservations/:id/screen', { schema: { hide: true, params: IdParams, body: Type.Object({ ...CsrfField }) } }, async (request, reply) => {

@@ -10,6 +10,7 @@ import { readScreenSettings, writeScreenSettings } from '../../modules/settings/
 import { accountProfile, writeAccountProfile } from '../../modules/listings/profile.js';
 import { acceptLogos, ProfileFields, ProfileForm, profileChange, sendLogo } from './listings.js';
 import { CHECK_TITLES, SCREEN_TITLES } from './reservation.js';
+import { PoliceSettings, policeOf, POLICE_DONE } from './police.js';
 import { ConsolePage, CsrfField, Head, seeOther, show, PostForm } from './shell.js';
 import { importCommand, sanctionsListAges, type ListAge } from '../../modules/system/sources.js';
 import { dateInWords } from '../../lib/host-messages.js';
@@ -76,15 +77,16 @@ export const settingsPages =
     await acceptLogos(app);
 
     app.get('/console/settings', { schema: { hide: true, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) }) } }, async (request, reply) => {
-      const [screening, portal, profile, lists] = await Promise.all([
+      const [screening, portal, profile, lists, police] = await Promise.all([
         readScreeningSettings(deps, request.account),
         readScreenSettings(deps, request.account, DEFAULT_KEY),
         accountProfile(deps.db, request.account.id),
         sanctionsListAges(deps),
+        policeOf(deps, request.account.id, ''),
       ]);
       const screens = (portal.config_data[0]?.guest_portal_screens ?? {}) as Partial<Record<Screen, ScreenSetting>>;
       return show(request, reply, (ctx) => (
-        <ConsolePage ctx={ctx} title="Settings" section="settings" notice={request.query.done ? DONE[request.query.done] : undefined}>
+        <ConsolePage ctx={ctx} title="Settings" section="settings" notice={request.query.done ? (DONE[request.query.done] ?? POLICE_DONE[request.query.done]) : undefined}>
           <h1>Settings</h1>
           <section class="panel" aria-labelledby="screening-h">
             <h2 id="screening-h">Screening</h2>
@@ -138,6 +140,8 @@ export const settingsPages =
               <button type="submit">Save portal screens</button>
             </PostForm>
           </section>
+          <PoliceSettings ctx={ctx} base="/console/settings/authority" e={police} />
+          <p class="muted">The account’s police reporting is the default of every listing without its own, set on the listing’s page.</p>
           <section class="panel" aria-labelledby="profile-h">
             <h2 id="profile-h">What guests see</h2>
             <p class="muted">
