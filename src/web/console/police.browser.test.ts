@@ -67,7 +67,7 @@ describe(`police reporting set up in the console (${dbKind})`, { skip: haveChrom
     await host.fill('#new-listing-id', 'sevilla-1');
     await host.fill('#new-listing-name', 'Casa Triana');
     await submit('#add-listing button[type=submit]');
-    assert.match(await host.textContent('#police-none') ?? '', /Not set/);
+    assert.match((await host.textContent('#police-none')) ?? '', /Not set/);
 
     await host.fill('#ses-landlord', SES.arrendador);
     await host.fill('#ses-establishment', '0000000042');

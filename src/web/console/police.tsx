@@ -18,8 +18,14 @@ import { CsrfField, dropEmpty, PostButton, PostForm, seeOther, when, type Ctx } 
  */
 
 const MODE_WORDS = {
-  test: 'Test mode: each report goes to the authority’s test service (SES’s pre-production service; Alloggiati Web’s Test, which checks the rows). Nothing is filed, and the guests are not reported yet.',
-  production: 'Production: each guest is reported for real, on the arrival day. The authority’s answer is the filing.',
+  ses: {
+    test: 'Test mode: each report goes to the Ministry’s pre-production service, which answers as the real one does. Nothing is filed: the guests are not reported yet.',
+    production: 'Production: each guest is filed with SES.HOSPEDAJES for real, on the arrival day; its receipt (código de comunicación) is the proof.',
+  },
+  alloggiati: {
+    test: 'Test mode: each stay is checked by Alloggiati Web’s Test, which answers row by row and files nothing: the guests are not reported yet.',
+    production: 'Production: each stay is filed with Alloggiati Web for real, on the arrival day; the day’s receipt (Ricevuta) is kept as the proof.',
+  },
 } as const;
 
 /** What is set, in words: system, mode, identifiers, when the credentials were set and checked, the tables' day. */
@@ -30,7 +36,7 @@ function Current({ e }: { e: EstablishmentView }) {
       <dd>{e.system_name}</dd>
       <dt>Mode</dt>
       <dd>
-        <strong>{e.mode === 'test' ? 'Test' : 'Production'}</strong>. {MODE_WORDS[e.mode]}
+        <strong>{e.mode === 'test' ? 'Test' : 'Production'}</strong>. {MODE_WORDS[e.system][e.mode]}
       </dd>
       {e.system === 'ses' ? (
         <>
@@ -162,11 +168,11 @@ export function PoliceSettings({ ctx, base, e, fallback }: { ctx: Ctx; base: str
       ) : (
         <p id="police-none">Not set: guests are not reported.</p>
       )}
-      <details open={!e || e.system === 'ses'}>
+      <details open={!e}>
         <summary>{e?.system === 'ses' ? 'Change SES.HOSPEDAJES (Spain)' : 'SES.HOSPEDAJES (Spain)'}</summary>
         <SystemForm ctx={ctx} action={base} system="ses" e={e} />
       </details>
-      <details open={e?.system === 'alloggiati'}>
+      <details>
         <summary>{e?.system === 'alloggiati' ? 'Change Alloggiati Web (Italy)' : 'Alloggiati Web (Italy)'}</summary>
         <SystemForm ctx={ctx} action={base} system="alloggiati" e={e} />
       </details>
