@@ -1,6 +1,6 @@
 import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
@@ -11,10 +11,11 @@ import type { JobContext } from '../../jobs/worker.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { dayIn } from '../../lib/time.js';
 import { alertHourly, sendAlert } from '../alerts/service.js';
-import { openPortal, saveStep, submitPortal } from '../portal/service.js';
+import { openPortal, reopenPoliceStep, saveStep, submitPortal, writePoliceDetails } from '../portal/service.js';
+import { findReservation } from '../reservations/repo.js';
 import { setOwnerPassword } from '../users/service.js';
 import { refreshAlloggiatiTables } from './establishments.js';
-import { openReportsView } from './reports.js';
+import { openReportsView, runAuthorityPlan } from './reports.js';
 
 /**
  * What a host relies on, whatever the timing: a report says filed only when the authority took
@@ -283,5 +284,72 @@ describe(`police reports a host can rely on (${dbKind})`, () => {
     assert.match(late, /has not started the guest portal/);
     assert.match(soon, /falls due in a few hours/);
     assert.match(soon, /police.report.due.*(CET|CEST|GMT\+1|GMT\+2)/, 'the deadline where the listing is');
+  });
+
+  it('leaves no dead end: the host corrects a guest’s police details or sends the guest back to the step of a finished portal, and bad input is named', async () => {
+    await alloggiatiAt('campo', 'production');
+    // A place of birth the tables do not know, given before the tables were there: finished, and refused.
+    const tables = path.join(t.deps.config.dataDir, 'authority', 'alloggiati-tables.json');
+    const kept = readFileSync(tables);
+    rmSync(tables);
+    const b = await completed('campo', { ...marco, birth_place: 'Atlantide' }, 'Europe/Rome', romeToday());
+    writeFileSync(tables, kept);
+    await runReportJob(t.deps, b.id);
+    let [report] = await reports(b.id);
+    assert.deepEqual([report!.state, report!.missing], ['missing', ['birth_place']]);
+
+    // Sent back: the finished portal's link opens on the police step, and the guest's fix goes through.
+    const r = (await findReservation(t.deps.db, me.account.id, b.id))!;
+    assert.equal(await reopenPoliceStep(t.deps, r), true);
+    const page = await call(t, 'GET', `/gp/${b.token}`);
+    assert.equal(page.status, 200);
+    assert.match(page.body, /name="birth_place"/);
+    const saved = await saveStep(t.deps, await openPortal(t.deps, b.token), translator('it'), 'AuthorityReporting', { ...marco, birth_place: 'Milano' }, [], false);
+    assert.equal(saved.ok, true);
+    [report] = await reports(b.id);
+    assert.equal(report!.state, 'ready');
+    assert.doesNotMatch((await call(t, 'GET', `/gp/${b.token}`)).body, /name="birth_place"/, 'saved: the link shows the finished portal again');
+
+    // The host writes the details of a guest who never opened the portal; a bad date is named.
+    const c = await booking('campo', romeToday(), 1, 'Europe/Rome');
+    const fresh = (await findReservation(t.deps.db, me.account.id, c.id))!;
+    await assert.rejects(writePoliceDetails(t.deps, fresh, translator('en'), { ...marco, birth_date: '31/02/1978' }), /birth_date: Date of birth/);
+    assert.equal((await reports(c.id))[0]!.state, 'missing', 'nothing half-written');
+    await writePoliceDetails(t.deps, fresh, translator('en'), marco);
+    assert.equal((await reports(c.id))[0]!.state, 'ready');
+    const now = await sendNow(c.id);
+    assert.equal(now.json.sent, true);
+    const calls = alloggiati.calls.length;
+    await runReportJob(t.deps, c.id);
+    assert.ok(alloggiati.calls.slice(calls).includes('Send'));
+  });
+
+  it('says why "send now" sent nothing: a guest not given', async () => {
+    await sesAt('cadiz');
+    const b = await booking('cadiz', madridDay(0), 2, 'Europe/Madrid');
+    const res = await sendNow(b.id);
+    assert.equal(res.status, 202);
+    assert.equal(res.json.sent, false);
+    assert.equal(res.json.nothing_sent.code, 'missing');
+    assert.match(res.json.nothing_sent.message, /Juan García, Guest 2 have not given all SES\.HOSPEDAJES needs/);
+  });
+
+  it('asks the police step of bookings made before the listing reported, and plans their reports when it is set', async () => {
+    const b = await booking('jerez', madridDay(1), 1, 'Europe/Madrid');
+    assert.deepEqual(await reports(b.id), []);
+    await call(t, 'PUT', '/v1/accounts/settings/guest-portal-screens/guest_portal_screens_default', {
+      key: me.key,
+      body: { config_key: 'guest_portal_screens_default', config_data: [{ guest_portal_screens: { ...POLICE_ONLY_SCREENS, AuthorityReporting: 'disabled' } }] },
+    });
+    await sesAt('jerez');
+    const job = await t.deps.db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', 'authority.plan').where('state', '=', 'available').execute();
+    assert.ok(job.some((j) => j.payload.includes('jerez')));
+    await runAuthorityPlan({ account_id: me.account.id, listing_id: 'jerez' }, { deps: t.deps, breathe: async () => undefined } as unknown as JobContext);
+    assert.deepEqual(
+      (await reports(b.id)).map((x) => x.state),
+      ['missing'],
+    );
+    assert.ok((await openPortal(t.deps, b.token)).steps.includes('AuthorityReporting'), 'the step is asked, whatever the screens say');
+    await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
   });
 });

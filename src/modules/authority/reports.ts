@@ -444,12 +444,12 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   if (r.status === 'CANCELED') return;
   // The stay goes whole, one communication: every guest ready (or filed and unchanged).
   if (!stay.some((x) => x.state === 'ready') || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  // Filed before in this mode and changed since: its communication is cancelled, then the stay sent again.
+  const stale = [...new Set(stay.filter((x) => x.mode === open.mode && x.receipt).map((x) => x.receipt!))];
   const claimed = await claimStay(deps, stay, open.mode, true);
   if (!claimed) return;
   const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
-  // Filed before in this mode and changed since: its communication is cancelled, then the stay sent again.
-  const stale = [...new Set(claimed.filter((x) => x.mode === open.mode && x.receipt).map((x) => x.receipt!))];
   try {
     if (stale.length) {
       await cancelCommunications(conn, stale);

@@ -266,7 +266,9 @@ export const listingPages =
           <Pager base="/console/listings" from={from} size={PAGE} total={page.total} />
           <section class="panel" aria-labelledby="add-h">
             <h2 id="add-h">Set up a listing before its first booking</h2>
-            <p class="muted">Its police reporting, what its guests see and its check-in instructions can be ready before a booking names it. Use the id your bookings will give it (listing_id).</p>
+            <p class="muted">
+              Its police reporting, what its guests see and its check-in instructions can be ready before a booking names it. Use the id your bookings will give it (<code>listing_id</code>).
+            </p>
             <PostForm ctx={ctx} action="/console/listings" id="add-listing">
               <div class="grid2">
                 <div>
