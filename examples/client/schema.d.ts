@@ -595,6 +595,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reservations/{id}/authority-receipts/{day}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alloggiati Web’s receipt (Ricevuta) of a day for the booking’s establishment, as the PDF the service gave: the host’s proof of filing (beyond the spec)
+         * @description The day is a report’s receipt (YYYY-MM-DD). Kept 5 years; the service itself gives it for 30 days only.
+         */
+        get: operations["getAuthorityReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/screening/match": {
         parameters: {
             query?: never;
@@ -1391,8 +1411,10 @@ export interface components {
                 guest_name: string | null;
                 system: "ses" | "alloggiati";
                 system_name: string;
-                /** @description test: sent to the authority’s test service; nothing filed */
+                /** @description the mode it went in (or, not sent yet, will go in): test, the authority’s test service, which files nothing; production, for real */
                 mode: "test" | "production";
+                /** @description the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production */
+                tested: boolean;
                 /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error */
                 state: "missing" | "ready" | "sent" | "accepted" | "rejected";
                 /** @description not accepted, and past its deadline (24 hours from arrival) */
@@ -1412,6 +1434,13 @@ export interface components {
                     /** @description what to do about it, in words */
                     fix: string;
                 } | null;
+                /** @description the host’s proof of each send: on a booking’s reports, not in webhooks */
+                proof?: {
+                    /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased */
+                    sent: string | null;
+                    /** @description what the authority answered for the guest (JSON, in its own field names) */
+                    answer: string | null;
+                };
             };
         };
         Health: {
@@ -2263,6 +2292,10 @@ export interface components {
             /** @description passed: the authority’s test call took the credentials; not_reached: it could not be reached on saving (check_problem says why) */
             check: "passed" | "not_reached";
             check_problem: string | null;
+            /** @description Alloggiati Web: the day its tables of places and documents were last fetched with these credentials (on saving, then weekly) */
+            tables_as_of: string | null;
+            /** @description Alloggiati Web: why its tables could not be fetched, when they could not */
+            tables_problem: string | null;
             updated_at: string;
         };
         AuthorityEstablishmentInput: {
@@ -2292,8 +2325,10 @@ export interface components {
             guest_name: string | null;
             system: "ses" | "alloggiati";
             system_name: string;
-            /** @description test: sent to the authority’s test service; nothing filed */
+            /** @description the mode it went in (or, not sent yet, will go in): test, the authority’s test service, which files nothing; production, for real */
             mode: "test" | "production";
+            /** @description the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production */
+            tested: boolean;
             /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error */
             state: "missing" | "ready" | "sent" | "accepted" | "rejected";
             /** @description not accepted, and past its deadline (24 hours from arrival) */
@@ -2313,9 +2348,25 @@ export interface components {
                 /** @description what to do about it, in words */
                 fix: string;
             } | null;
+            /** @description the host’s proof of each send: on a booking’s reports, not in webhooks */
+            proof?: {
+                /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased */
+                sent: string | null;
+                /** @description what the authority answered for the guest (JSON, in its own field names) */
+                answer: string | null;
+            };
         };
         AuthorityReports: {
             reports: components["schemas"]["AuthorityReport"][];
+        };
+        AuthorityReportsSent: {
+            reports: components["schemas"]["AuthorityReport"][];
+            /** @description true: the stay is being sent now; false: nothing was sent (nothing_sent says why) */
+            sent: boolean;
+            nothing_sent: {
+                code: "filed" | "on_its_way" | "missing" | "no_tables" | "not_arrived" | "too_late" | "changed";
+                message: string;
+            } | null;
         };
         NameMatchRequest: {
             /** @description the whole name, as written (any script); or first_name and last_name */
@@ -9574,7 +9625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthorityReports"];
+                    "application/json": components["schemas"]["AuthorityReportsSent"];
                 };
             };
             /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
@@ -9637,6 +9688,125 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An internal error; `request_id` names it in the service log */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAuthorityReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                day: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description The request is malformed or a value is out of range; `error` names the field and the problem */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No `x-api-key` header, or a key that is not valid or was revoked */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's account is suspended or disabled, or the operation is for resellers */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object among the accounts the caller manages (another account’s objects are never shown to exist) */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -358,7 +358,7 @@ async function claimStay(deps: Deps, stay: repo.ReportRow[], mode: string, filin
     state: 'sending',
     mode,
     claimed_until: iso(new Date(now.getTime() + CLAIM_MS)),
-    // Set once the call that files has gone: a sender that stops before it has filed nothing.
+    // When the call that files goes (SES's part right after the claim; Alloggiati's Send only after Test): a sender stopped before it filed nothing.
     sent_at: filing ? iso(now) : null,
     error_code: null,
     error_message: null,
