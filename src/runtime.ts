@@ -1,5 +1,5 @@
 import { refreshStaleTables } from './modules/authority/establishments.js';
-import { purgeExpiredReports } from './modules/authority/reports.js';
+import { purgeExpiredReports, trackMissedStays } from './modules/authority/reports.js';
 import type { FastifyInstance } from 'fastify';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -120,6 +120,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
             { name: 'document photo retention', everyMs: 3_600_000, firstAfterMs: 30_000, run: async () => void (await purgeDocumentPhotos(deps)) },
             // Police reports and receipts, deleted once the law no longer asks the host to keep them.
             { name: 'police report retention', everyMs: 3_600_000, firstAfterMs: 45_000, run: async () => void (await purgeExpiredReports(deps)) },
+            // Stays written while their listing was being set up to report, caught up.
+            { name: 'police reports followed', everyMs: 3_600_000, firstAfterMs: 40_000, run: async () => void (await trackMissedStays(deps)) },
             // Alloggiati Web's tables (comuni change) fetched again weekly into this node's data directory.
             { name: 'Alloggiati Web tables', everyMs: 3_600_000, firstAfterMs: 50_000, run: () => refreshStaleTables(deps) },
             // The configured sanctions lists, a minute after the start (a new install gets them soon) and then every so many hours.

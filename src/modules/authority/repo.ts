@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/connection.js';
+import { byShape } from '../../db/compiled.js';
 import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable } from '../../db/schema.js';
 
 export type EstablishmentRow = Selectable<AuthorityEstablishmentsTable>;
@@ -11,12 +12,15 @@ export async function findEstablishment(db: Db, accountId: string, listingId: st
 
 /** The establishment a listing's bookings report through: the listing's own, or the account's default. */
 export async function establishmentFor(db: Db, accountId: string, listingId: string | null): Promise<EstablishmentRow | undefined> {
-  const rows = await db
-    .selectFrom('authority_establishments')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('listing_id', 'in', listingId ? [listingId, ''] : [''])
-    .execute();
+  // Compiled once: every create and update of a booking asks it (its police reports follow the booking).
+  const [q] = byShape(db, 'authority.establishmentFor', { account: accountId, listing: listingId ?? '' }, (v) => [
+    db
+      .selectFrom('authority_establishments')
+      .selectAll()
+      .where('account_id', '=', v('account'))
+      .where('listing_id', 'in', [v('listing'), '']),
+  ]);
+  const rows = (await db.executeQuery(q!.compile())).rows as EstablishmentRow[];
   return rows.find((r) => r.listing_id !== '') ?? rows[0];
 }
 
@@ -112,6 +116,23 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
     .where((eb) => eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')]));
   if (listingId !== undefined) q = q.where('reservations.listing_id', '=', listingId);
   return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
+}
+
+/** Stays that have not ended, at a listing that reports (its own establishment or its account's), with no report yet. */
+export function staysWithoutReports(db: Db, today: string, limit: number): Promise<{ account_id: string; id: string }[]> {
+  return db
+    .selectFrom('reservations')
+    .innerJoin('authority_establishments as e', (j) =>
+      j.onRef('e.account_id', '=', 'reservations.account_id').on((eb) => eb.or([eb('e.listing_id', '=', eb.ref('reservations.listing_id')), eb('e.listing_id', '=', '')])),
+    )
+    .select(['reservations.account_id', 'reservations.id'])
+    .distinct()
+    .where('reservations.status', '!=', 'CANCELED')
+    .where('reservations.check_in_date', 'is not', null)
+    .where((eb) => eb(eb.fn.coalesce('reservations.check_out_date', 'reservations.check_in_date'), '>=', today))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('authority_reports').select('authority_reports.id').whereRef('authority_reports.reservation_id', '=', 'reservations.id'))))
+    .limit(limit)
+    .execute();
 }
 
 /** The listings the account's open reports are for, to filter by. */

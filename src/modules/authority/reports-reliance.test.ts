@@ -15,7 +15,7 @@ import { openPortal, reopenPoliceStep, saveStep, submitPortal, writePoliceDetail
 import { findReservation } from '../reservations/repo.js';
 import { setOwnerPassword } from '../users/service.js';
 import { refreshAlloggiatiTables } from './establishments.js';
-import { openReportsView, runAuthorityPlan } from './reports.js';
+import { openReportsView, runAuthorityPlan, trackMissedStays } from './reports.js';
 
 /**
  * What a host relies on, whatever the timing: a report says filed only when the authority took
@@ -351,5 +351,17 @@ describe(`police reports a host can rely on (${dbKind})`, () => {
     );
     assert.ok((await openPortal(t.deps, b.token)).steps.includes('AuthorityReporting'), 'the step is asked, whatever the screens say');
     await setPortalScreens(t, me.key, POLICE_ONLY_SCREENS);
+  });
+
+  it('catches up in the hourly look a stay written while its listing was being set up to report', async () => {
+    const b = await booking('huelva', madridDay(2), 1, 'Europe/Madrid');
+    await sesAt('huelva');
+    // The set-up's planning ran before this stay was written (the race the hourly look closes).
+    await t.deps.db.deleteFrom('authority_reports').where('reservation_id', '=', b.id).execute();
+    assert.ok((await trackMissedStays(t.deps)) >= 1);
+    assert.deepEqual(
+      (await reports(b.id)).map((x) => x.state),
+      ['missing'],
+    );
   });
 });

@@ -136,8 +136,8 @@ function reportDigest(deps: Deps, system: System, r: ReservationRow, answers: An
  * reports for real, ready to be sent for real; and the sending job queued for the arrival day (or
  * now). No establishment: no reports. A cancelled booking's reports are left as they are.
  */
-export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: { now: boolean; force?: boolean }): Promise<repo.ReportRow[]> {
-  const establishment = await repo.establishmentFor(tx, r.account_id, r.listing_id);
+export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: { now: boolean; force?: boolean; establishment?: repo.EstablishmentRow }): Promise<repo.ReportRow[]> {
+  const establishment = opts.establishment ?? (await repo.establishmentFor(tx, r.account_id, r.listing_id));
   if (!establishment) return [];
   if (r.status === 'CANCELED') return repo.reportsOf(tx, r.id);
   const system = establishment.system as System;
@@ -226,15 +226,33 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
 }
 
 /**
- * A booking's reports followed from the booking itself, on every create and update: every guest
- * of a stay that has not ended, at a listing that reports, whatever the guest did. A stay over
- * before it was written (a PMS's history) is not the host's to report now; "send now" still can.
+ * The establishment a booking's reports follow from the booking itself, on every create and
+ * update: every guest of a stay that has not ended, at a listing that reports, whatever the guest
+ * did (a stay over before it was written, a PMS's history, is not the host's to report now; "send
+ * now" still can). Read before the write's transaction, where a read costs the writer's round trip
+ * on every create; a listing set up while the write runs is caught by the hourly look
+ * (trackMissedStays). Null when there is nothing to follow.
  */
-export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow): Promise<void> {
+export async function followedBy(deps: Deps, r: ReservationRow): Promise<repo.EstablishmentRow | null> {
   const today = iso(deps.clock()).slice(0, 10);
   const ended = (r.check_out_date ?? r.check_in_date ?? today) < today;
-  if (!r.guestportal_completed && (!r.check_in_date || ended)) return;
-  await planReports(tx, deps, r, { now: false });
+  if (!r.guestportal_completed && (!r.check_in_date || ended)) return null;
+  return (await repo.establishmentFor(deps.db, r.account_id, r.listing_id)) ?? null;
+}
+
+/** A booking's reports planned in its write's transaction, with the establishment `followedBy` found. */
+export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow, establishment: repo.EstablishmentRow | null): Promise<void> {
+  if (establishment) await planReports(tx, deps, r, { now: false, establishment });
+}
+
+/** The hourly look: stays that have not ended at listings that report, written without their reports (a race with the set-up), planned. */
+export async function trackMissedStays(deps: Deps): Promise<number> {
+  const missed = await repo.staysWithoutReports(deps.db, iso(deps.clock()).slice(0, 10), 500);
+  for (const { account_id, id } of missed) {
+    const r = await reservations.findById(deps.db, account_id, id);
+    if (r) await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: false }));
+  }
+  return missed.length;
 }
 
 /** Whether a booking's guest has opened its portal (saved a step): who can give what a report lacks. */

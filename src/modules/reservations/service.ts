@@ -1,4 +1,5 @@
-import { trackReports } from '../authority/reports.js';
+import { followedBy, trackReports } from '../authority/reports.js';
+import type { EstablishmentRow } from '../authority/repo.js';
 import { withTx, type Tx } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
@@ -164,13 +165,14 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
   if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
   // A code already taken is found by the unique index when the row goes in (writeGuarded says
   // which reservation holds it): a look-up first would cost every create a query.
+  const police = await followedBy(deps, r);
   await writeGuarded(deps, r, () =>
     withTx(
       deps.db,
       async (tx) => {
         await repo.insertReservation(tx, r);
         await insertNote(tx, creationNote(r));
-        await afterWrite(tx, deps, r, 'reservation.created');
+        await afterWrite(tx, deps, r, 'reservation.created', police);
       },
       { subject: r.id },
     ),
@@ -179,14 +181,14 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
 }
 
 /** What every create and update causes, in its transaction: events out and guest messages queued. */
-async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated'): Promise<void> {
+async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated', police: EstablishmentRow | null): Promise<void> {
   await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
   if (type === 'reservation.updated') await planCheckIn(tx, deps, r);
   // Every guest of a listing that reports is followed to the deadline, whatever the guest did;
   // dates or guests changed after filing: the police reports follow (one filed is sent again).
-  await trackReports(tx, deps, r);
+  await trackReports(tx, deps, r, police);
   if (r.status === 'CANCELED') await cancelQueuedMessages(tx, deps, r.id);
   else await queueGuestMessages(tx, deps, r, { fresh: type === 'reservation.created' });
 }
@@ -211,10 +213,11 @@ export async function updateReservation(deps: Deps, account: AccountRow, id: str
   if (opts.callback !== undefined) r.callback_url = opts.callback;
   if (opts.skipGp !== undefined) r.skip_gp = opts.skipGp;
   await assertCodeFree(deps, r);
+  const police = await followedBy(deps, r);
   await writeGuarded(deps, r, () =>
     withTx(deps.db, async (tx) => {
       await repo.updateReservation(tx, r.id, repo.mutableColumns(r));
-      await afterWrite(tx, deps, r, 'reservation.updated');
+      await afterWrite(tx, deps, r, 'reservation.updated', police);
     }),
   );
   forgetHistory(deps.db, r.account_id);
