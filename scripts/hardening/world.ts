@@ -13,6 +13,7 @@ import { call, multipartBody, tenant, type Answer, type Tenant, type TestApp } f
 import { timeSlicer } from '../../src/lib/time-slice.js';
 import { translator } from '../../src/i18n/index.js';
 import { submitDocument } from '../../src/modules/identity/service.js';
+import { storeReceipt } from '../../src/modules/authority/reports.js';
 import sharp from 'sharp';
 
 export interface Objects {
@@ -55,6 +56,9 @@ export const UPLOADS: Record<string, string[]> = {
 /** A multipart form with one file part: the probe photo. */
 export const multipartForm = (parts: string[], data: Buffer) => multipartBody(parts.map((name) => ({ name, filename: 'probe.jpg', type: 'image/jpeg', data })));
 
+/** The day of the police receipt each tenant's establishment keeps, for the route that serves it. */
+const RECEIPT_DAY = '2026-01-02';
+
 const PDF = Buffer.from(`%PDF-1.4\n% hardening probe\n${'0'.repeat(200)}\n%%EOF\n`);
 
 async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
@@ -71,6 +75,8 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
   const establishment = { system: 'ses', landlord_code: '0000000001', establishment_code: '0000000042', username: 'probe', password: 'probe' };
   for (const url of ['/v1/accounts/authority-establishment', '/v1/listings/hardening-listing/authority-establishment'])
     ok(await call(t, 'PUT', url, { key: who.key, body: establishment }), 'an authority establishment');
+  const est = await t.deps.db.selectFrom('authority_establishments').select(['id', 'account_id']).where('account_id', '=', who.account.id).where('listing_id', '=', '').executeTakeFirstOrThrow();
+  await storeReceipt(t.deps, est, RECEIPT_DAY, PDF);
   const r = ok(await call(t, 'POST', '/v1/reservations', { key: who.key, body: { guest: { first_name: 'Hard', last_name: 'Ening' } } }), 'a reservation');
   const portal = await openPortal(t.deps, new URL(r.json.guest_portal_url).pathname.split('/').pop() ?? '');
   await saveStep(t.deps, portal, translator('en'), 'FileUpload', {}, [{ field: 'document', filename: 'id.pdf', contentType: 'application/pdf', data: PDF }], false);
@@ -130,6 +136,8 @@ export function pathFor(w: World, path: string): string {
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'key') return 'guest_portal_screens_default';
     if (name === 'file_id') return w.objects.file;
+    // The day of a police receipt: each tenant keeps one of this day.
+    if (name === 'day') return RECEIPT_DAY;
     if (path.startsWith('/v1/lookup/') && lookup[name]) return lookup[name];
     if (path.startsWith('/v1/lookup/adverse-media/')) return w.objects.search;
     if (path.startsWith('/v1/background-check/')) return w.objects.check;
