@@ -309,6 +309,7 @@ async function replanFromAnswers(tx: Tx, deps: Deps, accountId: string, reservat
  */
 export async function reopenPoliceStep(deps: Deps, r: ReservationRow): Promise<boolean> {
   if (!(await establishmentFor(deps.db, r.account_id, r.listing_id))) throw new AppError('conflict', 'this booking’s listing reports to no police system');
+  if (!r.guestportal_completed) return false;
   return withTx(deps.db, async (tx) => {
     const row = await lockPortal(tx, deps, r);
     // An unfinished portal's link already opens on the steps still to do, the police step among them.
