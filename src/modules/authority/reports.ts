@@ -308,15 +308,24 @@ export function whyNothingGoes(rows: repo.ReportRow[], r: ReservationRow, dataDi
   const missing = rows.filter((x) => x.state === 'missing');
   if (missing.length)
     return { code: 'missing', message: `Nothing sent: the stay goes whole, and ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
-  if (rows[0]!.system === 'alloggiati') {
-    const today = dayIn(iso(now), 'Europe/Rome');
-    const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
-    if (rows.some((x) => isFiled(x) && x.receipt)) return { code: 'changed', message: `Nothing sent: ${ALLOGGIATI_FIXES[CHANGED]}` };
-    if (!r.check_in_date || r.check_in_date < yesterday) return { code: 'too_late', message: `Nothing sent: ${ALLOGGIATI_FIXES[TOO_LATE]}` };
-    if (r.check_in_date > today) return { code: 'not_arrived', message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${r.check_in_date}.` };
-    if (!alloggiatiTablesAsOf(dataDir)) return { code: 'no_tables', message: `Nothing sent: ${ALLOGGIATI_FIXES[NO_TABLES]}` };
-  }
+  const held = rows[0]!.system === 'alloggiati' ? alloggiatiHold(rows, r, dataDir, now) : null;
+  if (held === 'not_arrived') return { code: held, message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${r.check_in_date}.` };
+  if (held) return { code: held, message: `Nothing sent: ${ALLOGGIATI_FIXES[{ changed: CHANGED, too_late: TOO_LATE, no_tables: NO_TABLES }[held]]}` };
   return null;
+}
+
+/**
+ * Why an Alloggiati Web stay cannot go now, before any call, or null: filed for real already (its
+ * rows would be filed twice), an arrival older than yesterday or not come yet (Italian time: the
+ * web service takes only today's and yesterday's), or its tables not installed.
+ */
+function alloggiatiHold(stay: repo.ReportRow[], r: ReservationRow, dataDir: string, now: Date): 'changed' | 'too_late' | 'not_arrived' | 'no_tables' | null {
+  if (stay.some((x) => isFiled(x) && x.receipt)) return 'changed';
+  const today = dayIn(iso(now), 'Europe/Rome');
+  const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
+  if (!r.check_in_date || r.check_in_date < yesterday) return 'too_late';
+  if (r.check_in_date > today) return 'not_arrived';
+  return alloggiatiTablesAsOf(dataDir) ? null : 'no_tables';
 }
 
 /**
@@ -602,30 +611,21 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
   if (!stay.some((x) => x.state === 'ready') || stay.some((x) => x.state === 'missing' || x.state === 'sent')) return;
   const now = deps.clock();
   const answered = { answered_at: iso(now) };
-  // A stay filed for real goes no more (its rows would be filed twice): a guest added since is for the portal.
-  if (stay.some((x) => isFiled(x) && x.receipt)) {
-    await setReports(
-      deps,
-      stay.filter((x) => x.state === 'ready'),
-      { state: 'rejected', error_code: CHANGED, error_message: null, ...answered },
-    );
+  const held = alloggiatiHold(stay, r, deps.config.dataDir, now);
+  // Not arrived yet: the job queued for the arrival day sends it.
+  if (held === 'not_arrived') return;
+  if (held) {
+    // A stay filed for real goes no more: only a guest added since is refused, with the note to add them in its portal.
+    const refused = held === 'changed' ? stay.filter((x) => x.state === 'ready') : stay;
+    await setReports(deps, refused, { state: 'rejected', error_code: { changed: CHANGED, too_late: TOO_LATE, no_tables: NO_TABLES }[held], error_message: null, ...answered });
     return;
   }
-  const today = dayIn(iso(now), 'Europe/Rome');
-  const yesterday = dayIn(iso(new Date(now.getTime() - 86_400_000)), 'Europe/Rome');
-  if (!r.check_in_date || r.check_in_date < yesterday) {
-    await setReports(deps, stay, { state: 'rejected', error_code: TOO_LATE, error_message: null, ...answered });
-    return;
-  }
-  if (r.check_in_date > today) return; // Not arrived yet: the job queued for the arrival day sends it.
   const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
-  if (!alloggiatiTablesAsOf(deps.config.dataDir)) {
-    await setReports(deps, stay, { state: 'rejected', error_code: NO_TABLES, error_message: null, ...answered });
-    return;
-  }
-  const nights = r.check_out_date ? Math.round((Date.parse(r.check_out_date) - Date.parse(r.check_in_date)) / 86_400_000) : 1;
-  const { rows, unknown } = alloggiatiRows(answer, stay.length, { arrival: r.check_in_date, nights }, deps.config.dataDir);
+  const today = dayIn(iso(now), 'Europe/Rome');
+  const arrival = r.check_in_date!; // a stay without one is held as too late
+  const nights = r.check_out_date ? Math.round((Date.parse(r.check_out_date) - Date.parse(arrival)) / 86_400_000) : 1;
+  const { rows, unknown } = alloggiatiRows(answer, stay.length, { arrival, nights }, deps.config.dataDir);
   if (unknown.length) {
     // The guest wrote a place the tables do not know (they were imported after the portal was filled in).
     for (const row of stay) {
