@@ -13,3 +13,36 @@ export const runReportJob = (deps: Deps, reservationId: string, at?: Date) =>
     { reservation_id: reservationId },
     { deps: at ? { ...deps, clock: () => at } : deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() },
   );
+
+/** Juan, who booked: a Spaniard with a DNI, living in Madrid, as SES's police step takes him. */
+export const JUAN = {
+  first_name: 'Juan',
+  last_name: 'García',
+  second_last_name: 'López',
+  sex: 'male',
+  birth_date: '1980-04-02',
+  nationality: 'ES',
+  document_type: 'es_nif',
+  document_number: '12345678Z',
+  document_support: 'CAA000000',
+  residence_country: 'Spain',
+  address: 'Calle Mayor 1, 2ºB',
+  city: 'Madrid',
+  postal_code: '28013',
+  phone: '+34 600 000 000',
+};
+
+/** Marco, who booked: born in Milan, an Italian identity card issued in Rome, as Alloggiati Web's police step takes him. */
+export const MARCO = {
+  first_name: 'Marco',
+  last_name: 'Rossi',
+  sex: 'male',
+  birth_date: '1978-05-20',
+  birth_country: 'Italia',
+  birth_place: 'Milano',
+  nationality: 'IT',
+  document_type: 'id_card',
+  document_number: 'CA12345AB',
+  document_country: 'IT',
+  document_place: 'Roma',
+};

@@ -1,4 +1,4 @@
-import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
+import { MARCO as marco, POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,20 +13,7 @@ import { receiptPdf } from './reports.js';
 
 const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
 
-/** A family arriving in Rome: Marco (born in Milan, Italian identity card issued in Rome), Anna his wife (born in Germany) and their son. */
-const marco = {
-  first_name: 'Marco',
-  last_name: 'Rossi',
-  sex: 'male',
-  birth_date: '1978-05-20',
-  birth_country: 'Italia',
-  birth_place: 'Milano',
-  nationality: 'IT',
-  document_type: 'id_card',
-  document_number: 'CA12345AB',
-  document_country: 'IT',
-  document_place: 'Roma',
-};
+/** Marco's family arriving in Rome: Anna his wife (born in Germany) and their son. */
 const family = {
   guest_1_first_name: 'Anna',
   guest_1_last_name: 'Müller',

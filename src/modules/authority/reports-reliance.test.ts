@@ -1,4 +1,4 @@
-import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
+import { JUAN as juan, MARCO as marco, POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,35 +24,6 @@ import { openReportsView, runAuthorityPlan, trackMissedStays } from './reports.j
  */
 const SES = { user: 'B12345678WS', password: 'secreta', arrendador: '0000000001' };
 const ALLOGGIATI = { user: 'RM000123', password: 'Segreta1', wsKey: 'AAAA-BBBB-CCCC' };
-const juan = {
-  first_name: 'Juan',
-  last_name: 'García',
-  second_last_name: 'López',
-  sex: 'male',
-  birth_date: '1980-04-02',
-  nationality: 'ES',
-  document_type: 'es_nif',
-  document_number: '12345678Z',
-  document_support: 'CAA000000',
-  residence_country: 'Spain',
-  address: 'Calle Mayor 1',
-  city: 'Madrid',
-  postal_code: '28013',
-  phone: '+34 600 000 000',
-};
-const marco = {
-  first_name: 'Marco',
-  last_name: 'Rossi',
-  sex: 'male',
-  birth_date: '1978-05-20',
-  birth_country: 'Italia',
-  birth_place: 'Milano',
-  nationality: 'IT',
-  document_type: 'id_card',
-  document_number: 'CA12345AB',
-  document_country: 'IT',
-  document_place: 'Roma',
-};
 
 describe(`police reports a host can rely on (${dbKind})`, () => {
   let t: TestApp;

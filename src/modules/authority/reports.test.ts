@@ -1,4 +1,4 @@
-import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
+import { JUAN as juan, POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeSes, sesSchemaErrors, SES_XSDS, type FakeSes } from '../../../test/fake-ses.js';
@@ -16,23 +16,7 @@ import { purgeExpiredReports, storeReceipt } from './reports.js';
 const SES = { user: 'B12345678WS', password: 'secreta-ñ', arrendador: '0000000001' };
 const sesBody = { system: 'ses', landlord_code: SES.arrendador, establishment_code: '0000000042', username: SES.user, password: SES.password };
 
-/** Two guests: Juan, who booked (a Spaniard with a DNI, living in Madrid), and his daughter Lucía, 9, who has no document. */
-const juan = {
-  first_name: 'Juan',
-  last_name: 'García',
-  second_last_name: 'López',
-  sex: 'male',
-  birth_date: '1980-04-02',
-  nationality: 'ES',
-  document_type: 'es_nif',
-  document_number: '12345678Z',
-  document_support: 'CAA000000',
-  residence_country: 'Spain',
-  address: 'Calle Mayor 1, 2ºB',
-  city: 'Madrid',
-  postal_code: '28013',
-  phone: '+34 600 000 000',
-};
+/** Juan's daughter Lucía, 9, who has no document: the second guest of his stay. */
 const lucia = {
   guest_1_first_name: 'Lucía',
   guest_1_last_name: 'García',
