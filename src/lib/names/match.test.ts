@@ -72,6 +72,14 @@ describe('the name matcher', () => {
     assert.match(matchName('Bin Xu', 'XU, Bin').explanation, /given name 'bin' ~ 'bin' \(same\)/);
   });
 
+  it('raises no hit on an Iberian family name made from a given name, taken for that given name', () => {
+    // Fernández is a family name (son of Fernando); a Spanish guest gives two family names.
+    assert.match(miss('Javier López Fernández', 'LOPEZ TREJO, Fernando').explanation, /given name 'fernando' not given/);
+    miss('Ana García Hernández', 'GARCIA LOPEZ, Hernando');
+    miss('João Silva Fernandes', 'SILVA, Fernando');
+    hit('Fernando López', 'LOPEZ TREJO, Fernando');
+  });
+
   it('takes a family name two letters off a longer listed one, with the same given name', () => {
     hit('Igor Sechev', 'Igor Sechin');
     hit('Keir Starkey', 'Keir Starmer');

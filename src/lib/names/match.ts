@@ -300,10 +300,18 @@ function tokenSimilarity(person: string, listed: string, bySound: Script, role: 
     const stem = tokenSimilarity(person.slice(0, -1), listed, bySound, role);
     if (stem && stem.similarity >= 0.95) return { similarity: 0.9 * stem.similarity, how: 'spelling' };
   }
+  if (byLetters && given && byLetters.similarity < 1 && patronymicOf(person, listed)) return null;
   return byLetters && knownDifferent(person, listed) ? null : byLetters;
 }
 
 const SAME = { similarity: 1, how: 'same' } as const;
+
+/**
+ * Whether a token is an Iberian family name made from a given name (Fernández and Fernandes,
+ * son of Fernando; Hernández, of Hernando) and the other that given name, or one like it: a
+ * family name, not a spelling of the given name it comes from, whatever the letters share.
+ */
+const patronymicOf = (person: string, listed: string) => person.length >= 7 && /[aeio][sz]$/.test(person) && !/[sz]$/.test(listed) && person.slice(0, 4) === listed.slice(0, 4);
 
 /** How alike two tokens' letters are (tokenSimilarity without what is known about names). */
 function lettersSimilarity(person: string, listed: string, bySound: Script, given: boolean): { similarity: number; how: TokenPair['how'] } | null {
