@@ -79,6 +79,53 @@ describe('the guest language', () => {
     assert.match(en, /not sent to the authorities from this page/);
   });
 
+  it('joins a preposition to the article before a name or "your host", as each language writes it', () => {
+    // Every message that puts in a name, said of a host, a listing and nobody in particular.
+    const values = { named: 'yes', host: 'Anna Rossi', place: 'Appartamento Trastevere', name: 'Anna', authority: 'la Polizia di Stato', from: '3 aprile', dates: '3-5 aprile', at: '2 aprile' };
+    const unjoined: Record<string, RegExp> = {
+      it: /\b(a|di|da|in|su) (il|lo|la|i|gli|le|l’)\b|\ba (Appartamento|Anna)\b/,
+      es: /\b(a|de) el\b/,
+      fr: /\b(à|de) (le|les)\b|\b(de|que) Anna\b/,
+      pt: /\b(a|de|em|por) (o|os)\b/,
+      de: /\b(an|von|zu|bei) (dem|der) Ihr/,
+      en: /\bto to\b/,
+    };
+    const seen: string[] = [];
+    for (const locale of LOCALES) {
+      for (const [key, text] of Object.entries(CATALOGUES[locale]) as [GuestPhrase, string][]) {
+        const args = argumentsOf(new IntlMessageFormat(text, locale).getAst());
+        if (!['host', 'place', 'named', 'name', 'authority'].some((a) => args.has(a))) continue;
+        for (const named of ['yes', 'other']) {
+          for (const place of ['none', values.place]) {
+            const said = translator(locale).t(key, {
+              ...values,
+              named,
+              place,
+              n: 2,
+              method: 'email',
+              expiry: '1 maggio',
+              checkout: '5 aprile',
+              age: 15,
+              minimum: 18,
+              date: '1 aprile',
+              mb: 10,
+              steps: 'x',
+              id: 'a1',
+              label: 'x',
+              problem: 'y',
+              ref: 'r',
+              total: 3,
+              max: 3,
+              min: 3,
+            });
+            if (unjoined[locale]!.test(said)) seen.push(`${locale} ${key}: ${said}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(seen, []);
+  });
+
   it('writes dates and countries as its people do', () => {
     assert.equal(translator('es').date('2027-03-14'), '14 de marzo de 2027');
     assert.equal(translator('de').date('2027-03-14'), '14. März 2027');

@@ -91,6 +91,17 @@ export function translator(locale: Locale): Translator {
   return made;
 }
 
+/**
+ * What a name put in changes in the words before it, which the catalogue cannot know: Italian
+ * writes the preposition a as ad before an a (ad Anna), French elides de and que before a vowel
+ * (d’Anna, qu’Élodie).
+ */
+function beforeAVowel(locale: Locale, said: string): string {
+  if (locale === 'it') return said.replace(/\ba (?=[aAàÀ])/g, 'ad ');
+  if (locale === 'fr') return said.replace(/\b(d|qu)e (?=[aeiouyàâéèêîôûAEIOUYÀÂÉÈÊÎÔÛ])/g, '$1’');
+  return said;
+}
+
 function makeTranslator(locale: Locale): Translator {
   // English as written in most of the world (14 March 2027), not the American default.
   const intl = locale === 'en' ? 'en-GB' : locale;
@@ -111,7 +122,8 @@ function makeTranslator(locale: Locale): Translator {
       const id = `${own ? locale : 'en'}:${key}`;
       let m = compiled.get(id);
       if (!m) compiled.set(id, (m = new IntlMessageFormat(source, own ? locale : 'en')));
-      return String(m.format(values));
+      const said = String(m.format(values));
+      return own ? beforeAVowel(locale, said) : said;
     },
     date: (day) => (/^\d{4}-\d{2}-\d{2}$/.test(day) ? dayFormat.format(utcDay(day)) : day),
     range: (from, to) => dayFormat.formatRange(utcDay(from), utcDay(to)),

@@ -6,7 +6,7 @@ const it: Catalogue = {
   'lang.switch': 'Lingua',
   'page.brand': 'Registrazione dell’ospite',
 
-  'portal.stay': '{place, select, none {Il tuo soggiorno} other {Il tuo soggiorno a {place}}}{dates, select, none {} other {: {dates}}}.',
+  'portal.stay': '{place, select, none {Il tuo soggiorno} other {Il tuo soggiorno presso {place}}}{dates, select, none {} other {: {dates}}}.',
   'portal.step': 'Passo {n} di {total}',
   'portal.optional': '(facoltativo)',
   'portal.choose': 'Scegli…',
@@ -27,7 +27,7 @@ const it: Catalogue = {
   'portal.review.nothing': '{named, select, yes {{host} non ha} other {Il tuo host non ha}} bisogno d’altro da te. Invia per confermare i tuoi dati.',
   'portal.submit': '{named, select, yes {Invia a {host}} other {Invia al tuo host}}',
   'portal.done.title': 'Grazie',
-  'portal.done.text': 'Le tue risposte sono arrivate a {named, select, yes {{host}} other {il tuo host}} (inviate il {at}). Qui non c’è altro da fare.',
+  'portal.done.text': 'Le tue risposte sono arrivate {named, select, yes {a {host}} other {al tuo host}} (inviate il {at}). Qui non c’è altro da fare.',
   'portal.checkin.later':
     'Le informazioni per l’arrivo (indirizzo, codice della porta, Wi-Fi e indicazioni) ti arriveranno via {method, select, sms {SMS} other {e-mail}} il {date}, una volta verificata la prenotazione.',
   'portal.checkin.soon':
@@ -78,7 +78,7 @@ const it: Catalogue = {
   'warn.heading': 'Controlla questo prima di proseguire',
   'warn.expires_before_checkout': 'Il tuo documento scade il {expiry}, prima della fine del soggiorno il {checkout}.',
   'warn.expires_before_checkout.do':
-    'Controlla la data di scadenza inserita. Se è giusta, inserisci i dati di un altro documento valido fino alla partenza, oppure comunica a {named, select, yes {{host}} other {il tuo host}} con quale documento viaggerai.',
+    'Controlla la data di scadenza inserita. Se è giusta, inserisci i dati di un altro documento valido fino alla partenza, oppure comunica {named, select, yes {a {host}} other {al tuo host}} con quale documento viaggerai.',
   'warn.under_minimum_age': 'Secondo la data di nascita inserita, all’arrivo avrai {age} anni; qui gli ospiti devono avere almeno {minimum} anni.',
   'warn.under_minimum_age.do':
     'Controlla la data di nascita. Se è giusta, la prenotazione richiede un ospite adulto di almeno {minimum} anni: contatta {named, select, yes {{host}} other {il tuo host}}.',
@@ -159,9 +159,9 @@ const it: Catalogue = {
   'message.invitation.subject': '{place, select, none {Completa la tua registrazione} other {Registrazione per {place}}}',
   'message.invitation.lead': 'Grazie per aver prenotato {place, select, none {con noi} other {{place}}}{from, select, none {} other { dal {from}}}. Completa la tua registrazione:',
   'message.reminder.subject': '{place, select, none {Promemoria: completa la tua registrazione} other {Promemoria: completa la tua registrazione per {place}}}',
-  'message.reminder.lead': 'Il tuo soggiorno {place, select, none {} other {a {place} }}inizia {from, select, none {presto} other {il {from}}} e la tua registrazione non è ancora completa:',
-  'message.check_in.subject': '{place, select, none {Le informazioni per l’arrivo} other {Le informazioni per l’arrivo a {place}}}',
-  'message.check_in.lead': 'La tua prenotazione{place, select, none {} other { a {place}}} è confermata. Ecco come entrare{from, select, none {} other { il {from}}}:',
+  'message.reminder.lead': 'Il tuo soggiorno {place, select, none {} other {presso {place} }}inizia {from, select, none {presto} other {il {from}}} e la tua registrazione non è ancora completa:',
+  'message.check_in.subject': '{place, select, none {Le informazioni per l’arrivo} other {Le informazioni per l’arrivo presso {place}}}',
+  'message.check_in.lead': 'La tua prenotazione{place, select, none {} other { presso {place}}} è confermata. Ecco come entrare{from, select, none {} other { il {from}}}:',
   'message.check_in.address': 'Indirizzo',
   'message.check_in.door_code': 'Codice della porta',
   'message.check_in.wifi': 'Wi-Fi',
@@ -188,10 +188,10 @@ const it: Catalogue = {
   'field.BuildingScreen.acknowledged': 'Rispetterò le regole dell’edificio per residenti e visitatori.',
   'field.BuildingScreen.vehicle_plate': 'Targa, se parcheggerai presso l’edificio',
   'screen.BackgroundCheck.title': 'Verifica dei precedenti',
-  'screen.BackgroundCheck.intro': 'Gli ospiti di questo soggiorno sono sottoposti a una verifica dei precedenti penali. Il risultato va solo a {named, select, yes {{host}} other {il tuo host}}.',
+  'screen.BackgroundCheck.intro': 'Gli ospiti di questo soggiorno sono sottoposti a una verifica dei precedenti penali. Il risultato va solo {named, select, yes {a {host}} other {al tuo host}}.',
   'field.BackgroundCheck.consent': 'Acconsento a una verifica dei precedenti penali per questa prenotazione.',
   'screen.CreditCheck.title': 'Verifica del credito',
-  'screen.CreditCheck.intro': 'Gli ospiti di questo soggiorno sono sottoposti a una verifica del credito. Il risultato va solo a {named, select, yes {{host}} other {il tuo host}}.',
+  'screen.CreditCheck.intro': 'Gli ospiti di questo soggiorno sono sottoposti a una verifica del credito. Il risultato va solo {named, select, yes {a {host}} other {al tuo host}}.',
   'field.CreditCheck.consent': 'Acconsento a una verifica del credito per questa prenotazione.',
   'screen.IDVerification.title': 'Il tuo documento d’identità',
   'screen.IDVerification.intro': 'Inserisci i dati esattamente come sono stampati sul passaporto o sulla carta d’identità.',
@@ -215,7 +215,7 @@ const it: Catalogue = {
   'field.IDCollection.document_back': 'Retro, per una carta d’identità',
   'screen.Selfie.title': 'Un selfie',
   'screen.Selfie.intro':
-    'Scatta una foto del tuo viso, così {named, select, yes {{host}} other {il tuo host}} sa che sei la persona del documento. Viene confrontata con la foto del documento sul server di {named, select, yes {{host}} other {il tuo host}} e conservata cifrata, come il documento.',
+    'Scatta una foto del tuo viso, così {named, select, yes {{host}} other {il tuo host}} sa che sei la persona del documento. Viene confrontata con la foto del documento sul server {named, select, yes {di {host}} other {del tuo host}} e conservata cifrata, come il documento.',
   'field.Selfie.selfie': 'Il tuo selfie',
   'help.Selfie.selfie': 'Guarda la fotocamera con una buona luce, da solo, con gli occhi aperti.',
   'screen.SecurityDeposit.title': 'Deposito cauzionale',

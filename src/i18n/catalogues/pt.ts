@@ -76,7 +76,7 @@ const pt: Catalogue = {
   'warn.heading': 'Verifique isto antes de continuar',
   'warn.expires_before_checkout': 'O seu documento caduca a {expiry}, antes do fim da estadia a {checkout}.',
   'warn.expires_before_checkout.do':
-    'Verifique a data de validade que escreveu. Se estiver certa, indique os dados de outro documento válido até à sua partida, ou diga a {named, select, yes {{host}} other {o seu anfitrião}} com que documento vai viajar.',
+    'Verifique a data de validade que escreveu. Se estiver certa, indique os dados de outro documento válido até à sua partida, ou diga {named, select, yes {a {host}} other {ao seu anfitrião}} com que documento vai viajar.',
   'warn.under_minimum_age': 'Pela data de nascimento que escreveu, terá {age} anos à chegada; aqui os hóspedes têm de ter {minimum} anos ou mais.',
   'warn.under_minimum_age.do':
     'Verifique a data de nascimento. Se estiver certa, a reserva precisa de um hóspede adulto com {minimum} anos ou mais: contacte {named, select, yes {{host}} other {o seu anfitrião}}.',
@@ -213,7 +213,7 @@ const pt: Catalogue = {
   'field.IDCollection.document_back': 'Verso, para um cartão de identificação',
   'screen.Selfie.title': 'Uma selfie',
   'screen.Selfie.intro':
-    'Tire uma foto do seu rosto, para que {named, select, yes {{host}} other {o seu anfitrião}} saiba que é a pessoa do seu documento. É comparada com a foto do documento no próprio servidor de {named, select, yes {{host}} other {o seu anfitrião}} e guardada cifrada, como o seu documento.',
+    'Tire uma foto do seu rosto, para que {named, select, yes {{host}} other {o seu anfitrião}} saiba que é a pessoa do seu documento. É comparada com a foto do documento no próprio servidor {named, select, yes {de {host}} other {do seu anfitrião}} e guardada cifrada, como o seu documento.',
   'field.Selfie.selfie': 'A sua selfie',
   'help.Selfie.selfie': 'Olhe para a câmara com boa luz, sozinho, de olhos abertos.',
   'screen.SecurityDeposit.title': 'Caução',
