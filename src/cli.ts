@@ -67,18 +67,20 @@ async function serve(command: 'start' | 'serve', deps: Deps) {
   const rootKeyLines: string[] = [];
   await ready(deps, (line) => rootKeyLines.push(line));
   await loadLists(deps);
-  const { beginShutdown, startMetricsListener, startServer, startWorker } = await runtime();
+  const { beginShutdown, killWhenStuck, startMetricsListener, startServer, startWorker } = await runtime();
   const app = await startServer(deps);
   const metrics = await startMetricsListener(deps);
   const worker = command === 'start' ? startWorker(deps) : undefined;
   // A stop signal is handled from here on: before the banner says the service listens (a
   // supervisor may stop it the moment it reads that line) and before the warnings below read the data sources.
-  (await closeWithGrace())({ delay: 15_000 + deps.config.shutdownDelayMs }, async ({ err }) => {
+  killWhenStuck(deps.config.shutdownDelayMs + deps.config.shutdownGraceMs);
+  (await closeWithGrace())({ delay: deps.config.shutdownDelayMs + deps.config.shutdownGraceMs }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await beginShutdown(deps);
     await app.close();
     metrics?.close();
-    await worker?.stop(10_000);
+    // The jobs' share of the grace period: what is left is the database's close and the exit.
+    await worker?.stop(Math.max(1000, deps.config.shutdownGraceMs - 5000));
     await deps.database.close();
   });
   const listening = listeningOn(app.server);
@@ -137,16 +139,17 @@ function program(): Command {
       withDeps({ create: true, announce: false, keepOpen: true }, async (deps) => {
         await ready(deps, out);
         await loadLists(deps);
-        const { startJobThreads, startMetricsListener, startWorker } = await runtime();
+        const { killWhenStuck, startJobThreads, startMetricsListener, startWorker } = await runtime();
         const worker = startWorker(deps, 'dedicated');
         const count = deps.config.workerThreads;
         const threads = count > 1 ? await startJobThreads(count - 1, process.env) : undefined;
         const metrics = await startMetricsListener(deps);
         // The stop signal's handler first, as for serve: the banner may be what a supervisor waits for.
-        (await closeWithGrace())({ delay: 15_000 }, async ({ err }) => {
+        killWhenStuck(deps.config.shutdownGraceMs);
+        (await closeWithGrace())({ delay: deps.config.shutdownGraceMs }, async ({ err }) => {
           if (err) deps.log?.error({ err }, 'shutting down after an error');
           metrics?.close();
-          await Promise.all([worker.stop(10_000), threads?.stop()]);
+          await Promise.all([worker.stop(Math.max(1000, deps.config.shutdownGraceMs - 5000)), threads?.stop()]);
           await deps.database.close();
         });
         out(`guestscreen ${VERSION} worker ${worker.id} started with ${count} job ${count === 1 ? 'thread' : 'threads'} (${deps.database.description})`);

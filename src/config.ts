@@ -115,6 +115,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
   GUESTSCREEN_METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SHUTDOWN_DELAY_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]+)?$' })),
+  GUESTSCREEN_SHUTDOWN_GRACE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$' })),
   GUESTSCREEN_TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
   ...vendorVariables(),
 });
@@ -196,6 +197,8 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined; host: string } | undefined;
   /** After a stop signal, how long /readyz answers 503 before the listener closes (a load balancer's time to notice). */
   shutdownDelayMs: number;
+  /** After the delay, how long a stop may take (requests drained, jobs finished) before the process exits anyway. */
+  shutdownGraceMs: number;
   /** Proxies whose X-Forwarded-For the service believes: addresses, CIDR blocks, or loopback, linklocal, uniquelocal. */
   trustedProxies: string[];
   lookups: {
@@ -391,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics:
       e.GUESTSCREEN_METRICS_TOKEN !== undefined || metricsPort !== undefined ? { token: e.GUESTSCREEN_METRICS_TOKEN, port: metricsPort, host: e.GUESTSCREEN_METRICS_HOST ?? '127.0.0.1' } : undefined,
     shutdownDelayMs: (e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS === undefined ? 0 : Number(e.GUESTSCREEN_SHUTDOWN_DELAY_SECONDS)) * 1000,
+    shutdownGraceMs: (e.GUESTSCREEN_SHUTDOWN_GRACE_SECONDS === undefined ? 15 : Number(e.GUESTSCREEN_SHUTDOWN_GRACE_SECONDS)) * 1000,
     trustedProxies,
     syncTimeoutMs: (e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS === undefined ? 10 : Number(e.GUESTSCREEN_SYNC_TIMEOUT_SECONDS)) * 1000,
     identityReadWaitMs: (e.GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS === undefined ? 30 : Number(e.GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS)) * 1000,

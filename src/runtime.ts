@@ -1,6 +1,7 @@
 import { refreshStaleTables } from './modules/authority/establishments.js';
 import { purgeExpiredReports, trackMissedStays } from './modules/authority/reports.js';
 import type { FastifyInstance } from 'fastify';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -89,6 +90,35 @@ export async function startMetricsListener(deps: Deps): Promise<Server | undefin
 export async function beginShutdown(deps: Deps): Promise<void> {
   deps.shutdown.started = true;
   if (deps.config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.config.shutdownDelayMs));
+}
+
+/** What the watchdog (killWhenStuck) runs: kills the process given once the time given has passed, and leaves when that process has gone. */
+const WATCHDOG = `const [pid, ms] = process.argv.slice(1).map(Number);
+setTimeout(() => { try { process.kill(pid, 'SIGKILL'); } catch {} process.exit(0); }, ms);
+setInterval(() => { try { process.kill(pid, 0); } catch { process.exit(0); } }, 250);`;
+
+/** How much longer than the grace period the watchdog waits: the time the process's own exit may take. */
+const EXIT_MS = 2000;
+
+/**
+ * A stop ends whatever holds it. The stop's handler (close-with-grace) exits past its grace
+ * period, but only if the main thread runs: a thread blocked in native code (a join on a thread
+ * that never ends, at the exit itself) runs no timer, and the process stayed alive for an hour.
+ * So the first stop signal starts a small process of its own that kills this one, as a crash
+ * would, once the grace period and the exit's own time have passed: the jobs it held are taken
+ * again when their leases run out, as after any crash. It listens ahead of every other handler,
+ * so nothing that blocks a handler stops it being armed.
+ */
+export function killWhenStuck(graceMs: number): void {
+  const arm = () => {
+    process.off('SIGTERM', arm);
+    process.off('SIGINT', arm);
+    const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), String(graceMs + EXIT_MS)], { detached: true, stdio: 'ignore' });
+    watchdog.on('error', () => undefined);
+    watchdog.unref();
+  };
+  process.prependListener('SIGTERM', arm);
+  process.prependListener('SIGINT', arm);
 }
 
 /** Requests in flight from which the API counts as busy, for the worker beside it. */

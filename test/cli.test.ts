@@ -517,6 +517,27 @@ describe(`guestscreen start (${dbKind})`, () => {
     }
   });
 
+  it('ends a stop whose main thread is stuck once its grace period has passed, as a crash would', async () => {
+    const { env, cleanup } = await createIsolatedEnv();
+    const stuck = fileURLToPath(new URL('./fixtures/stuck-on-stop.mjs', import.meta.url));
+    const child = spawn(process.execPath, ['--import', stuck, ...NODE_ARGS, 'start'], {
+      env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), HOST: '127.0.0.1', GUESTSCREEN_SHUTDOWN_GRACE_SECONDS: '2' },
+    });
+    try {
+      const exited = once(child, 'exit');
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (/listening on/.test(output) && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+      });
+      const ended = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000, 'still running a minute later')).then((r) => [r])]);
+      assert.deepEqual(ended, [null, 'SIGKILL'], 'ended by the watchdog past the grace period');
+    } finally {
+      child.kill('SIGKILL');
+      await cleanup();
+    }
+  });
+
   it('runs as built (dist/cli.js): screens a reservation, finds it by a part of its name, and stops cleanly', { skip: !existsSync(BUILT) && 'dist/cli.js is not built (npm run build)' }, async () => {
     const { env, cleanup } = await createIsolatedEnv();
     let child: ChildProcess | undefined;
