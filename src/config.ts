@@ -94,6 +94,7 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SMS_FROM: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_REMINDER_DAYS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_ALERT_DIGEST_HOUR: Type.Optional(Type.String({ pattern: '^([0-9]|1[0-9]|2[0-3])$' })),
+  GUESTSCREEN_ALERT_SETTLE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
   GUESTSCREEN_WORKER_CONCURRENCY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_WORKER_THREADS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]?$' })),
   GUESTSCREEN_SQLITE_READERS: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}$' })),
@@ -171,6 +172,8 @@ export interface Config {
   reminderDays: number;
   /** The hour (UTC) at which people who chose a daily digest get it. */
   alertDigestHour: number;
+  /** How long a verdict's alert waits for the screening to settle (no newer verdict, no run queued) before it goes. */
+  alertSettleMs: number;
   /** Unset: 64 in a dedicated `guestscreen worker`, 16 beside the API in `guestscreen start`. */
   workerConcurrency: number | undefined;
   /** Job loops of `guestscreen worker`, each in a thread of its own (the first is the main thread). */
@@ -382,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     reminderDays: e.GUESTSCREEN_REMINDER_DAYS === undefined ? 3 : Number(e.GUESTSCREEN_REMINDER_DAYS),
     alertDigestHour: e.GUESTSCREEN_ALERT_DIGEST_HOUR === undefined ? 7 : Number(e.GUESTSCREEN_ALERT_DIGEST_HOUR),
+    alertSettleMs: (e.GUESTSCREEN_ALERT_SETTLE_SECONDS === undefined ? 60 : Number(e.GUESTSCREEN_ALERT_SETTLE_SECONDS)) * 1000,
     workerConcurrency: e.GUESTSCREEN_WORKER_CONCURRENCY === undefined ? undefined : Number(e.GUESTSCREEN_WORKER_CONCURRENCY),
     workerThreads: e.GUESTSCREEN_WORKER_THREADS === undefined ? defaultWorkerThreads() : Number(e.GUESTSCREEN_WORKER_THREADS),
     sqliteReaders: e.GUESTSCREEN_SQLITE_READERS === undefined ? defaultReaders() : Number(e.GUESTSCREEN_SQLITE_READERS),

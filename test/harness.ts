@@ -46,6 +46,8 @@ export async function createIsolatedEnv(extra: Record<string, string> = {}): Pro
     GUESTSCREEN_ALLOW_PRIVATE_TARGETS: 'true',
     // RDAP is on by default and asks IANA; tests never leave the machine (provider tests point it at a local server).
     GUESTSCREEN_RDAP_ENABLED: 'false',
+    // A verdict's e-mail waits for the screening to settle: a second here, not a minute.
+    GUESTSCREEN_ALERT_SETTLE_SECONDS: '1',
     LOG_LEVEL: 'silent',
     ...extra,
   };

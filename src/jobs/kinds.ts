@@ -16,6 +16,9 @@ const exponential = (base: number, cap: number) => (attempt: number) => Math.min
 /** What a sanctions import changed: the entries it added or changed (null: the whole list, a first import). */
 const LIST_CHANGE = Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) });
 
+/** The unique key of a reservation's waiting screening run: requests made while one waits join it. */
+export const screeningKey = (reservationId: string) => `screen:${reservationId}`;
+
 /**
  * Every job kind, one entry each: what its payload is and how it is retried. Handlers live in
  * handlers.ts, so this catalog stays free of the modules that enqueue jobs.

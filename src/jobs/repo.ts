@@ -58,14 +58,29 @@ export async function enqueue<K extends JobKind>(db: Db, env: { config: Config; 
   return null;
 }
 
-/** Adds several jobs of one kind in one statement (one round trip); with unique keys (each its own), as enqueue does. */
-export async function enqueueAll<K extends JobKind>(db: Db, env: { config: Config; clock: Clock }, kind: K, jobs: { payload: JobPayload<K>; runAt?: Date; uniqueKey?: string }[]): Promise<string[]> {
+/**
+ * Adds several jobs of one kind in one statement (one round trip); with unique keys (each its own), as enqueue does.
+ * `restart`: a job already waiting for its key takes this one's time too, so a burst of requests
+ * runs once, after the last of them (a debounce).
+ */
+export async function enqueueAll<K extends JobKind>(
+  db: Db,
+  env: { config: Config; clock: Clock },
+  kind: K,
+  jobs: { payload: JobPayload<K>; runAt?: Date; uniqueKey?: string }[],
+  opts: { restart?: boolean } = {},
+): Promise<string[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((j) => jobRow(env, kind, j.payload, { runAt: j.runAt, uniqueKey: j.uniqueKey }));
-  if (jobs.some((j) => j.uniqueKey !== undefined))
-    await insertRows(db, 'jobs', rows, { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update: ['payload', 'updated_at'] } });
+  const update = opts.restart ? ['payload', 'updated_at', 'run_at'] : ['payload', 'updated_at'];
+  if (jobs.some((j) => j.uniqueKey !== undefined)) await insertRows(db, 'jobs', rows, { coalesce: { column: 'unique_key', whereColumn: 'state', whereValue: 'available', update } });
   else await insertRows(db, 'jobs', rows);
   return rows.map((r) => r.id);
+}
+
+/** Whether a job of this unique key waits to run (a running job no longer holds its key). */
+export async function isWaiting(db: Db, uniqueKey: string): Promise<boolean> {
+  return (await db.selectFrom('jobs').select('id').where('unique_key', '=', uniqueKey).where('state', '=', 'available').executeTakeFirst()) !== undefined;
 }
 
 /**

@@ -23,7 +23,8 @@ describe(`the account's people told of guests who need them (${dbKind})`, () => 
 
   before(async () => {
     smtp = await startSmtp();
-    t = await createTestAppWithWorker({ GUESTSCREEN_SMTP_URL: smtp.url });
+    // Three seconds for the screening to settle: the flapping booking below is screened three times within them.
+    t = await createTestAppWithWorker({ GUESTSCREEN_SMTP_URL: smtp.url, GUESTSCREEN_ALERT_SETTLE_SECONDS: '3' });
     host = await tenant(t, { name: 'Quay Stays' });
     owner = await setOwnerPassword(t.deps, t.deps.db, host.account, await hashPassword('owner password'), null);
     const inv = await invite(t.deps, host.account, userActor(owner), { email: 'rita@quay.example', role: 'reviewer' });
@@ -87,6 +88,29 @@ describe(`the account's people told of guests who need them (${dbKind})`, () => 
     await hourly(new Date());
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(told().length, 1, 'once');
+  });
+
+  it('waits for the screening to settle and sends one e-mail of the colour it settles on, though it went orange, red and orange again', async () => {
+    await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { name: 'Flora Flapping', reason: 'broke the lock' } });
+    const r = await call(t, 'POST', '/v1/reservations?sync=1', {
+      key: host.key,
+      body: { check_in_date: day(11), guest: { first_name: 'Flora', last_name: 'Flapping', email: 'flora@example.org' } },
+    });
+    assert.equal(r.status, 200, r.body);
+    const colour = async () => (await call(t, 'GET', `/v1/reservations/${r.json.id}/summary`, { key: host.key })).json.risk_color;
+    assert.equal(await colour(), 'orange');
+    // A check finishes: the e-mail turns up on the blocklist (red); another: it was a mistake, taken off (orange).
+    const entry = await call(t, 'POST', '/v1/blocklist', { key: host.key, body: { email: 'flora@example.org', reason: 'a mistake' } });
+    await call(t, 'POST', `/v1/reservations/${r.json.id}/screen?sync=1`, { key: host.key });
+    assert.equal(await colour(), 'red');
+    await call(t, 'DELETE', `/v1/blocklist/${entry.json.id}`, { key: host.key });
+    await call(t, 'POST', `/v1/reservations/${r.json.id}/screen?sync=1`, { key: host.key });
+    assert.equal(await colour(), 'orange');
+    const told = () => mailsTo(host.account.email).filter((m) => m.includes('Flora Flapping needs'));
+    const mail = await eventually(async () => told()[0], 'the e-mail once the screening settled');
+    assert.match(mail, /Flora Flapping is orange/);
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    assert.equal(told().length, 1, 'one e-mail, of the colour it settled on');
   });
 
   it('tells again when a stronger finding comes at the same colour, naming it; the same finding again tells nobody', async () => {

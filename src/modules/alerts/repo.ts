@@ -20,18 +20,46 @@ export function alertedPeople(db: Db, accountId: string): Promise<UserRow[]> {
 }
 
 /** The alerts not yet recorded (one per person, reservation, reason and top risk); answers those it inserted. */
-export async function insertAlerts(db: Db, rows: Insertable<AlertsTable>[]): Promise<Pick<AlertRow, 'id' | 'mode'>[]> {
+export async function insertAlerts(db: Db, rows: Insertable<AlertsTable>[]): Promise<Pick<AlertRow, 'id' | 'mode' | 'user_id'>[]> {
   if (!rows.length) return [];
   return db
     .insertInto('alerts')
     .values(rows)
     .onConflict((oc) => oc.columns(['reservation_id', 'reason', 'risk', 'user_id']).doNothing())
-    .returning(['id', 'mode'])
+    .returning(['id', 'mode', 'user_id'])
     .execute();
 }
 
 export function findAlert(db: Db, id: string): Promise<AlertRow | undefined> {
   return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A person's alerts of a verdict (red, orange) about one reservation still queued to go at once, oldest first. */
+export function queuedVerdictAlerts(db: Db, reservationId: string, userId: string): Promise<AlertRow[]> {
+  return db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('reservation_id', '=', reservationId)
+    .where('user_id', '=', userId)
+    .where('state', '=', 'queued')
+    .where('mode', '=', 'each')
+    .where('reason', 'in', ['red', 'orange'])
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Whether a person was sent an alert of this reason about this reservation since `since`. */
+export async function toldSince(db: Db, reservationId: string, userId: string, reason: string, since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('alerts')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('user_id', '=', userId)
+    .where('reason', '=', reason)
+    .where('state', '=', 'sent')
+    .where('sent_at', '>=', since)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Marks queued alerts sent or dropped; answers whether each was still queued (a retried job sends nothing twice). */

@@ -2,7 +2,8 @@ import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
-import { enqueueAll } from '../../jobs/repo.js';
+import { screeningKey } from '../../jobs/kinds.js';
+import { enqueueAll, isWaiting } from '../../jobs/repo.js';
 import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import { markAlerted, reportsToAlert } from '../authority/repo.js';
 import { ALERT_HOURS_BEFORE, isFiled, portalOpened, reportsView, type ReportView } from '../authority/reports.js';
@@ -65,14 +66,24 @@ export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: 
   );
   const each = added.filter((a) => a.mode === 'each');
   if (!each.length) return;
+  // A verdict's alert waits for the screening to settle: each check that finishes runs it again,
+  // and a booking's colour may go orange, red and orange again in a minute. Each new verdict to
+  // tell of restarts the wait (one job a person and guest), and the job tells the colour as it
+  // then stands, once (sendAlert).
+  const settles = reason === 'red' || reason === 'orange';
+  const runAt = new Date(deps.clock().getTime() + deps.config.alertSettleMs);
   await enqueueAll(
     tx,
     deps,
     'alert.send',
-    each.map((a) => ({ payload: { alert_id: a.id } })),
+    each.map((a) => (settles ? { payload: { alert_id: a.id }, runAt, uniqueKey: alertKey(r.id, a.user_id) } : { payload: { alert_id: a.id } })),
+    { restart: true },
   );
   deps.wakeWorker();
 }
+
+/** The unique key of the job that tells one person of one guest's verdict. */
+const alertKey = (reservationId: string, userId: string) => `alert:${reservationId}:${userId}`;
 
 /** A person's choice of how to be told of guests who need them. */
 export async function setAlertMode(deps: Deps, user: UserRow, mode: AlertMode): Promise<void> {
@@ -192,17 +203,48 @@ function describe(deps: Deps, r: ReservationRow, reason: string, reports: Report
   };
 }
 
-/** The `alert.send` job: one person told of one guest, unless someone decided meanwhile. */
+/**
+ * The `alert.send` job: one person told of one guest, unless someone decided meanwhile. A
+ * verdict's alerts wait until the screening has settled (no run queued for the guest), and then
+ * go as one e-mail of the colour as it stands; a colour the person was told of within the wait
+ * before, come back by way of another, tells nothing more.
+ */
 export async function sendAlert(payload: JobPayload<'alert.send'>, { deps }: JobContext): Promise<void> {
-  const alert = await repo.findAlert(deps.db, payload.alert_id);
+  let alert = await repo.findAlert(deps.db, payload.alert_id);
   if (!alert || alert.state !== 'queued') return;
   const now = deps.clock();
   const [r, user] = await Promise.all([findById(deps.db, alert.account_id, alert.reservation_id), findUser(deps.db, alert.user_id)]);
+  let others: string[] = [];
+  if (r && alert.mode === 'each' && (alert.reason === 'red' || alert.reason === 'orange')) {
+    if (await isWaiting(deps.db, screeningKey(r.id))) {
+      const runAt = new Date(now.getTime() + deps.config.alertSettleMs);
+      await enqueueAll(deps.db, deps, 'alert.send', [{ payload, runAt, uniqueKey: alertKey(r.id, alert.user_id) }], { restart: true });
+      return;
+    }
+    const queued = await repo.queuedVerdictAlerts(deps.db, r.id, alert.user_id);
+    const colour = verdictAlert(r);
+    const tell = colour ? queued.filter((a) => a.reason === colour).at(-1) : undefined;
+    const waitBegan = iso(new Date(Date.parse(queued[0]?.created_at ?? alert.created_at) - deps.config.alertSettleMs));
+    // Back to a colour told just before, by way of another: nothing new to tell.
+    const cameBack = tell !== undefined && queued.some((a) => a.reason !== tell.reason) && (await repo.toldSince(deps.db, r.id, alert.user_id, tell.reason, waitBegan));
+    if (!tell || cameBack) {
+      await repo.closeAlerts(
+        deps.db,
+        queued.map((a) => a.id),
+        'dropped',
+        iso(now),
+      );
+      return;
+    }
+    others = queued.filter((a) => a.id !== tell.id).map((a) => a.id);
+    alert = tell;
+  }
   const reports = r && alert.reason === 'report' ? await reportsView(deps, r.account_id, r.id) : [];
   if (!r || !user || user.removed_at || !stillNeeded(r, alert.reason, iso(now).slice(0, 10), reports)) {
-    await repo.closeAlerts(deps.db, [alert.id], 'dropped', iso(now));
+    await repo.closeAlerts(deps.db, [alert.id, ...others], 'dropped', iso(now));
     return;
   }
+  await repo.closeAlerts(deps.db, others, 'dropped', iso(now));
   const d = describe(deps, r, alert.reason, reports, alert.reason === 'report' && (await portalOpened(deps.db, r.id)));
   await sendPeopleEmail(deps.config, alert.id, user.email, d.headline, {
     greeting: greeting(user),

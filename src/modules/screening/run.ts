@@ -2,7 +2,7 @@ import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
-import type { JobPayload } from '../../jobs/kinds.js';
+import { screeningKey, type JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import countries from 'i18n-iso-countries';
@@ -226,7 +226,7 @@ export type Trigger = 'created' | 'updated' | 'payment_event' | 'manual' | 'gues
 
 /** Queues a run in the caller's transaction; runs requested while one waits coalesce. */
 export async function requestScreening(db: Db, deps: Deps, reservationId: string, trigger: Trigger): Promise<void> {
-  await enqueue(db, deps, 'screening.run', { reservation_id: reservationId, trigger }, { uniqueKey: `screen:${reservationId}` });
+  await enqueue(db, deps, 'screening.run', { reservation_id: reservationId, trigger }, { uniqueKey: screeningKey(reservationId) });
   deps.wakeWorker();
 }
 
