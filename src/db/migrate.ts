@@ -33,6 +33,7 @@ import * as m0029 from './migrations/0029-alert-risks.js';
 import * as m0030 from './migrations/0030-authority.js';
 import * as m0031 from './migrations/0031-authority-reports.js';
 import * as m0032 from './migrations/0032-authority-claims.js';
+import * as m0033 from './migrations/0033-declines-handled.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -71,6 +72,7 @@ const STEPS: Record<string, Step> = {
   '0030-authority': m0030,
   '0031-authority-reports': m0031,
   '0032-authority-claims': m0032,
+  '0033-declines-handled': m0033,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -136,6 +136,9 @@ export interface ReservationsTable {
   /** Who made the manual decision (JSON {type, id, name}) and when. */
   decided_by: string | null;
   decided_at: string | null;
+  /** When a person marked a rule's decline handled (the booking cancelled in its channel, the guest told), and who (JSON, as decided_by). */
+  handled_at: string | null;
+  handled_by: string | null;
   created_at: string;
   updated_at: string;
   /** PostgreSQL only: the searchable text, generated from the columns it joins (migration 0002); SQLite keeps it in the full-text index. */

@@ -436,6 +436,35 @@ export async function waitingForDecision(
   return { total: parts.reduce((sum, p) => sum + p.n, 0), byColor, rows };
 }
 
+/**
+ * Reservations a rule declined (no person decided) that are still the host's to act on: not
+ * cancelled, not marked handled, not made with a callback (the system that made them was told),
+ * the stay not over; by check-in (undated last), then id. A range of reservations_queue_idx.
+ */
+export async function declinedByRules(db: Db, accountId: string, w: { today: string; offset: number; limit: number }): Promise<{ total: number; rows: ReservationRow[] }> {
+  const base = () =>
+    db
+      .selectFrom('reservations')
+      .where('account_id', '=', accountId)
+      .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
+      .where('verification_status', '=', 'declined')
+      .where('status', '!=', 'CANCELED')
+      .where('handled_at', 'is', null)
+      .where('callback_url', 'is', null)
+      .where((eb) => eb.or([eb('check_out_date', '>=', w.today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', w.today)])])]));
+  const total = Number((await base().select(countAll().as('n')).executeTakeFirstOrThrow()).n);
+  if (!total) return { total, rows: [] };
+  const rows = (await base()
+    .selectAll()
+    .orderBy(sql`check_in_date is null`)
+    .orderBy('check_in_date')
+    .orderBy('id')
+    .offset(w.offset)
+    .limit(w.limit)
+    .execute()) as ReservationRow[];
+  return { total, rows };
+}
+
 /** Whole reservations of an account by id, in the order given (a search page's rows, with their verdicts). */
 export async function findReservations(db: Db, accountId: string, ids: string[]): Promise<ReservationRow[]> {
   if (!ids.length) return [];

@@ -13,6 +13,7 @@ import type { AccountRow } from '../accounts/repo.js';
 import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
 import { emitWebhook } from '../events/service.js';
+import { findEnabledWebhookUrl } from '../webhooks/repo.js';
 import { planCheckIn } from '../messages/check-in.js';
 import { cancelQueuedMessages, queueGuestMessages } from '../messages/service.js';
 import { requestScreening } from '../screening/run.js';
@@ -143,6 +144,8 @@ export function buildReservation(deps: Deps, account: AccountRow, input: CreateI
     screened_at: null,
     decided_by: null,
     decided_at: null,
+    handled_at: null,
+    handled_by: null,
     created_at: now,
     updated_at: now,
   };
@@ -328,6 +331,27 @@ export async function reviewQueue(deps: Deps, account: AccountRow, page: { from:
     color: page.color,
   });
   return { ...page, total, byColor, rows };
+}
+
+/**
+ * The guests a rule declined that the host still has to act on (repo.declinedByRules): none
+ * where a connected system hears of verdicts (the account's screening webhook), which acts on them.
+ */
+export async function declinedByRules(deps: Deps, account: AccountRow, page: { from: number; size: number }) {
+  if (await findEnabledWebhookUrl(deps.db, account.id, 'screening_webhook_url')) return { ...page, total: 0, rows: [] as ReservationRow[], connected: true };
+  const today = iso(deps.clock()).slice(0, 10);
+  return { ...page, ...(await repo.declinedByRules(deps.db, account.id, { today, offset: page.from, limit: page.size })), connected: false };
+}
+
+/** Marks a rule's decline handled (the booking cancelled in its channel, the guest told): it leaves the queue. */
+export async function markHandled(deps: Deps, actor: Actor, r: ReservationRow): Promise<void> {
+  if (r.verification_status !== 'declined' || r.supervised) throw badRequest('only a decline made by a rule, with no decision of a person, is marked handled');
+  if (r.handled_at) return;
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.updateReservation(tx, r.id, { handled_at: now, handled_by: JSON.stringify({ type: actor.type, id: actor.id, name: actor.name }) });
+    await audit(tx, { account_id: r.account_id, actor, action: 'reservation.decline_handled', subject_id: r.id, at: now });
+  });
 }
 
 /** Reservations of the account by id, in that order; those not found (erased, another account's) left out. */

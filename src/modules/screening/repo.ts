@@ -124,6 +124,33 @@ export async function screenedPerDay(db: Db, accountId: string, since: string): 
   return rows.flatMap((r) => (r.color ? [{ day: r.day, color: r.color, n: Number(r.n) }] : []));
 }
 
+/**
+ * The reservations screenedPerDay counts in [since, until), of one colour or all: their ids, the
+ * one screened last first, a page of them, and how many in all.
+ */
+export async function screenedBetween(
+  db: Db,
+  accountId: string,
+  w: { since: string; until: string; color?: string | undefined; offset: number; limit: number },
+): Promise<{ total: number; ids: string[] }> {
+  const base = () => {
+    const q = db.selectFrom('screening_runs').where('account_id', '=', accountId).where('created_at', '>=', w.since).where('created_at', '<', w.until);
+    return w.color ? q.where('risk_color', '=', w.color) : q.where('risk_color', 'is not', null);
+  };
+  const counted = await base()
+    .select(sql<number | string>`count(distinct reservation_id)`.as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await base()
+    .select('reservation_id')
+    .groupBy('reservation_id')
+    .orderBy(sql`max(created_at)`, 'desc')
+    .orderBy('reservation_id')
+    .offset(w.offset)
+    .limit(w.limit)
+    .execute();
+  return { total: Number(counted.n), ids: rows.map((r) => r.reservation_id) };
+}
+
 /** A note the service itself writes on a reservation (author "guestscreen"). */
 export function systemNote(reservationId: string, text: string, at: string) {
   return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };

@@ -7,7 +7,7 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { latestReadingRef, type ReadingRef } from '../identity/reading.js';
-import { listNotes, screenedPerDay } from './repo.js';
+import { listNotes, screenedBetween, screenedPerDay } from './repo.js';
 import type { Verdict } from './engine.js';
 import { CHECK_NAMES, type CheckResult, type Strength } from './types.js';
 
@@ -133,6 +133,17 @@ export async function emitScreeningEvent(tx: Tx, deps: Deps, r: ReservationRow, 
 
 export const RISK_COLORS = ['green', 'yellow', 'orange', 'red'] as const;
 export type RiskColor = (typeof RISK_COLORS)[number];
+
+/**
+ * The reservations one count of screeningDays counts: screened on `day` (any of the last `days`
+ * without one), with a verdict of `color` (any without one); ids, the one screened last first.
+ */
+export async function screenedGuests(deps: Deps, account: AccountRow, w: { day?: string | undefined; color?: RiskColor | undefined; from: number; size: number }, days = 7) {
+  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
+  const since = w.day ?? iso(new Date(today - (days - 1) * 86_400_000)).slice(0, 10);
+  const until = iso(new Date((w.day ? Date.parse(`${w.day}T00:00:00Z`) : today) + 86_400_000)).slice(0, 10);
+  return screenedBetween(deps.db, account.id, { since, until, color: w.color, offset: w.from, limit: w.size });
+}
 
 /** The last `days` days, oldest first: reservations screened each day by the colour of the verdict. */
 export async function screeningDays(deps: Deps, account: AccountRow, days = 7) {

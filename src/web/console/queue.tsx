@@ -1,21 +1,51 @@
 import { Type } from '@sinclair/typebox';
+import type { VNode } from 'preact';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { dateInWords } from '../../lib/host-messages.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { StringEnum } from '../../http/validation.js';
-import { compositeStatus, outlook, RISK_COLORS, screeningDays } from '../../modules/screening/verdict.js';
+import { compositeStatus, outlook, RISK_COLORS, screenedGuests, screeningDays } from '../../modules/screening/verdict.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';
-import { QUEUE_COLORS, QUEUE_HORIZON_DAYS, reviewQueue, searchWithVerdicts, type QueueColor } from '../../modules/reservations/service.js';
-import { COLOR_WORDS, ColorBadge, ConsolePage, dropEmpty, guestName, Head, Pager, show, STATUS_WORDS, stay } from './shell.js';
+import {
+  declinedByRules,
+  getReservation,
+  markHandled,
+  QUEUE_COLORS,
+  QUEUE_HORIZON_DAYS,
+  reservationsById,
+  reviewQueue,
+  searchWithVerdicts,
+  type QueueColor,
+} from '../../modules/reservations/service.js';
+import { COLOR_WORDS, ColorBadge, ConsolePage, Csrf, CsrfField, dropEmpty, guestName, Head, Pager, seeOther, show, STATUS_WORDS, stay, type Ctx } from './shell.js';
 
 const WEEKDAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 const PAGE = 25;
 const QueueQuery = Type.Object(
-  { from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })), color: Type.Optional(StringEnum([...RISK_COLORS, 'unscreened'] as const)) },
+  {
+    from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    declined_from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    color: Type.Optional(StringEnum([...RISK_COLORS, 'unscreened'] as const)),
+    done: Type.Optional(Type.Literal('handled')),
+  },
   { additionalProperties: false },
 );
+const ScreenedQuery = Type.Object(
+  {
+    from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    color: Type.Optional(StringEnum(RISK_COLORS)),
+    day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Where one count of the week's chart is listed: the guests screened that day (or that week) with that colour (or any). */
+const screenedLink = (color?: string, day?: string) => {
+  const q = new URLSearchParams(Object.entries({ color, day }).filter((e): e is [string, string] => Boolean(e[1])));
+  return `/console/screened${q.size ? `?${q.toString()}` : ''}`;
+};
 
 /** The queue's colour filter: every colour, or one, with how many wait in each. */
 function ColorFilter({ byColor, chosen }: { byColor: Map<QueueColor, number>; chosen: string | undefined }) {
@@ -41,12 +71,12 @@ function ColorFilter({ byColor, chosen }: { byColor: Map<QueueColor, number>; ch
   );
 }
 
-/** One reservation per row: who, when, where, the colour and the strongest risk in words. */
-function ReservationTable({ rows, caption }: { rows: ReservationRow[]; caption: string }) {
+/** One reservation per row: who, when, where, the colour and the strongest risk in words; with `action`, a last column of what to do. */
+function ReservationTable({ rows, caption, action }: { rows: ReservationRow[]; caption: string; action?: (r: ReservationRow) => VNode }) {
   return (
     <table class="cards">
       <caption class="skip">{caption}</caption>
-      <Head columns={['Guest', 'Stay', 'Listing', 'Verdict', 'Top risk']} />
+      <Head columns={['Guest', 'Stay', 'Listing', 'Verdict', 'Top risk', ...(action ? ['Your part'] : [])]} />
       <tbody>
         {rows.map((r) => {
           const o = outlook(r);
@@ -62,6 +92,7 @@ function ReservationTable({ rows, caption }: { rows: ReservationRow[]; caption: 
                 <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
               </td>
               <td data-label="Top risk">{o.top_risks[0] ?? <span class="muted">nothing found</span>}</td>
+              {action ? <td data-label="Your part">{action(r)}</td> : null}
             </tr>
           );
         })}
@@ -96,11 +127,19 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
               {RISK_COLORS.map((c) => {
                 const h = (d.colors[c] / max) * barArea;
                 y -= h;
-                return h > 0 ? <rect x={x} y={y} width={w} height={h} fill={CHART_COLORS[c]} /> : null;
+                return h > 0 ? (
+                  <a href={screenedLink(c, d.day)} aria-label={`${dateInWords(d.day)}: ${d.colors[c]} ${COLOR_WORDS[c]!.toLowerCase()}`}>
+                    <rect x={x} y={y} width={w} height={h} fill={CHART_COLORS[c]} />
+                  </a>
+                ) : null;
               })}
-              <text x={x + w / 2} y={y - 3} text-anchor="middle" font-size="12" fill="#1d2330">
-                {d.total || ''}
-              </text>
+              {d.total ? (
+                <a href={screenedLink(undefined, d.day)} aria-label={`${dateInWords(d.day)}: ${d.total} screened`}>
+                  <text x={x + w / 2} y={y - 3} text-anchor="middle" font-size="12" fill="#1d2330" text-decoration="underline">
+                    {d.total}
+                  </text>
+                </a>
+              ) : null}
               <text x={x + w / 2} y={height - 12} text-anchor="middle" font-size="12" fill="#566075">
                 {WEEKDAY.format(new Date(`${d.day}T00:00:00Z`))}
               </text>
@@ -117,12 +156,47 @@ function WeekChart({ days }: { days: Awaited<ReturnType<typeof screeningDays>> }
           {RISK_COLORS.map((c) => (
             <li>
               <span class={`swatch ${c}`} />
-              {COLOR_WORDS[c]}: {totals[c]}
+              {totals[c] ? (
+                <a href={screenedLink(c)}>
+                  {COLOR_WORDS[c]}: {totals[c]}
+                </a>
+              ) : (
+                `${COLOR_WORDS[c]}: ${totals[c]}`
+              )}
             </li>
           ))}
         </ul>
       </div>
     </div>
+  );
+}
+
+/**
+ * The guests a rule declined: the booking still stands in its channel and the guest has not
+ * heard, so each stays here until the stay is cancelled or someone marks it handled.
+ */
+function DeclinedByRules({ ctx, declined }: { ctx: Ctx; declined: { from: number; size: number; total: number; rows: ReservationRow[] } }) {
+  return (
+    <section class="panel" aria-labelledby="declined-h" id="declined">
+      <h2 id="declined-h">Declined by your rules: {declined.total}</h2>
+      <p class="muted">
+        A rule of yours declined {declined.total === 1 ? 'this guest' : 'these guests'}, but the booking still stands where it was made. Cancel it there and tell the guest, then mark it handled here.
+        A cancelled booking leaves the list by itself.
+      </p>
+      <ReservationTable
+        rows={declined.rows}
+        caption="Guests declined by your rules, still to act on"
+        action={(r) => (
+          <form method="post" action={`/console/reservations/${r.id}/handled`}>
+            <Csrf ctx={ctx} />
+            <button type="submit" class="secondary" aria-label={`Mark ${guestName(r)} handled`}>
+              Mark handled
+            </button>
+          </form>
+        )}
+      />
+      <Pager base="/console" from={declined.from} size={declined.size} total={declined.total} param="declined_from" />
+    </section>
   );
 }
 
@@ -189,25 +263,32 @@ export const queuePages =
       const from = request.query.from ?? 0;
       const chosen = request.query.color;
       const color = chosen === undefined ? undefined : chosen === 'unscreened' ? null : chosen;
-      const [queue, days] = await Promise.all([reviewQueue(deps, request.account, { from, size: PAGE, color }), screeningDays(deps, request.account)]);
+      const [queue, declined, days] = await Promise.all([
+        reviewQueue(deps, request.account, { from, size: PAGE, color }),
+        declinedByRules(deps, request.account, { from: request.query.declined_from ?? 0, size: PAGE }),
+        screeningDays(deps, request.account),
+      ]);
       return show(request, reply, (ctx) => (
-        <ConsolePage ctx={ctx} title="Review queue" section="queue">
+        <ConsolePage ctx={ctx} title="Review queue" section="queue" notice={request.query.done === 'handled' ? 'Marked handled: the guest has left the list.' : undefined}>
           <h1>Waiting for your decision</h1>
           <p class="muted">
             Guests nobody has decided on yet: those whose screening asks for a look, those with a red or orange finding who have not finished the guest portal, and other guests checking in within{' '}
-            {QUEUE_HORIZON_DAYS} days who have not finished it. Red and orange first, then yellow and green, each by check-in date. A decision (yours, or a rule's decline), a cancellation or the end
-            of the stay takes a guest off the list.
+            {QUEUE_HORIZON_DAYS} days who have not finished it. Red and orange first, then yellow and green, each by check-in date. Your decision, a cancellation or the end of the stay takes a guest
+            off the list; a guest your rules declined moves to its own list below, until you have dealt with the booking.
           </p>
           <section class="panel" aria-labelledby="queue-h">
             <h2 id="queue-h">{queue.total ? `${queue.total} waiting` : 'Nothing is waiting'}</h2>
             <ColorFilter byColor={queue.byColor} chosen={chosen} />
             {queue.rows.length ? (
               <ReservationTable rows={queue.rows} caption="Reservations waiting for a decision" />
+            ) : declined.total ? (
+              <p>No guest waits for your decision. Your rules declined the guests below: they still need you.</p>
             ) : (
               <p>Every screened guest has a verdict you do not need to look at. New ones appear here.</p>
             )}
             <Pager base="/console" from={from} size={PAGE} total={queue.total} query={{ color: chosen }} />
           </section>
+          {declined.total ? <DeclinedByRules ctx={ctx} declined={declined} /> : null}
           <section class="panel" aria-labelledby="week-h">
             <h2 id="week-h">The last 7 days</h2>
             <WeekChart days={days} />
@@ -216,6 +297,38 @@ export const queuePages =
             <label for="quick">Find a reservation</label>
             <input id="quick" name="search" type="search" placeholder="Name, e-mail, phone or confirmation code" />
           </form>
+        </ConsolePage>
+      ));
+    });
+
+    app.post(
+      '/console/reservations/:id/handled',
+      { config: { role: 'reviewer' }, schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), body: Type.Object({ ...CsrfField }) } },
+      async (request, reply) => {
+        const r = await getReservation(deps, request.account, request.params.id);
+        await markHandled(deps, request.actor, r);
+        return seeOther(reply, '/console?done=handled');
+      },
+    );
+
+    app.get('/console/screened', { schema: { hide: true, querystring: ScreenedQuery } }, async (request, reply) => {
+      const { color, day } = request.query;
+      const from = request.query.from ?? 0;
+      const found = await screenedGuests(deps, request.account, { day, color, from, size: PAGE });
+      const rows = await reservationsById(deps, request.account, found.ids);
+      const what = `${color ? `${COLOR_WORDS[color]} verdicts` : 'Guests screened'} ${day ? `on ${dateInWords(day)}` : 'in the last 7 days'}`;
+      return show(request, reply, (ctx) => (
+        <ConsolePage ctx={ctx} title={what} section="queue">
+          <h1>{what}</h1>
+          <p class="muted">
+            Each guest screened then with {color ? `a ${COLOR_WORDS[color]!.toLowerCase()} verdict` : 'a verdict'}, the one screened last first; the colour shown is the verdict now.{' '}
+            <a href="/console">Back to the queue</a>
+          </p>
+          <section class="panel" aria-labelledby="screened-h">
+            <h2 id="screened-h">{found.total === 1 ? '1 guest' : `${found.total} guests`}</h2>
+            {rows.length ? <ReservationTable rows={rows} caption={what} /> : <p>No guest was screened with this verdict then.</p>}
+            <Pager base="/console/screened" from={from} size={PAGE} total={found.total} query={{ color, day }} />
+          </section>
         </ConsolePage>
       ));
     });

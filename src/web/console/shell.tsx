@@ -206,9 +206,24 @@ export function ago(at: string, now: Date): string {
 export const when = (at: string | null | undefined) => (at ? dateInWords(at, true) : '—');
 
 /** Previous and next links for a page of `size` rows from `from` out of `total`. */
-export function Pager({ base, from, size, total, query = {} }: { base: string; from: number; size: number; total: number; query?: Record<string, string | undefined> }) {
+export function Pager({
+  base,
+  from,
+  size,
+  total,
+  query = {},
+  param = 'from',
+}: {
+  base: string;
+  from: number;
+  size: number;
+  total: number;
+  query?: Record<string, string | undefined>;
+  /** The query's name for the first row (two lists on one page page apart). */
+  param?: string;
+}) {
   const link = (at: number) => {
-    const q = new URLSearchParams(Object.entries({ ...query, from: String(at) }).filter((e): e is [string, string] => Boolean(e[1])));
+    const q = new URLSearchParams(Object.entries({ ...query, [param]: String(at) }).filter((e): e is [string, string] => Boolean(e[1])));
     return `${base}?${q.toString()}`;
   };
   if (total <= size && from === 0) return null;
