@@ -6,7 +6,7 @@ import { screeningKey } from '../../jobs/kinds.js';
 import { enqueueAll, isWaiting } from '../../jobs/repo.js';
 import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import { markAlerted, reportsToAlert } from '../authority/repo.js';
-import { ALERT_HOURS_BEFORE, isFiled, portalOpened, reportsView, type ReportView } from '../authority/reports.js';
+import { ALERT_HOURS_BEFORE, isFiled, portalOpened, reportsView, stayZone, type ReportView } from '../authority/reports.js';
 import { missingInWords } from '../authority/guests.js';
 import { translator } from '../../i18n/index.js';
 import { newId } from '../../lib/ids.js';
@@ -171,7 +171,7 @@ function describe(deps: Deps, r: ReservationRow, reason: string, reports: Report
     return {
       name,
       late,
-      headline: `${name}: police report ${late ? 'late since' : 'due'} ${due ? momentInWords(due, r.listing_timezone_name) : 'soon'}`,
+      headline: `${name}: police report ${late ? 'late since' : 'due'} ${due ? momentInWords(due, stayZone(r, open[0]?.system ?? '')) : 'soon'}`,
       lines: [
         ['Guest', name],
         ['Stay', `${stay}${where}`],

@@ -5,6 +5,7 @@
  * until the authority has answered. A report is never filed twice on its own: a send is tried
  * again only when nothing reached the authority, and a lot already taken is queried, not resent.
  */
+import { dateInWords } from '../../lib/host-messages.js';
 import { createHash } from 'node:crypto';
 import { withTx, type Db, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
@@ -112,11 +113,17 @@ export type ReportView = ReturnType<typeof reportView>;
  * When a stay's reports fall due: 24 hours from arrival (the time the guest gave, else the start
  * of the arrival day) in the listing's time zone; undefined without an arrival date.
  */
-export function dueAt(r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, arrivalTime?: string): Date | undefined {
+export function dueAt(r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, system: string, arrivalTime?: string): Date | undefined {
   if (!r.check_in_date) return undefined;
   const [h, m] = (arrivalTime ?? '00:00').split(':').map(Number) as [number, number];
-  return new Date(startOfDayIn(r.check_in_date, r.listing_timezone_name).getTime() + ((h + 24) * 60 + m) * 60_000);
+  return new Date(startOfDayIn(r.check_in_date, stayZone(r, system)).getTime() + ((h + 24) * 60 + m) * 60_000);
 }
+
+/** Where each authority's law counts the hours: the mainland's time, for a booking that does not say its listing's zone. */
+const SYSTEM_ZONES: Record<string, string> = { ses: 'Europe/Madrid', alloggiati: 'Europe/Rome' };
+
+/** The time zone a stay's police deadlines are counted and shown in: the listing's, else that of the country whose authority it reports to. */
+export const stayZone = (r: Pick<ReservationRow, 'listing_timezone_name'>, system: string): string | null => r.listing_timezone_name ?? SYSTEM_ZONES[system] ?? null;
 
 const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
 
@@ -143,7 +150,7 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   const system = establishment.system as System;
   const answers = openAnswers(deps, r, await findPortal(tx, r.id));
   const answer = answers.AuthorityReporting?.answer ?? {};
-  const due = dueAt(r, answerText(answers.TimeInfoEdit?.answer, 'arrival_time'));
+  const due = dueAt(r, system, answerText(answers.TimeInfoEdit?.answer, 'arrival_time'));
   const now = deps.clock();
   const arrival = r.check_in_date ?? iso(now).slice(0, 10);
   const count = guestCount(r.number_of_guests);
@@ -216,7 +223,7 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
   }
   const rows = await repo.reportsOf(tx, r.id);
   if (rows.some((x) => x.state === 'ready')) {
-    const arrivalDay = r.check_in_date ? startOfDayIn(r.check_in_date, r.listing_timezone_name) : now;
+    const arrivalDay = r.check_in_date ? startOfDayIn(r.check_in_date, stayZone(r, system)) : now;
     const runAt = opts.now || arrivalDay <= now ? now : arrivalDay;
     await enqueue(tx, deps, 'authority.send', { reservation_id: r.id }, { runAt, uniqueKey: `authority.send:${r.id}:${opts.now ? 'now' : 'arrival'}` });
     if (runAt === now) deps.wakeWorker();
@@ -309,7 +316,7 @@ export function whyNothingGoes(rows: repo.ReportRow[], r: ReservationRow, dataDi
   if (missing.length)
     return { code: 'missing', message: `Nothing sent: the stay goes whole, and ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
   const held = rows[0]!.system === 'alloggiati' ? alloggiatiHold(rows, r, dataDir, now) : null;
-  if (held === 'not_arrived') return { code: held, message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${r.check_in_date}.` };
+  if (held === 'not_arrived') return { code: held, message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${dateInWords(r.check_in_date ?? '')}.` };
   if (held) return { code: held, message: `Nothing sent: ${ALLOGGIATI_FIXES[{ changed: CHANGED, too_late: TOO_LATE, no_tables: NO_TABLES }[held]]}` };
   return null;
 }
@@ -580,7 +587,7 @@ export async function openReportsView(deps: Deps, accountId: string, listingId: 
     listing_id: row.listing_id,
     listing_nickname: row.listing_nickname,
     check_in_date: row.check_in_date,
-    timezone: row.listing_timezone_name,
+    timezone: stayZone(row, row.system),
     booked_by: row.guest_full_name,
   }));
   const day = now.getTime() + 86_400_000;

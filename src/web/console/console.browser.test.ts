@@ -126,15 +126,18 @@ describe(`host console in a real browser (${dbKind})`, { skip: haveChromium ? fa
 
     const { context, page } = await newPage(false);
     await signIn(page, base, hostB.account.email);
-    const order = await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')));
-    // Guests the screening declined (the blocklisted one, the host's rule) are decided: not waiting.
+    const order = await page.$$eval('[aria-labelledby=queue-h] tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')));
+    // Guests the screening declined (the blocklisted one, the host's rule) are decided: not waiting for a decision,
+    // but the booking still stands, so they are listed apart as the host's to deal with.
     assert.ok(!order.includes(declined) && !order.includes(red.json.id), 'a declined guest is not waiting');
+    const toDealWith = await page.$$eval('#declined tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation')));
+    assert.deepEqual(toDealWith.sort(), [declined, red.json.id].sort());
     assert.deepEqual(order, [orangeSoon, orangeLater, greenSoon]);
     const chips = (await page.textContent('nav.chips')) ?? '';
     assert.match(chips, /All \(3\).*Red \(0\).*Orange \(2\).*Yellow \(0\).*Green \(1\)/s);
     await snap(page, 'queue-by-colour');
     await Promise.all([page.waitForURL(/color=orange/), page.click('nav.chips a:has-text("Orange")')]);
-    assert.deepEqual(await page.$$eval('tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [orangeSoon, orangeLater]);
+    assert.deepEqual(await page.$$eval('[aria-labelledby=queue-h] tr[data-reservation]', (rows) => rows.map((r) => r.getAttribute('data-reservation'))), [orangeSoon, orangeLater]);
     assert.equal(await page.textContent('#queue-h'), '2 waiting');
     // The reservations page filters by colour too.
     await page.goto(`${base}/console/reservations?risk_color=red`);

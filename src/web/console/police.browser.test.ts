@@ -181,4 +181,27 @@ describe(`police reporting set up in the console (${dbKind})`, { skip: haveChrom
     const pdf = await host.request.get(`${base}/console/reservations/${id}/authority-receipts/${rome()}`);
     assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-');
   });
+
+  it('shows a booking’s police deadline in the listing’s time and its arrival in words, and on a phone leads to the reports from the top of the page', async () => {
+    // The booking does not say its listing's time zone: the deadline counts, and reads, in Italy's.
+    const r = await call(t, 'POST', '/v1/reservations', {
+      key: me.key,
+      body: { listing_id: 'roma-monti', number_of_guests: 1, check_in_date: after2(rome()), check_out_date: after2(after2(rome())), guest: { first_name: 'Chiara', last_name: 'Neri' } },
+    });
+    assert.equal(r.status, 200, r.body);
+    await host.setViewportSize(PHONE);
+    await host.goto(`${base}/console/reservations/${r.json.id}`);
+    const due = (await host.locator('#reports td[data-label=Due]').first().textContent()) ?? '';
+    assert.doesNotMatch(due, /UTC/, `the deadline in the listing's time: ${due}`);
+    assert.match(due, /00:00 (CET|CEST|GMT\+1|GMT\+2)/);
+    const contents = host.getByRole('navigation', { name: 'On this page' });
+    await contents.getByRole('link', { name: /Police reports/ }).click();
+    await host.waitForURL(/#reports-h$/);
+    const top = await host.locator('#reports-h').evaluate((h) => h.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 200, `the reports' heading is at the top of the screen (${top} px)`);
+    await snap(host, 'console-reservation-contents');
+    await host.goto(`${base}/console/reports`);
+    assert.match((await host.textContent('main')) ?? '', /Chiara Neri[\s\S]*arrives \d{1,2} [A-Z][a-z]+ \d{4}/);
+    await host.setViewportSize({ width: 1280, height: 900 });
+  });
 });

@@ -20,7 +20,7 @@ const STATE_WORDS: Record<ReportView['state'], [string, string]> = {
 };
 
 /** A report's state, with what is missing, the receipt, or the authority's refusal and what to do. */
-export function ReportState({ report, reservationId }: { report: ReportView; reservationId: string }) {
+export function ReportState({ report, reservationId, timeZone }: { report: ReportView; reservationId: string; timeZone: string | null | undefined }) {
   const [words, color] = STATE_WORDS[report.state];
   return (
     <>
@@ -29,7 +29,7 @@ export function ReportState({ report, reservationId }: { report: ReportView; res
       {report.state === 'missing' && report.missing.length ? <p class="report-missing">The guest has not given: {missingInWords(report.missing, ENGLISH)}.</p> : null}
       {report.state === 'accepted' && report.receipt && report.system === 'alloggiati' ? (
         <p>
-          Filed {when(report.answered_at)}: on the{' '}
+          Filed {when(report.answered_at, timeZone)}: on the{' '}
           <a href={`/console/reservations/${reservationId}/authority-receipts/${report.receipt}`} class="receipt">
             receipt of {report.receipt} (PDF)
           </a>
@@ -37,7 +37,7 @@ export function ReportState({ report, reservationId }: { report: ReportView; res
         </p>
       ) : report.state === 'accepted' && report.receipt ? (
         <p>
-          Receipt <code class="receipt">{report.receipt}</code>, {when(report.answered_at)}.
+          Receipt <code class="receipt">{report.receipt}</code>, {when(report.answered_at, timeZone)}.
         </p>
       ) : null}
       {report.error ? (
@@ -75,7 +75,7 @@ function ReportTable({ id, items }: { id: string; items: Item[] }) {
             </td>
             <td data-label="Report">
               <span class="muted">{x.system_name}: </span>
-              <ReportState report={x} reservationId={x.reservation_id} />
+              <ReportState report={x} reservationId={x.reservation_id} timeZone={x.timezone} />
             </td>
             <td data-label="Due">{momentInWords(x.due_at, x.timezone)}</td>
           </tr>

@@ -1,5 +1,5 @@
 import { establishmentFor } from '../../modules/authority/repo.js';
-import { receiptPdf, reportsView, sendNow, type ReportView } from '../../modules/authority/reports.js';
+import { receiptPdf, reportsView, sendNow, stayZone, type ReportView } from '../../modules/authority/reports.js';
 import { ReportState } from './reports.js';
 import { deadline, PoliceDetails, POLICE_DONE } from './police.js';
 import { Type } from '@sinclair/typebox';
@@ -243,7 +243,7 @@ function Risks({ r }: { r: ReservationRow }) {
   );
 }
 
-function History({ runs }: { runs: Decisions }) {
+function History({ runs, timeZone }: { runs: Decisions; timeZone: string | null }) {
   if (!runs.length) return <p>No screening run yet.</p>;
   return (
     <table class="cards">
@@ -253,7 +253,7 @@ function History({ runs }: { runs: Decisions }) {
           const v = run.verdict as Verdict;
           return (
             <tr>
-              <td data-label="When">{when(run.created_at)}</td>
+              <td data-label="When">{when(run.created_at, timeZone)}</td>
               <td data-label="Why">{TRIGGER_WORDS[run.trigger] ?? run.trigger}</td>
               <td data-label="Verdict">
                 <ColorBadge color={v.risk_color} label={`${COLOR_WORDS[v.risk_color] ?? v.risk_color} · ${STATUS_WORDS[v.status === 'pending' ? 'pending' : v.status] ?? v.status}`} />
@@ -281,7 +281,7 @@ function GuestPortal({ r, portal, progress }: { r: ReservationRow; portal: Porta
     <>
       <p>
         The guest portal is <strong id="portal-status">{words[progress.status] ?? progress.status}</strong>
-        {portal.completed_at ? ` (${when(portal.completed_at)})` : ''}.
+        {portal.completed_at ? ` (${when(portal.completed_at, r.listing_timezone_name)})` : ''}.
       </p>
       {screens.length ? (
         <table class="cards">
@@ -335,9 +335,9 @@ function PoliceReports({ ctx, r, reports, details }: { ctx: Ctx; r: ReservationR
                 <td data-label="Guest">{x.guest_name || `Guest ${x.guest}`}</td>
                 <td data-label="Report">
                   <span class="muted">{x.system_name}: </span>
-                  <ReportState report={x} reservationId={r.id} />
+                  <ReportState report={x} reservationId={r.id} timeZone={stayZone(r, x.system)} />
                 </td>
-                <td data-label="Due">{deadline(x.due_at, r.listing_timezone_name)}</td>
+                <td data-label="Due">{deadline(x.due_at, stayZone(r, x.system))}</td>
               </tr>
             ))}
           </tbody>
@@ -359,12 +359,12 @@ function PoliceReports({ ctx, r, reports, details }: { ctx: Ctx; r: ReservationR
 }
 
 /** A message's way and state as it truly stands: one written to the outbox reached nobody. */
-function messageState(m: { method: string; via: string; status: string; sendAfter: string; updated: string }) {
+function messageState(m: { method: string; via: string; status: string; sendAfter: string; updated: string }, timeZone: string | null) {
   const way = m.method === 'sms' ? 'text message' : 'e-mail';
-  if (m.status === 'queued') return `${way}, to be sent ${when(m.sendAfter)}`;
-  if (m.status === 'canceled') return `${way}, not sent: no longer needed (${when(m.updated)})`;
-  if (m.via === 'outbox') return `${way}, not delivered: written to the outbox, as no ${m.method === 'sms' ? 'SMS service' : 'mail server'} is set up (${when(m.updated)})`;
-  return `${way}, sent ${when(m.updated)}`;
+  if (m.status === 'queued') return `${way}, to be sent ${when(m.sendAfter, timeZone)}`;
+  if (m.status === 'canceled') return `${way}, not sent: no longer needed (${when(m.updated, timeZone)})`;
+  if (m.via === 'outbox') return `${way}, not delivered: written to the outbox, as no ${m.method === 'sms' ? 'SMS service' : 'mail server'} is set up (${when(m.updated, timeZone)})`;
+  return `${way}, sent ${when(m.updated, timeZone)}`;
 }
 
 /**
@@ -383,7 +383,7 @@ function checkFormLink(r: ReservationRow, id: Identification, form: 'background-
 }
 
 /** The background checks and news searches ordered from this page, each linked to its report. */
-function OrderedChecks({ list }: { list: Awaited<ReturnType<typeof checksOfReservation>> }) {
+function OrderedChecks({ list, timeZone }: { list: Awaited<ReturnType<typeof checksOfReservation>>; timeZone: string | null }) {
   if (!list.length) return null;
   return (
     <>
@@ -397,7 +397,7 @@ function OrderedChecks({ list }: { list: Awaited<ReturnType<typeof checksOfReser
                 {c.type === 'adverse_media' ? 'News search' : 'Background check'}: {c.name}
               </a>{' '}
               <span class="muted">
-                started {when(c.start_date)}, {CHECK_STATE_WORDS[c.status] ?? c.status}
+                started {when(c.start_date, timeZone)}, {CHECK_STATE_WORDS[c.status] ?? c.status}
                 {c.risk_status === 'REVIEW' ? ': found something' : c.risk_status === 'CLEARED' ? ': nothing found' : ''}
               </span>
             </li>
@@ -722,6 +722,23 @@ async function confirmDecline(deps: Deps, ctx: Ctx, r: ReservationRow, reason: s
   );
 }
 
+/** The page's parts as links at its top: on a phone the police reports are thousands of pixels down. */
+function Contents({ parts }: { parts: ([string, string] | null)[] }) {
+  return (
+    <nav class="chips contents" aria-label="On this page">
+      {parts.flatMap((p) =>
+        p
+          ? [
+              <a class="chip" href={`#${p[0]}`}>
+                {p[1]}
+              </a>,
+            ]
+          : [],
+      )}
+    </nav>
+  );
+}
+
 async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: string | undefined) {
   const flagged = (storedVerdict(r)?.details.sanctions?.findings.length ?? 0) > 0;
   const [progress, runs, notes, { payments, seen }, messages, portal, entries, read, ordered, reports, establishment, details] = await Promise.all([
@@ -748,6 +765,8 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
   const now = deps.clock();
   const base = `/console/reservations/${r.id}`;
   const deposit = payments.security_deposit;
+  // The times a host reads here, in the listing's time zone (that of its police's country, if the booking gives none).
+  const zone = establishment ? stayZone(r, establishment.system) : r.listing_timezone_name;
   return (
     <ConsolePage ctx={ctx} title={guestName(r)} section="queue" notice={notice}>
       <p>
@@ -761,6 +780,22 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
         {r.guest_email ? ` · ${r.guest_email}` : ''}
         {r.guest_phone ? ` · ${r.guest_phone}` : ''}
       </p>
+      <Contents
+        parts={[
+          ['verdict-h', 'Verdict'],
+          ['checks-h', 'Checks'],
+          read ? ['document-h', 'Document'] : null,
+          entries.length ? ['entries-h', 'Listed entries'] : null,
+          ['rules-h', 'Rules'],
+          ['notes-h', notes.length ? `Notes (${notes.length})` : 'Notes'],
+          ['portal-h', 'Guest portal'],
+          reports.length || establishment ? ['reports-h', reports.some((x) => x.late) ? 'Police reports (late)' : 'Police reports'] : null,
+          ['payments-h', 'Payments'],
+          ['messages-h', 'Messages'],
+          ['history-h', 'History'],
+          ['block-h', 'Blocklist'],
+        ]}
+      />
       <section class="panel" aria-labelledby="verdict-h">
         <h2 id="verdict-h">
           Verdict: <ColorBadge color={o.risk_color} label={`${COLOR_WORDS[o.risk_color]} · ${STATUS_WORDS[status] ?? status}`} />
@@ -804,7 +839,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       <section class="panel" aria-labelledby="checks-h">
         <h2 id="checks-h">The checks</h2>
         <Checks r={r} />
-        <OrderedChecks list={ordered} />
+        <OrderedChecks list={ordered} timeZone={zone} />
         <p>
           <a id="background-check" href={checkFormLink(r, identification, 'background-h')}>
             Run a background check on {guestName(r)}
@@ -861,7 +896,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
               <li>
                 {n.text}{' '}
                 <small>
-                  — {n.author_type === 'system' ? 'guestscreen' : n.author_name}, {when(n.timestamp)}
+                  — {n.author_type === 'system' ? 'guestscreen' : n.author_name}, {when(n.timestamp, zone)}
                 </small>
               </li>
             ))}
@@ -913,7 +948,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
             <ul class="plain">
               {messages.map((m) => (
                 <li>
-                  {m.message.subject} <small>— {messageState(m)}</small>
+                  {m.message.subject} <small>— {messageState(m, zone)}</small>
                 </li>
               ))}
             </ul>
@@ -943,7 +978,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
       </div>
       <section class="panel" aria-labelledby="history-h">
         <h2 id="history-h">Decision history</h2>
-        <History runs={runs} />
+        <History runs={runs} timeZone={zone} />
       </section>
       <section class="panel" aria-labelledby="block-h">
         <h2 id="block-h">Do not host this guest again</h2>

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
-import { dateInWords } from '../../lib/host-messages.js';
+import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { guestNameOf } from '../../modules/reservations/views.js';
@@ -203,7 +203,8 @@ export function ago(at: string, now: Date): string {
   return 'just now';
 }
 
-export const when = (at: string | null | undefined) => (at ? dateInWords(at, true) : '—');
+/** A moment in words: in the listing's time zone where one is given (what a host of that place reads), in UTC otherwise. */
+export const when = (at: string | null | undefined, timeZone?: string | null) => (at ? (timeZone ? momentInWords(at, timeZone) : dateInWords(at, true)) : '—');
 
 /** Previous and next links for a page of `size` rows from `from` out of `total`. */
 export function Pager({
