@@ -77,24 +77,57 @@ function authorityDefaults(deps: Deps, p: Portal, read: Record<string, string> |
   const r = p.reservation;
   const id = { ...openIdentification(deps, r), ...read } as Record<string, string | undefined>;
   const typed = p.answers.IDVerification?.answer ?? {};
-  const pick = (k: string) => (typeof typed[k] === 'string' ? typed[k] : undefined) ?? id[k];
+  const about = p.answers.AboutYou?.answer ?? {};
+  const given = (a: Answer, k: string) => (typeof a[k] === 'string' && a[k] !== '' ? a[k] : undefined);
+  const pick = (k: string) => given(typed, k) ?? id[k] ?? given(about, k);
   const type = pick('document_type');
   const nationality = pick('nationality');
   // A national identity card is Spain's DNI for a Spaniard; SES takes other nations' cards as "another document".
   const sesType = type === 'passport' ? 'passport' : type === 'id_card' && nationality === 'ES' ? 'es_nif' : type ? 'other' : undefined;
+  const lastName = pick('last_name') ?? r.guest_last_name ?? undefined;
+  // SES asks a Spanish document's two surnames apart: the zone, the printed page or the booking
+  // give them in one (a first guess the guest can correct).
+  const [first, second] = p.authority?.system === 'ses' && twoSurnamed(nationality) ? splitSurnames(lastName) : [lastName, undefined];
   const out: Record<string, string | undefined> = {
     first_name: pick('first_name') ?? r.guest_first_name ?? undefined,
-    last_name: pick('last_name') ?? r.guest_last_name ?? undefined,
+    last_name: first,
+    second_last_name: pick('second_last_name') ?? second,
     birth_date: pick('birth_date'),
     nationality,
     document_type: p.authority?.system === 'ses' ? sesType : type === 'residence_permit' ? undefined : type,
     document_number: pick('document_number'),
     document_country: p.authority?.system === 'alloggiati' ? nationality : undefined,
-    email: r.guest_email ?? undefined,
-    phone: r.guest_phone ?? undefined,
-    address: id.address,
+    sex: id.sex,
+    email: given(about, 'email') ?? r.guest_email ?? undefined,
+    phone: given(about, 'phone') ?? r.guest_phone ?? undefined,
+    address: pick('address'),
   };
   return Object.fromEntries(Object.entries(out).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+}
+
+/** Nations whose people carry two surnames, the father's then the mother's (Spain and Spanish-speaking America); unknown, a guess. */
+const TWO_SURNAMES = new Set(['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'VE', 'EC', 'GT', 'CU', 'BO', 'DO', 'HN', 'PY', 'SV', 'NI', 'CR', 'PA', 'UY', 'PR', 'GQ']);
+const twoSurnamed = (nationality: string | undefined) => nationality === undefined || TWO_SURNAMES.has(nationality);
+/** Particles that belong to the surname after them: de la Fuente, del Río, y Gasset. */
+const SURNAME_PARTICLES = new Set(['de', 'del', 'la', 'las', 'los', 'y', 'san', 'da', 'do', 'dos', 'das']);
+
+/**
+ * A Spanish double surname in its two: "López Fernández" is López and Fernández, "García de la
+ * Fuente" García and de la Fuente. Anything but two surnames (one, or three) stays whole.
+ */
+export function splitSurnames(surname: string | undefined): [string | undefined, string | undefined] {
+  const words = (surname ?? '').trim().split(/\s+/).filter(Boolean);
+  const parts: string[] = [];
+  let pending = '';
+  for (const w of words) {
+    if (SURNAME_PARTICLES.has(w.toLowerCase())) pending = pending ? `${pending} ${w}` : w;
+    else {
+      parts.push(pending ? `${pending} ${w}` : w);
+      pending = '';
+    }
+  }
+  if (pending || parts.length !== 2) return [surname, undefined];
+  return [parts[0], parts[1]];
 }
 
 const asForm = (a: Answer | undefined): Record<string, string> =>
@@ -177,29 +210,70 @@ function PreviewBar({ v, p }: { v: View; p: Portal }) {
   );
 }
 
-function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: Record<string, string>; saved: Answer | undefined }) {
+/** A problem with what the guest sent, and the field it is about ('' for the step as a whole). */
+export type FieldProblem = { field: string; message: string };
+
+/**
+ * The problems of a form sent back, as the GOV.UK error summary gives them: at the top, focused,
+ * each a link to its field, which says the problem again beside it. A long form on a phone is
+ * thousands of pixels: a list at its top alone leaves the guest looking for the field.
+ */
+function ErrorSummary({ t, problems, fields }: { t: Translator; problems: readonly FieldProblem[]; fields: readonly Field[] }) {
+  if (!problems.length) return null;
+  const known = new Set(fields.map((f) => f.name));
+  return (
+    <div class="error error-summary" role="alert" aria-labelledby="error-summary-title" tabindex={-1} autofocus>
+      <h2 id="error-summary-title">{t.t('portal.problems.title')}</h2>
+      <ul>
+        {problems.map((x) => (
+          <li>{known.has(x.field) ? <a href={`#f_${x.field}`}>{x.message}</a> : x.message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function FieldInput({ t, f, values, saved, error }: { t: Translator; f: Field; values: Record<string, string>; saved: Answer | undefined; error?: string | undefined }) {
   const id = `f_${f.name}`;
   const value = values[f.name] ?? '';
   const text = t.t(f.label, f.labelValues);
+  // A field in error says so beside it, in words a screen reader reads with the field.
+  const invalid = error ? { 'aria-invalid': 'true' as const, 'aria-describedby': `${id}-error` } : {};
   const label = (
-    <label for={id}>
-      {text}
-      {f.required ? null : <small> {t.t('portal.optional')}</small>}
-    </label>
+    <>
+      <label for={id}>
+        {text}
+        {f.required ? null : <small> {t.t('portal.optional')}</small>}
+      </label>
+      {error ? (
+        <p class="field-error" id={`${id}-error`}>
+          <span class="skip">{t.t('portal.problems.prefix')} </span>
+          {error}
+        </p>
+      ) : null}
+    </>
   );
   const help = f.help ? <small class="hint">{t.t(f.help)}</small> : null;
   switch (f.kind) {
     case 'checkbox':
       return (
-        <label class="check">
-          <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} /> <span>{text}</span>
-        </label>
+        <>
+          {error ? (
+            <p class="field-error" id={`${id}-error`}>
+              <span class="skip">{t.t('portal.problems.prefix')} </span>
+              {error}
+            </p>
+          ) : null}
+          <label class="check">
+            <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} {...invalid} /> <span>{text}</span>
+          </label>
+        </>
       );
     case 'select':
       return (
         <>
           {label}
-          <select id={id} name={f.name} required={f.required}>
+          <select id={id} name={f.name} required={f.required} {...invalid}>
             <option value="">{t.t('portal.choose')}</option>
             {(f.options ?? []).map(([v, l]) => (
               <option value={v} selected={v === value}>
@@ -217,7 +291,18 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
       return (
         <>
           {label}
-          <input type="text" id={id} name={f.name} list="countries" value={shown} required={f.required} maxLength={f.maxLength} autocomplete="off" placeholder={t.t('portal.country.placeholder')} />
+          <input
+            type="text"
+            id={id}
+            name={f.name}
+            list="countries"
+            value={shown}
+            required={f.required}
+            maxLength={f.maxLength}
+            autocomplete="off"
+            placeholder={t.t('portal.country.placeholder')}
+            {...invalid}
+          />
           {help}
         </>
       );
@@ -226,7 +311,7 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
       return (
         <>
           {label}
-          <textarea id={id} name={f.name} required={f.required} maxLength={f.maxLength ?? 2000} value={value} />
+          <textarea id={id} name={f.name} required={f.required} maxLength={f.maxLength ?? 2000} value={value} {...invalid} />
           {help}
         </>
       );
@@ -238,9 +323,9 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
           {label}
           {f.capture ? (
             // The phone's front camera for a selfie; a computer offers its files.
-            <input type="file" id={id} name={f.name} accept="image/*" capture={f.capture} required={f.required && !has} />
+            <input type="file" id={id} name={f.name} accept="image/*" capture={f.capture} required={f.required && !has} {...invalid} />
           ) : (
-            <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} />
+            <input type="file" id={id} name={f.name} accept="image/jpeg,image/png,image/webp,image/heic,application/pdf" required={f.required && !has} {...invalid} />
           )}
           <small class="hint">
             {has ? `${t.t('portal.file.saved', { name: kept.filename })} ` : ''}
@@ -253,7 +338,7 @@ function FieldInput({ t, f, values, saved }: { t: Translator; f: Field; values: 
       return (
         <>
           {label}
-          <input type={f.kind as string as 'text'} id={id} name={f.name} value={value} required={f.required} maxLength={f.maxLength} />
+          <input type={f.kind as string as 'text'} id={id} name={f.name} value={value} required={f.required} maxLength={f.maxLength} {...invalid} />
           {help}
         </>
       );
@@ -316,7 +401,7 @@ const warningsKey = (list: readonly DocumentProblem[]) => list.map((w) => w.code
  * A step's form. `read`: what was read from the document's photo, shown on an identity screen the
  * guest has not answered (documentPrefill); a form sent back with problems shows what was sent.
  */
-function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: Record<string, string> | undefined, problems: string[], read: Record<string, string> | null = null) {
+function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: Record<string, string> | undefined, problems: FieldProblem[], read: Record<string, string> | null = null) {
   const { p, t } = v;
   const r = p.reservation;
   const def = SCREEN_DEFS[screen];
@@ -345,7 +430,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       )}
       {screen === 'HouseRules' ? <TermsText t={t} terms={p.profile.house_rules} p={p} /> : null}
       {screen === 'UsageAgreement' ? <TermsText t={t} terms={p.profile.usage_agreement} p={p} /> : null}
-      <Problems list={problems} />
+      <ErrorSummary t={t} problems={problems} fields={fields} />
       <Warnings t={t} p={p} list={warnings} />
       <form method="post" action={v.preview ? undefined : `/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data" inert={v.preview ? true : undefined}>
         {screen === 'Selfie' ? <Camera t={t} /> : null}
@@ -353,7 +438,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
           <>
             {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
             {/* Under its guest's heading, a field goes by its own name ("Nombre", not "Huésped 2: nombre"). */}
-            <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} />
+            <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
           </>
         ))}
         {fields.some((f) => f.kind === 'country') ? (
@@ -742,7 +827,7 @@ export const portalPages =
       if (p.row?.completed_at && reopenedStep(p) !== screen) return sendPage(reply, await donePage(deps, v), 409);
       const { fields, uploads, tooLarge } = await readBody(request, t);
       if (tooLarge) {
-        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 })]), 413);
+        return sendPage(reply, stepPage(deps, v, screen, fields, [{ field: '', message: t.t('error.portal.too_large', { mb: MAX_FILE_BYTES / 1024 / 1024 }) }]), 413);
       }
       const skip = fields.action === 'skip';
       // New photos of the document are read, a new selfie compared with it; one the reader cannot
@@ -752,21 +837,10 @@ export const portalPages =
       if (refused) {
         // A photo too small to read is a photo: it is asked for again larger, not in another format.
         const small = refused.code === 'unprocessable';
-        return sendPage(reply, stepPage(deps, v, screen, fields, [t.t(small ? 'reading.too_small' : 'reading.refused')]), small ? 422 : 415);
+        return sendPage(reply, stepPage(deps, v, screen, fields, [{ field: photos[0]?.part ?? '', message: t.t(small ? 'reading.too_small' : 'reading.refused') }]), small ? 422 : 415);
       }
       const result = await saveStep(deps, p, t, screen, fields, uploads, skip);
-      if (!result.ok)
-        return sendPage(
-          reply,
-          stepPage(
-            deps,
-            v,
-            screen,
-            result.form,
-            result.problems.map((x) => x.message),
-          ),
-          400,
-        );
+      if (!result.ok) return sendPage(reply, stepPage(deps, v, screen, result.form, result.problems), 400);
       // A document with a problem the guest can act on is shown again at once, saved, with what
       // to do; saving it again unchanged goes on (the host sees the finding either way).
       if (photos.some((x) => x.side === 'front')) {

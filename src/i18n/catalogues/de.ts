@@ -47,6 +47,8 @@ const de: Catalogue = {
   'error.portal.over': 'Dieser Aufenthalt ist vorbei, und sein Gästeportal ist geschlossen.',
   'error.portal.completed': 'Sie haben Ihre Antworten bereits gesendet; Ihr Gastgeber hat sie.',
   'error.portal.missing': 'Erledigen Sie zuerst diese Schritte: {steps}.',
+  'portal.problems.title': 'Es gibt ein Problem',
+  'portal.problems.prefix': 'Fehler:',
   'error.portal.required': 'Dieser Schritt ist erforderlich und kann nicht übersprungen werden.',
   'error.portal.too_large': 'Eine Datei ist größer als {mb} MB. Wählen Sie eine kleinere.',
   'error.signup.not_found': 'Dieser Registrierungslink ist ungültig. Prüfen Sie, ob Sie die ganze Adresse kopiert haben.',

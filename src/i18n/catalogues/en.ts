@@ -51,6 +51,8 @@ const en = {
   'error.portal.over': 'This stay is over, and its guest portal is closed.',
   'error.portal.completed': 'You already sent your answers; your host has them.',
   'error.portal.missing': 'Complete these steps first: {steps}.',
+  'portal.problems.title': 'There is a problem',
+  'portal.problems.prefix': 'Error:',
   'error.portal.required': 'This step is required; it cannot be skipped.',
   'error.portal.too_large': 'A file is larger than {mb} MB. Choose a smaller one.',
   'error.signup.not_found': 'This signup link is not valid. Check that you copied the whole address.',

@@ -49,6 +49,8 @@ const es: Catalogue = {
   'error.portal.over': 'Esta estancia ha terminado y su portal del huésped está cerrado.',
   'error.portal.completed': 'Ya enviaste tus respuestas; tu anfitrión las tiene.',
   'error.portal.missing': 'Completa antes estos pasos: {steps}.',
+  'portal.problems.title': 'Hay un problema',
+  'portal.problems.prefix': 'Error:',
   'error.portal.required': 'Este paso es obligatorio; no se puede omitir.',
   'error.portal.too_large': 'Un archivo supera los {mb} MB. Elige uno más pequeño.',
   'error.signup.not_found': 'Este enlace de registro no es válido. Comprueba que has copiado la dirección entera.',

@@ -49,6 +49,8 @@ const fr: Catalogue = {
   'error.portal.over': 'Ce séjour est terminé et son portail voyageur est fermé.',
   'error.portal.completed': 'Vous avez déjà envoyé vos réponses ; votre hôte les a.',
   'error.portal.missing': 'Terminez d’abord ces étapes : {steps}.',
+  'portal.problems.title': 'Il y a un problème',
+  'portal.problems.prefix': 'Erreur :',
   'error.portal.required': 'Cette étape est obligatoire ; elle ne peut pas être passée.',
   'error.portal.too_large': 'Un fichier dépasse {mb} Mo. Choisissez-en un plus petit.',
   'error.signup.not_found': 'Ce lien d’inscription n’est pas valide. Vérifiez que vous avez copié l’adresse en entier.',

@@ -49,6 +49,8 @@ const it: Catalogue = {
   'error.portal.over': 'Questo soggiorno è terminato e il suo portale ospiti è chiuso.',
   'error.portal.completed': 'Hai già inviato le tue risposte; il tuo host le ha ricevute.',
   'error.portal.missing': 'Completa prima questi passi: {steps}.',
+  'portal.problems.title': 'C’è un problema',
+  'portal.problems.prefix': 'Errore:',
   'error.portal.required': 'Questo passo è obbligatorio; non si può saltare.',
   'error.portal.too_large': 'Un file supera i {mb} MB. Scegline uno più piccolo.',
   'error.signup.not_found': 'Questo link di registrazione non è valido. Controlla di aver copiato l’indirizzo per intero.',

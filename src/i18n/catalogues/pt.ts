@@ -47,6 +47,8 @@ const pt: Catalogue = {
   'error.portal.over': 'Esta estadia terminou e o seu portal do hóspede está fechado.',
   'error.portal.completed': 'Já enviou as suas respostas; o seu anfitrião já as tem.',
   'error.portal.missing': 'Conclua primeiro estes passos: {steps}.',
+  'portal.problems.title': 'Há um problema',
+  'portal.problems.prefix': 'Erro:',
   'error.portal.required': 'Este passo é obrigatório; não pode ser saltado.',
   'error.portal.too_large': 'Um ficheiro tem mais de {mb} MB. Escolha um mais pequeno.',
   'error.signup.not_found': 'Esta ligação de registo não é válida. Verifique se copiou o endereço inteiro.',

@@ -128,16 +128,24 @@ export async function documentPrefill(deps: Deps, p: Portal, screen: Screen): Pr
 }
 
 /**
- * The steps in the order the guest meets them: the spec's, but for the photo of the document,
- * which comes before the typed details of the document, so that what is read from it fills them
- * in, and the selfie right after it, compared with it.
+ * The steps in the order the guest meets them: the spec's, but the document first. Its photo
+ * comes before the typed details of the document, so that what is read from it fills them in,
+ * with the selfie right after it, compared with it; and the police step comes after all of
+ * them, filled in from what they gave, so that nothing is asked twice.
  */
-function portalOrder(steps: Screen[]): Screen[] {
+export function portalOrder(steps: Screen[]): Screen[] {
   const photo = steps.indexOf('IDCollection');
   const typed = steps.indexOf('IDVerification');
-  if (photo < 0 || typed < 0 || photo < typed) return steps;
-  const moved: Screen[] = steps.includes('Selfie') ? ['IDCollection', 'Selfie'] : ['IDCollection'];
-  return [...steps.slice(0, typed), ...moved, ...steps.slice(typed).filter((s) => !moved.includes(s))];
+  let ordered = steps;
+  if (photo >= 0 && typed >= 0 && photo > typed) {
+    const moved: Screen[] = steps.includes('Selfie') ? ['IDCollection', 'Selfie'] : ['IDCollection'];
+    ordered = [...steps.slice(0, typed), ...moved, ...steps.slice(typed).filter((s) => !moved.includes(s))];
+  }
+  const identity = ['IDCollection', 'Selfie', 'IDVerification'].map((s) => ordered.indexOf(s as Screen)).filter((i) => i >= 0);
+  const police = ordered.indexOf('AuthorityReporting');
+  if (police < 0 || !identity.length || police > Math.max(...identity)) return ordered;
+  const last = Math.max(...identity);
+  return [...ordered.slice(0, police), ...ordered.slice(police + 1, last + 1), 'AuthorityReporting', ...ordered.slice(last + 1)];
 }
 
 /** "MUELLER" as "Mueller": the zone's capitals as a name is written. */
@@ -155,6 +163,7 @@ function answersFromDocument(d: ReadDocument): Record<string, string> {
     // Germany's code in the zone is D, not DEU.
     nationality: nationality === 'D' ? 'DE' : (countryCode(nationality) ?? ''),
     birth_date: d.birth_date.value ?? '',
+    sex: d.sex.value === 'M' ? 'male' : d.sex.value === 'F' ? 'female' : '',
     expiry_date: d.expiry_date.value ?? '',
     mrz: d.zone.join('\n'),
   };
