@@ -321,6 +321,7 @@ const FORMS: Record<string, Record<string, string>> = {
  * has, a guest with no address), with the words their handler's 400 says it in.
  */
 const WRONG_ON_PURPOSE: Record<string, RegExp> = {
+  'POST /console/reservations/:id/handled': /only a decline made by a rule/,
   'POST /console/reservations/:id/dismiss': /no entry no-such-entry/,
   'POST /console/reservations/:id/messages': /no e-mail address or phone number/,
   'POST /console/me/password': /not right/,
