@@ -12,4 +12,6 @@ declare module 'talisman/metrics/damerau-levenshtein.js' {
   /** Edits (insert, delete, substitute, swap two neighbours) from one string to the other. */
   const damerauLevenshtein: (a: string, b: string) => number;
   export default damerauLevenshtein;
+  /** The distance, worked out no further than `max`: Infinity past it. */
+  export const limited: (max: number, a: string, b: string) => number;
 }

@@ -1,4 +1,4 @@
-import damerauLevenshtein from 'talisman/metrics/damerau-levenshtein.js';
+import { limited as editsAtMost } from 'talisman/metrics/damerau-levenshtein.js';
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../packages.js';
@@ -324,7 +324,8 @@ function lettersSimilarity(person: string, listed: string, bySound: Script, give
   }
   const shorter = Math.min(person.length, listed.length);
   // Damerau-Levenshtein is at least the difference in length: skip it when that is already over two.
-  const edits = shorter >= 4 && Math.abs(person.length - listed.length) <= 2 ? damerauLevenshtein(person, listed) : 99;
+  // Only one or two edits count: the distance is worked out no further than two.
+  const edits = shorter >= 4 && Math.abs(person.length - listed.length) <= 2 ? editsAtMost(2, person, listed) : 99;
   if (edits === 1 && shorter >= 5) return { similarity: 0.95, how: 'one slip' };
   // Two letters swapped in a name of four (Suir for Suri): a slip of the fingers, where a letter
   // replaced or added in so short a name makes another name (Omar, Omer; Yong, Yang).
@@ -349,7 +350,7 @@ function lettersSimilarity(person: string, listed: string, bySound: Script, give
 function alikeNames(a: string, b: string): boolean {
   const [x, y] = [consonants(a), consonants(b)];
   if (!x || !y) return false;
-  if (damerauLevenshtein(x, y) <= 1) return true;
+  if (editsAtMost(1, x, y) <= 1) return true;
   const [short, long] = x.length <= y.length ? [x, y] : [y, x];
   if (short.length < 2 || short[0] !== long[0]) return false;
   let i = 0;
@@ -381,11 +382,11 @@ function otherSex(a: string, b: string): boolean {
  * with the family name the same, the score stays below a hit and above SAME_PERSON.
  */
 function looseSimilarity(person: string, listed: string): { similarity: number; how: TokenPair['how'] } | null {
-  if (otherSex(person, listed) || knowledge().otherSex.has(pairKey(person, listed))) return null;
   const shorter = Math.min(person.length, listed.length);
-  if (shorter === 1 && person[0] === listed[0]) return { similarity: 0.5, how: 'initial' };
-  if (shorter >= 3 && (listed.startsWith(person) || person.startsWith(listed))) return { similarity: 0.6, how: 'short form' };
-  return null;
+  const initial = shorter === 1 && person[0] === listed[0];
+  if (!initial && !(shorter >= 3 && (listed.startsWith(person) || person.startsWith(listed)))) return null;
+  if (otherSex(person, listed) || knowledge().otherSex.has(pairKey(person, listed))) return null;
+  return initial ? { similarity: 0.5, how: 'initial' } : { similarity: 0.6, how: 'short form' };
 }
 
 const ARABIC = /\p{Script=Arabic}/u;
@@ -399,94 +400,112 @@ export const scriptOf = (name: string): Script => (ARABIC.test(name) ? 'arabic' 
  */
 const runTogether = (s: { similarity: number } | null, joined: string) => s !== null && (s.similarity === 1 || (s.similarity >= 0.95 && joined.length >= 8));
 
+/** A listed reading's token indexes, the family name first, then given, middle and the rest (each role in the list's order); worked out once a reading. */
+const ORDERS = new WeakMap<readonly { role: TokenPair['role'] }[], number[]>();
+function roleOrder(listed: readonly { role: TokenPair['role'] }[]): number[] {
+  let order = ORDERS.get(listed);
+  if (!order) {
+    order = listed.map((_, i) => i).sort((a, b) => ROLE_WEIGHT[listed[b]!.role] - ROLE_WEIGHT[listed[a]!.role]);
+    ORDERS.set(listed, order);
+  }
+  return order;
+}
+
 /** The best pairing of a person's tokens with one reading of a listed name. */
 function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script) {
   const used = new Set<number>();
   const pairs: TokenPair[] = [];
   // The listed family name first, then given, middle and the rest, each taking its closest free token.
-  const order = listed.map((l, i) => ({ ...l, i })).sort((a, b) => ROLE_WEIGHT[b.role] - ROLE_WEIGHT[a.role]);
-  for (const l of order) {
-    let best: { j: number; similarity: number; how: TokenPair['how'] } | null = null;
-    person.forEach((p, j) => {
-      if (used.has(j)) return;
-      const s = tokenSimilarity(p, l.token, bySound, l.role);
-      if (s && (!best || s.similarity > best.similarity)) best = { j, ...s };
-    });
-    const found = best as { j: number; similarity: number; how: TokenPair['how'] } | null;
-    if (found) used.add(found.j);
-    pairs[l.i] = {
+  for (const i of roleOrder(listed)) {
+    const l = listed[i]!;
+    let found = -1;
+    let best: { similarity: number; how: TokenPair['how'] } | null = null;
+    for (let j = 0; j < person.length; j++) {
+      if (used.has(j)) continue;
+      const s = tokenSimilarity(person[j]!, l.token, bySound, l.role);
+      if (s && (!best || s.similarity > best.similarity)) {
+        best = s;
+        found = j;
+      }
+    }
+    if (best) used.add(found);
+    pairs[i] = {
       listed: l.token,
-      person: found ? (person[found.j] as string) : null,
+      person: best ? person[found]! : null,
       role: l.role,
-      how: found ? found.how : 'missing',
-      similarity: found?.similarity ?? 0,
+      how: best ? best.how : 'missing',
+      similarity: best?.similarity ?? 0,
       weight: weightOf(l.token, l.role),
     };
   }
+  // All paired, and none of the person's left: nothing below can pair more.
+  const complete = used.size === person.length || pairs.every((x) => x.how !== 'missing');
   // Tokens run together on either side: a free token of the person's equal to the listed name's
   // missing tokens joined (given names then family name, or the other way round), or a missing
   // listed token equal to two free tokens of the person's joined.
   const free = () => person.map((p, j) => ({ p, j })).filter(({ j }) => !used.has(j));
-  for (const { p, j } of free()) {
-    // In the order the list writes them, particles included: BEN AZZA, Youssef is YoussefBenAzza.
-    const gaps = listed.map((l, i) => ({ l, x: pairs[i] as TokenPair })).filter(({ x }) => x.how === 'missing');
-    const family = gaps.filter(({ l }, k) => l.role === 'family' || (l.role === 'particle' && k < gaps.findIndex((g) => g.l.role !== 'family' && g.l.role !== 'particle'))).map(({ x }) => x);
-    const given = gaps.map(({ x }) => x).filter((x) => !family.includes(x));
-    const joins = [
-      [...given, ...family],
-      [...family, ...given],
-      [...given.slice(0, 1), ...family],
-      [...family, ...given.slice(0, 1)],
-    ].filter((g) => g.length >= 2);
-    for (const group of joins) {
-      const joined = group.map((x) => x.listed).join('');
-      const s = tokenSimilarity(p, joined, bySound);
-      if (s && runTogether(s, joined)) {
-        for (const x of group) Object.assign(x, { person: p, how: 'run together', similarity: s.similarity });
-        used.add(j);
-        break;
-      }
-    }
-  }
-  for (const gap of pairs.filter((x) => x.how === 'missing')) {
-    const rest = free();
-    for (const x of rest) {
-      for (const y of rest) {
-        if (x.j === y.j || used.has(x.j) || used.has(y.j) || gap.how !== 'missing') continue;
-        const s = tokenSimilarity(x.p + y.p, gap.listed, bySound);
-        if (s && runTogether(s, gap.listed)) {
-          Object.assign(gap, { person: `${x.p} ${y.p}`, how: 'run together', similarity: s.similarity });
-          used.add(x.j);
-          used.add(y.j);
+  if (!complete) {
+    for (const { p, j } of free()) {
+      // In the order the list writes them, particles included: BEN AZZA, Youssef is YoussefBenAzza.
+      const gaps = listed.map((l, i) => ({ l, x: pairs[i] as TokenPair })).filter(({ x }) => x.how === 'missing');
+      const family = gaps.filter(({ l }, k) => l.role === 'family' || (l.role === 'particle' && k < gaps.findIndex((g) => g.l.role !== 'family' && g.l.role !== 'particle'))).map(({ x }) => x);
+      const given = gaps.map(({ x }) => x).filter((x) => !family.includes(x));
+      const joins = [
+        [...given, ...family],
+        [...family, ...given],
+        [...given.slice(0, 1), ...family],
+        [...family, ...given.slice(0, 1)],
+      ].filter((g) => g.length >= 2);
+      for (const group of joins) {
+        const joined = group.map((x) => x.listed).join('');
+        const s = tokenSimilarity(p, joined, bySound);
+        if (s && runTogether(s, joined)) {
+          for (const x of group) Object.assign(x, { person: p, how: 'run together', similarity: s.similarity });
+          used.add(j);
+          break;
         }
       }
     }
-  }
-  for (const gap of pairs.filter((x) => x.how === 'missing')) {
-    const found = free()
-      .map(({ p, j }) => ({ j, p, s: looseSimilarity(p, gap.listed) }))
-      .find((x) => x.s);
-    if (found?.s) {
-      Object.assign(gap, { person: found.p, how: found.s.how, similarity: found.s.similarity });
-      used.add(found.j);
+    for (const gap of pairs.filter((x) => x.how === 'missing')) {
+      const rest = free();
+      for (const x of rest) {
+        for (const y of rest) {
+          if (x.j === y.j || used.has(x.j) || used.has(y.j) || gap.how !== 'missing') continue;
+          const s = tokenSimilarity(x.p + y.p, gap.listed, bySound);
+          if (s && runTogether(s, gap.listed)) {
+            Object.assign(gap, { person: `${x.p} ${y.p}`, how: 'run together', similarity: s.similarity });
+            used.add(x.j);
+            used.add(y.j);
+          }
+        }
+      }
     }
-  }
-  // Initials run together (JC for Jean-Claude): a token of two or three letters that are the
-  // initials of the listed given and middle names still missing, in their order.
-  for (const { p, j } of free()) {
-    if (p.length < 2 || p.length > 3) continue;
-    const gaps = pairs.filter((x) => (x.role === 'given' || x.role === 'middle') && x.how === 'missing');
-    if (gaps.length < p.length) continue;
-    const run = gaps.findIndex(
-      (_, k) =>
-        gaps
-          .slice(k, k + p.length)
-          .map((x) => x.listed[0])
-          .join('') === p,
-    );
-    if (run < 0) continue;
-    for (const x of gaps.slice(run, run + p.length)) Object.assign(x, { person: p, how: 'initial', similarity: 0.5 });
-    used.add(j);
+    for (const gap of pairs.filter((x) => x.how === 'missing')) {
+      const found = free()
+        .map(({ p, j }) => ({ j, p, s: looseSimilarity(p, gap.listed) }))
+        .find((x) => x.s);
+      if (found?.s) {
+        Object.assign(gap, { person: found.p, how: found.s.how, similarity: found.s.similarity });
+        used.add(found.j);
+      }
+    }
+    // Initials run together (JC for Jean-Claude): a token of two or three letters that are the
+    // initials of the listed given and middle names still missing, in their order.
+    for (const { p, j } of free()) {
+      if (p.length < 2 || p.length > 3) continue;
+      const gaps = pairs.filter((x) => (x.role === 'given' || x.role === 'middle') && x.how === 'missing');
+      if (gaps.length < p.length) continue;
+      const run = gaps.findIndex(
+        (_, k) =>
+          gaps
+            .slice(k, k + p.length)
+            .map((x) => x.listed[0])
+            .join('') === p,
+      );
+      if (run < 0) continue;
+      for (const x of gaps.slice(run, run + p.length)) Object.assign(x, { person: p, how: 'initial', similarity: 0.5 });
+      used.add(j);
+    }
   }
   const extra = person.filter((p, j) => !used.has(j) && !PARTICLES.has(p));
   // The family and given names decide; middle names, patronymics and the person's extra names
