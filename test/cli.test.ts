@@ -3,7 +3,7 @@ import { municipalitiesAsOf, municipalityCode, stateCode } from '../src/modules/
 import { TABLES as ALLOGGIATI_TABLES } from './fake-alloggiati.js';
 import { firstOwner } from '../src/modules/users/repo.js';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -430,6 +430,17 @@ describe(`guestscreen command (${dbKind})`, () => {
   });
 });
 
+/** Sends SIGTERM the moment the command says it listens, as a supervisor may; its exit code and signal. */
+function stopWhenListening(child: ChildProcessWithoutNullStreams): Promise<unknown[]> {
+  const exited = once(child, 'exit');
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+    if (/listening on/.test(output) && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+  });
+  return exited;
+}
+
 /** Starts the command with a new root key and waits until it has printed the key. */
 async function startCommand(command: string[], env: Record<string, string>) {
   const port = await freePort();
@@ -504,13 +515,7 @@ describe(`guestscreen start (${dbKind})`, () => {
     const { env, cleanup } = await createIsolatedEnv();
     const child = spawn(process.execPath, [...NODE_ARGS, 'start'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), HOST: '127.0.0.1' } });
     try {
-      const exited = once(child, 'exit');
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (/listening on/.test(output) && child.signalCode === null && !child.killed) child.kill('SIGTERM');
-      });
-      assert.deepEqual(await exited, [0, null], 'shut down by its own handler, not killed by the signal');
+      assert.deepEqual(await stopWhenListening(child), [0, null], 'shut down by its own handler, not killed by the signal');
     } finally {
       child.kill('SIGKILL');
       await cleanup();
@@ -524,13 +529,7 @@ describe(`guestscreen start (${dbKind})`, () => {
       env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()), HOST: '127.0.0.1', GUESTSCREEN_SHUTDOWN_GRACE_SECONDS: '2' },
     });
     try {
-      const exited = once(child, 'exit');
-      let output = '';
-      child.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (/listening on/.test(output) && child.signalCode === null && !child.killed) child.kill('SIGTERM');
-      });
-      const ended = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000, 'still running a minute later')).then((r) => [r])]);
+      const ended = await Promise.race([stopWhenListening(child), new Promise((resolve) => setTimeout(resolve, 60_000, 'still running a minute later')).then((r) => [r])]);
       assert.deepEqual(ended, [null, 'SIGKILL'], 'ended by the watchdog past the grace period');
     } finally {
       child.kill('SIGKILL');

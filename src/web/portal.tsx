@@ -233,6 +233,17 @@ function ErrorSummary({ t, problems, fields }: { t: Translator; problems: readon
   );
 }
 
+/** A field's problem beside it, read with it (aria-describedby points here). */
+function FieldError({ t, id, error }: { t: Translator; id: string; error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p class="field-error" id={`${id}-error`}>
+      <span class="skip">{t.t('portal.problems.prefix')} </span>
+      {error}
+    </p>
+  );
+}
+
 function FieldInput({ t, f, values, saved, error }: { t: Translator; f: Field; values: Record<string, string>; saved: Answer | undefined; error?: string | undefined }) {
   const id = `f_${f.name}`;
   const value = values[f.name] ?? '';
@@ -245,12 +256,7 @@ function FieldInput({ t, f, values, saved, error }: { t: Translator; f: Field; v
         {text}
         {f.required ? null : <small> {t.t('portal.optional')}</small>}
       </label>
-      {error ? (
-        <p class="field-error" id={`${id}-error`}>
-          <span class="skip">{t.t('portal.problems.prefix')} </span>
-          {error}
-        </p>
-      ) : null}
+      <FieldError t={t} id={id} error={error} />
     </>
   );
   const help = f.help ? <small class="hint">{t.t(f.help)}</small> : null;
@@ -258,12 +264,7 @@ function FieldInput({ t, f, values, saved, error }: { t: Translator; f: Field; v
     case 'checkbox':
       return (
         <>
-          {error ? (
-            <p class="field-error" id={`${id}-error`}>
-              <span class="skip">{t.t('portal.problems.prefix')} </span>
-              {error}
-            </p>
-          ) : null}
+          <FieldError t={t} id={id} error={error} />
           <label class="check">
             <input type="checkbox" id={id} name={f.name} value="yes" checked={Boolean(value)} required={f.required} {...invalid} /> <span>{text}</span>
           </label>
