@@ -283,12 +283,16 @@ export function lastDigestTime(now: Date, hour: number): Date {
 export async function alertHourly(_payload: JobPayload<'alert.hourly'>, { deps }: JobContext): Promise<void> {
   const now = deps.clock();
   const today = iso(now).slice(0, 10);
-  // The longest an account may ask for, and a day more for time zones.
-  const until = iso(new Date(now.getTime() + (MAX_PORTAL_ALERT_HOURS + 24) * 3_600_000)).slice(0, 10);
-  for (const r of await repo.unfinishedPortals(deps.db, today, until)) {
-    if (releaseTime(r, r.portal_alert_hours).getTime() > now.getTime()) continue;
-    // The rows and their jobs together: a row without its job would never be sent.
-    await withTx(deps.db, (tx) => planAlerts(tx, deps, r, 'portal'));
+  for (const account of await repo.accountsWithPortalAlerts(deps.db)) {
+    // Nobody of the account wants to hear: its bookings are not read.
+    if (!(await repo.alertedPeople(deps.db, account.id)).length) continue;
+    // The account's hours, and a day more for time zones.
+    const until = iso(new Date(now.getTime() + (account.portal_alert_hours + 24) * 3_600_000)).slice(0, 10);
+    for (const r of await repo.unfinishedPortals(deps.db, account.id, today, until)) {
+      if (releaseTime(r, account.portal_alert_hours).getTime() > now.getTime()) continue;
+      // The rows and their jobs together: a row without its job would never be sent.
+      await withTx(deps.db, (tx) => planAlerts(tx, deps, r, 'portal'));
+    }
   }
   // Police reports not accepted 6 hours before their deadline: the host told once a booking.
   for (const due of await reportsToAlert(deps.db, iso(new Date(now.getTime() + ALERT_HOURS_BEFORE * 3_600_000)))) {

@@ -118,21 +118,32 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
   return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
 }
 
-/** Stays that have not ended, at a listing that reports (its own establishment or its account's), with no report yet. */
-export function staysWithoutReports(db: Db, today: string, limit: number): Promise<{ account_id: string; id: string }[]> {
-  return db
-    .selectFrom('reservations')
-    .innerJoin('authority_establishments as e', (j) =>
-      j.onRef('e.account_id', '=', 'reservations.account_id').on((eb) => eb.or([eb('e.listing_id', '=', eb.ref('reservations.listing_id')), eb('e.listing_id', '=', '')])),
-    )
-    .select(['reservations.account_id', 'reservations.id'])
-    .distinct()
-    .where('reservations.status', '!=', 'CANCELED')
-    .where('reservations.check_in_date', 'is not', null)
-    .where((eb) => eb(eb.fn.coalesce('reservations.check_out_date', 'reservations.check_in_date'), '>=', today))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('authority_reports').select('authority_reports.id').whereRef('authority_reports.reservation_id', '=', 'reservations.id'))))
-    .limit(limit)
-    .execute();
+/**
+ * Stays that have not ended, at a listing that reports (its own establishment or its account's),
+ * with no report yet. From the establishments, which are few, to their accounts' stays: a join
+ * from the reservations' side read every reservation of the database (100,000 in the benchmark)
+ * on the thread that answers requests, each hour.
+ */
+export async function staysWithoutReports(db: Db, today: string, limit: number): Promise<{ account_id: string; id: string }[]> {
+  const establishments = await db.selectFrom('authority_establishments').select(['account_id', 'listing_id']).execute();
+  const byAccount = new Map<string, string[]>();
+  for (const e of establishments) byAccount.set(e.account_id, [...(byAccount.get(e.account_id) ?? []), e.listing_id]);
+  const found: { account_id: string; id: string }[] = [];
+  for (const [accountId, listings] of byAccount) {
+    if (found.length >= limit) break;
+    let q = db
+      .selectFrom('reservations')
+      .select(['reservations.account_id', 'reservations.id'])
+      .where('reservations.account_id', '=', accountId)
+      .where('reservations.status', '!=', 'CANCELED')
+      .where('reservations.check_in_date', 'is not', null)
+      .where((eb) => eb(eb.fn.coalesce('reservations.check_out_date', 'reservations.check_in_date'), '>=', today))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('authority_reports').select('authority_reports.id').whereRef('authority_reports.reservation_id', '=', 'reservations.id'))));
+    // The account's own establishment ('') covers every listing; else only the listings that have one.
+    if (!listings.includes('')) q = q.where('reservations.listing_id', 'in', listings);
+    found.push(...(await q.limit(limit - found.length).execute()));
+  }
+  return found;
 }
 
 /** The listings the account's open reports are for, to filter by. */
