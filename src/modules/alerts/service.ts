@@ -82,6 +82,9 @@ export async function planAlerts(tx: Db, deps: Deps, r: ReservationRow, reason: 
   deps.wakeWorker();
 }
 
+/** How many waits for the screening to settle a verdict's e-mail is held back at most. */
+const SETTLE_ROUNDS = 10;
+
 /** The unique key of the job that tells one person of one guest's verdict. */
 const alertKey = (reservationId: string, userId: string) => `alert:${reservationId}:${userId}`;
 
@@ -216,12 +219,15 @@ export async function sendAlert(payload: JobPayload<'alert.send'>, { deps }: Job
   const [r, user] = await Promise.all([findById(deps.db, alert.account_id, alert.reservation_id), findUser(deps.db, alert.user_id)]);
   let others: string[] = [];
   if (r && alert.mode === 'each' && (alert.reason === 'red' || alert.reason === 'orange')) {
-    if (await isWaiting(deps.db, screeningKey(r.id))) {
+    const queued = await repo.queuedVerdictAlerts(deps.db, r.id, alert.user_id);
+    // A screening queued for the guest holds the e-mail back, but not for ever: a booking screened
+    // again and again (a PMS updating it every minute) is told of at most SETTLE_ROUNDS waits late.
+    const overdue = Date.parse(queued[0]?.created_at ?? alert.created_at) < now.getTime() - SETTLE_ROUNDS * deps.config.alertSettleMs;
+    if (!overdue && (await isWaiting(deps.db, screeningKey(r.id)))) {
       const runAt = new Date(now.getTime() + deps.config.alertSettleMs);
       await enqueueAll(deps.db, deps, 'alert.send', [{ payload, runAt, uniqueKey: alertKey(r.id, alert.user_id) }], { restart: true });
       return;
     }
-    const queued = await repo.queuedVerdictAlerts(deps.db, r.id, alert.user_id);
     const colour = verdictAlert(r);
     const tell = colour ? queued.filter((a) => a.reason === colour).at(-1) : undefined;
     const waitBegan = iso(new Date(Date.parse(queued[0]?.created_at ?? alert.created_at) - deps.config.alertSettleMs));
