@@ -412,7 +412,17 @@ function roleOrder(listed: readonly { role: TokenPair['role'] }[]): number[] {
 }
 
 /** The best pairing of a person's tokens with one reading of a listed name. */
-function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script) {
+/**
+ * What tokenSimilarity answered for one reading of the person's name, by listed token and kind of
+ * role (a given name's rules differ from a family name's), each person token's answer at its
+ * index: a search pairs the same few tokens with the same listed tokens over and over (common
+ * given names, a name's aliases), and a look-up by the listed token alone costs no new string.
+ */
+type Pairings = { given: Map<string, (Similar | null)[]>; family: Map<string, (Similar | null)[]> };
+type Similar = { similarity: number; how: TokenPair['how'] };
+const newPairings = (): Pairings => ({ given: new Map(), family: new Map() });
+
+function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script, known?: Pairings) {
   const used = new Set<number>();
   const pairs: TokenPair[] = [];
   // The listed family name first, then given, middle and the rest, each taking its closest free token.
@@ -420,9 +430,16 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
     const l = listed[i]!;
     let found = -1;
     let best: { similarity: number; how: TokenPair['how'] } | null = null;
+    const byToken = known && (l.role === 'given' || l.role === 'middle' || l.role === 'patronymic' ? known.given : known.family);
+    let answers = byToken?.get(l.token);
+    if (byToken && !answers) byToken.set(l.token, (answers = []));
     for (let j = 0; j < person.length; j++) {
       if (used.has(j)) continue;
-      const s = tokenSimilarity(person[j]!, l.token, bySound, l.role);
+      let s = answers?.[j];
+      if (s === undefined) {
+        s = tokenSimilarity(person[j]!, l.token, bySound, l.role);
+        if (answers) answers[j] = s;
+      }
       if (s && (!best || s.similarity > best.similarity)) {
         best = s;
         found = j;
@@ -645,13 +662,13 @@ function readPerson(person: string, bySound: Script): string[][] {
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
 /** The best alignment of the person's readings with the listed name's, and the reading it came from; null when either has no token. */
-function bestAlignment(person: string, readings: string[][], listed: string, bySound: Script): (ReturnType<typeof align> & { reading: string[]; syllable: boolean }) | null {
+function bestAlignment(person: string, readings: string[][], listed: string, bySound: Script, pairings?: Pairings[]): (ReturnType<typeof align> & { reading: string[]; syllable: boolean }) | null {
   let best: (ReturnType<typeof align> & { reading: string[] }) | null = null;
-  for (const p of readings) {
+  for (const [k, p] of readings.entries()) {
     if (!p.length) continue;
     for (const l of listedTokens(listed)) {
       if (!l.length) continue;
-      const m = align(p, l, bySound);
+      const m = align(p, l, bySound, pairings?.[k]);
       if (!best || m.score > best.score) best = Object.assign(m, { reading: p });
     }
   }
@@ -670,7 +687,8 @@ const rounded = (score: number) => Math.round(score * 1000) / 1000;
 export function nameScorer(person: string): (listed: string) => number {
   const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);
-  return (listed) => rounded(bestAlignment(person, readings, listed, bySound)?.score ?? 0);
+  const pairings = readings.map(newPairings);
+  return (listed) => rounded(bestAlignment(person, readings, listed, bySound, pairings)?.score ?? 0);
 }
 
 export function matchName(person: string, listed: string): NameMatch {
