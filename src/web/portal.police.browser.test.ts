@@ -66,6 +66,15 @@ describe(`the guest portal's police step, walked on a phone in Spanish and Itali
   }
   const save = (page: Page) => Promise.all([page.waitForLoadState(), page.click('button[value=save]')]);
   const value = (page: Page, name: string) => page.inputValue(`#f_${name}`);
+  /** The typed document's step, filled in and saved, valid for years yet. */
+  const typeDocument = async (page: Page, d: { type: string; number: string; nationality: string; birth: string }) => {
+    await page.selectOption('#f_document_type', d.type);
+    await page.fill('#f_document_number', d.number);
+    await page.fill('#f_nationality', d.nationality);
+    await page.fill('#f_birth_date', d.birth);
+    await page.fill('#f_expiry_date', later(rome(), 2000));
+    await save(page);
+  };
 
   it('in Spanish: the document before the police step, which is filled in from it, the double surname split, a problem marked at its field', async () => {
     const page = await portal('madrid-1', 'es', 'Javier', 'López Fernández');
@@ -73,12 +82,7 @@ describe(`the guest portal's police step, walked on a phone in Spanish and Itali
     await save(page);
     // The document's step comes before the police step.
     assert.equal(await page.locator('#f_document_number').count(), 1, `the document is asked before the police step: ${page.url()} ${await page.textContent('main')}`);
-    await page.selectOption('#f_document_type', 'id_card');
-    await page.fill('#f_document_number', '12345678Z');
-    await page.fill('#f_nationality', 'España');
-    await page.fill('#f_birth_date', '1985-04-12');
-    await page.fill('#f_expiry_date', later(rome(), 2000));
-    await save(page);
+    await typeDocument(page, { type: 'id_card', number: '12345678Z', nationality: 'España', birth: '1985-04-12' });
     // The police step: what the guest gave is there already.
     assert.equal(await page.locator('#f_second_last_name').count(), 1, `now the police step: ${await page.textContent('h1')}`);
     assert.equal(await value(page, 'first_name'), 'Javier');
@@ -111,12 +115,7 @@ describe(`the guest portal's police step, walked on a phone in Spanish and Itali
     const page = await portal('roma-1', 'it', 'Giulia', 'Bianchi');
     assert.match((await page.textContent('.steps')) ?? '', /presso Appartamento Trastevere/);
     await save(page);
-    await page.selectOption('#f_document_type', 'passport');
-    await page.fill('#f_document_number', 'YA1234567');
-    await page.fill('#f_nationality', 'Italia');
-    await page.fill('#f_birth_date', '1990-09-30');
-    await page.fill('#f_expiry_date', later(rome(), 2000));
-    await save(page);
+    await typeDocument(page, { type: 'passport', number: 'YA1234567', nationality: 'Italia', birth: '1990-09-30' });
     assert.equal(await page.locator('#f_birth_country').count(), 1, `now the police step: ${await page.textContent('h1')}`);
     assert.equal(await page.inputValue('#f_document_type'), 'passport');
     assert.equal(await value(page, 'document_number'), 'YA1234567');

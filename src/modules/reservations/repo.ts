@@ -371,6 +371,21 @@ export type QueueColor = (typeof QUEUE_COLORS)[number];
 const URGENCY: QueueColor[][] = [['red', 'orange'], ['yellow', 'green'], [null]];
 
 /**
+ * An account's bookings nobody has decided on, not cancelled, whose stay is not over (undated
+ * ones included): what the review queue and its declined-by-rules list are drawn from, each a
+ * range of reservations_queue_idx. The index's own condition, word for word, so SQLite's planner
+ * sees that it applies.
+ */
+function undecidedStays(db: Db, accountId: string, today: string) {
+  return db
+    .selectFrom('reservations')
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
+    .where('status', '!=', 'CANCELED')
+    .where((eb) => eb.or([eb('check_out_date', '>=', today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', today)])])]));
+}
+
+/**
  * The review queue (docs/console.md): reservations nobody has decided on, not cancelled, whose
  * stay is not over, whose screening asks for a look (review), or that are pending with a red or
  * orange finding (waiting for the guest portal, say), or pending and checking in between `today`
@@ -401,14 +416,7 @@ export async function waitingForDecision(
           ]),
         );
     };
-  // The index's own condition, word for word, so SQLite's planner sees that it applies.
-  const base = () =>
-    db
-      .selectFrom('reservations')
-      .where('account_id', '=', accountId)
-      .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
-      .where('status', '!=', 'CANCELED')
-      .where((eb) => eb.or([eb('check_out_date', '>=', w.today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', w.today)])])]));
+  const base = () => undecidedStays(db, accountId, w.today);
   const count = async (p: QueuePart) => Number((await p(base()).select(countAll().as('n')).executeTakeFirstOrThrow()).n);
   // Each colour counted dated and undated: the filter's counts, and each part's, without counting twice.
   const counted = new Map(await Promise.all(QUEUE_COLORS.map(async (c) => [c, [await count(part([c], true)), await count(part([c], false))]] as const)));
@@ -442,16 +450,7 @@ export async function waitingForDecision(
  * the stay not over; by check-in (undated last), then id. A range of reservations_queue_idx.
  */
 export async function declinedByRules(db: Db, accountId: string, w: { today: string; offset: number; limit: number }): Promise<{ total: number; rows: ReservationRow[] }> {
-  const base = () =>
-    db
-      .selectFrom('reservations')
-      .where('account_id', '=', accountId)
-      .where(sql<boolean>`supervised is null and verification_status in ('review', 'declined', 'pending')`)
-      .where('verification_status', '=', 'declined')
-      .where('status', '!=', 'CANCELED')
-      .where('handled_at', 'is', null)
-      .where('callback_url', 'is', null)
-      .where((eb) => eb.or([eb('check_out_date', '>=', w.today), eb.and([eb('check_out_date', 'is', null), eb.or([eb('check_in_date', 'is', null), eb('check_in_date', '>=', w.today)])])]));
+  const base = () => undecidedStays(db, accountId, w.today).where('verification_status', '=', 'declined').where('handled_at', 'is', null).where('callback_url', 'is', null);
   const total = Number((await base().select(countAll().as('n')).executeTakeFirstOrThrow()).n);
   if (!total) return { total, rows: [] };
   const rows = (await base()

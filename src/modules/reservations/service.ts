@@ -338,9 +338,9 @@ export async function reviewQueue(deps: Deps, account: AccountRow, page: { from:
  * where a connected system hears of verdicts (the account's screening webhook), which acts on them.
  */
 export async function declinedByRules(deps: Deps, account: AccountRow, page: { from: number; size: number }) {
-  if (await findEnabledWebhookUrl(deps.db, account.id, 'screening_webhook_url')) return { ...page, total: 0, rows: [] as ReservationRow[], connected: true };
+  if (await findEnabledWebhookUrl(deps.db, account.id, 'screening_webhook_url')) return { ...page, total: 0, rows: [] as ReservationRow[] };
   const today = iso(deps.clock()).slice(0, 10);
-  return { ...page, ...(await repo.declinedByRules(deps.db, account.id, { today, offset: page.from, limit: page.size })), connected: false };
+  return { ...page, ...(await repo.declinedByRules(deps.db, account.id, { today, offset: page.from, limit: page.size })) };
 }
 
 /** Marks a rule's decline handled (the booking cancelled in its channel, the guest told): it leaves the queue. */

@@ -139,16 +139,20 @@ export type RiskColor = (typeof RISK_COLORS)[number];
  * without one), with a verdict of `color` (any without one); ids, the one screened last first.
  */
 export async function screenedGuests(deps: Deps, account: AccountRow, w: { day?: string | undefined; color?: RiskColor | undefined; from: number; size: number }, days = 7) {
-  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
-  const since = w.day ?? iso(new Date(today - (days - 1) * 86_400_000)).slice(0, 10);
+  const { today, since } = lastDays(deps, days);
   const until = iso(new Date((w.day ? Date.parse(`${w.day}T00:00:00Z`) : today) + 86_400_000)).slice(0, 10);
-  return screenedBetween(deps.db, account.id, { since, until, color: w.color, offset: w.from, limit: w.size });
+  return screenedBetween(deps.db, account.id, { since: w.day ?? iso(since).slice(0, 10), until, color: w.color, offset: w.from, limit: w.size });
+}
+
+/** The last `days` days up to today (UTC): today's midnight, in ms, and the first day's. */
+function lastDays(deps: Deps, days: number) {
+  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
+  return { today, since: new Date(today - (days - 1) * 86_400_000) };
 }
 
 /** The last `days` days, oldest first: reservations screened each day by the colour of the verdict. */
 export async function screeningDays(deps: Deps, account: AccountRow, days = 7) {
-  const today = Date.parse(`${iso(deps.clock()).slice(0, 10)}T00:00:00Z`);
-  const since = new Date(today - (days - 1) * 86_400_000);
+  const { since } = lastDays(deps, days);
   const counts = await screenedPerDay(deps.db, account.id, iso(since));
   return Array.from({ length: days }, (_, i) => {
     const day = iso(new Date(since.getTime() + i * 86_400_000)).slice(0, 10);
