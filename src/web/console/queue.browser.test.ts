@@ -67,6 +67,12 @@ describe(`the review queue keeps a rule's decline in sight (${dbKind})`, { skip:
       `a bar links to the day's ${colour} guests: ${bars.join(', ')}`,
     );
 
+    // A day that is none, a NUL byte or a huge page: refused in words, never a server error.
+    for (const q of ['day=2026-13-45', 'day=2026-12-01%00', 'from=99999999999', 'color=purple']) {
+      const res = await page.request.get(`${base}/console/screened?${q}`);
+      assert.equal(res.status(), 400, `${q}: ${res.status()}`);
+    }
+
     await Promise.all([page.waitForURL(/done=handled/), declined.getByRole('button', { name: 'Mark Teo Young handled' }).click()]);
     assert.equal(await page.locator('#declined').count(), 0, 'handled, the guest leaves the list');
     const trail = await call(t, 'GET', `/v1/audit?subject_id=${r.json.id}`, { key: host.key });

@@ -36,7 +36,7 @@ const ScreenedQuery = Type.Object(
   {
     from: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     color: Type.Optional(StringEnum(RISK_COLORS)),
-    day: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    day: Type.Optional(Type.String({ format: 'date' })),
   },
   { additionalProperties: false },
 );
