@@ -172,10 +172,12 @@ function feminine(family: string): string | null {
 }
 
 /** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
-const READ = new Map<string, { token: string; role: TokenPair['role'] }[][]>();
+/** A token of a listed name, with its role and what it says about identity (weightOf). */
+type ListedToken = { token: string; role: TokenPair['role']; weight: number };
+const READ = new Map<string, ListedToken[][]>();
 const READ_LIMIT = 200_000;
 
-function listedTokens(listed: string): { token: string; role: TokenPair['role'] }[][] {
+function listedTokens(listed: string): ListedToken[][] {
   let read = READ.get(listed);
   if (!read) {
     if (READ.size >= READ_LIMIT) READ.clear();
@@ -186,7 +188,7 @@ function listedTokens(listed: string): { token: string; role: TokenPair['role'] 
 }
 
 /** A listed name's tokens with their roles: lists write the family name first, before a comma. */
-function readListed(listed: string): { token: string; role: TokenPair['role'] }[][] {
+function readListed(listed: string): ListedToken[][] {
   const comma = listed.indexOf(',');
   const family = comma >= 0 ? listed.slice(0, comma) : '';
   const given = comma >= 0 ? listed.slice(comma + 1) : listed;
@@ -196,7 +198,7 @@ function readListed(listed: string): { token: string; role: TokenPair['role'] }[
       // Without a comma the last token is taken for the family name, as a guest's name is written.
       const familyTokens = f.length ? f : g.slice(-1);
       const givenTokens = f.length ? g : g.slice(0, -1);
-      return [
+      const read: Omit<ListedToken, 'weight'>[] = [
         // A particle is one only before another name: XU, Bin is a given name Bin.
         ...familyTokens.map((token, i) => ({ token, role: PARTICLES.has(token) && i < familyTokens.length - 1 ? ('particle' as const) : ('family' as const) })),
         ...givenTokens.map((token, i) => ({
@@ -205,6 +207,7 @@ function readListed(listed: string): { token: string; role: TokenPair['role'] }[
             PARTICLES.has(token) && i < givenTokens.length - 1 ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
         })),
       ];
+      return read.map((t) => ({ ...t, weight: weightOf(t.token, t.role) }));
     }),
   );
 }
@@ -400,6 +403,15 @@ export const scriptOf = (name: string): Script => (ARABIC.test(name) ? 'arabic' 
  */
 const runTogether = (s: { similarity: number } | null, joined: string) => s !== null && (s.similarity === 1 || (s.similarity >= 0.95 && joined.length >= 8));
 
+/**
+ * Whether a token and a name run together may pass runTogether, told before comparing them: in
+ * Latin letters tokenSimilarity reaches 0.95 only for a known spelling or a single slip (a length
+ * at most one apart), and 1 only for the same letters. Most tokens a search tries this way are
+ * neither, and comparing them in full is most of what a search spends on names that do not match.
+ */
+const mayRunTogether = (person: string, joined: string, bySound: Script) =>
+  bySound !== false || person === joined || (joined.length >= 8 && (Math.abs(person.length - joined.length) <= 1 || knownVariant(person, joined) !== null));
+
 /** A listed reading's token indexes, the family name first, then given, middle and the rest (each role in the list's order); worked out once a reading. */
 const ORDERS = new WeakMap<readonly { role: TokenPair['role'] }[], number[]>();
 function roleOrder(listed: readonly { role: TokenPair['role'] }[]): number[] {
@@ -409,6 +421,39 @@ function roleOrder(listed: readonly { role: TokenPair['role'] }[]): number[] {
     ORDERS.set(listed, order);
   }
   return order;
+}
+
+/**
+ * The listed tokens still missing, run together as a person may have written them (given names
+ * then family name, or the other way round; or only the first given name), each with the indexes
+ * it joins. In the order the list writes them, particles included: BEN AZZA, Youssef is
+ * YoussefBenAzza. Kept a reading and set of missing tokens: a search tries the same few over and
+ * over, and a string made once is hashed once.
+ */
+const JOINS = new WeakMap<readonly ListedToken[], Map<number, { at: number[]; joined: string }[]>>();
+function joinsOf(listed: readonly ListedToken[], pairs: readonly TokenPair[]): { at: number[]; joined: string }[] {
+  const gaps = listed.flatMap((_, i) => (pairs[i]!.how === 'missing' ? [i] : []));
+  // A name of more than 30 tokens is not kept (its set would not fit a number's bits).
+  const key = listed.length <= 30 ? gaps.reduce((mask, i) => mask | (1 << i), 0) : -1;
+  let byGaps = JOINS.get(listed);
+  let joins = byGaps?.get(key);
+  if (joins) return joins;
+  const firstOther = gaps.findIndex((i) => listed[i]!.role !== 'family' && listed[i]!.role !== 'particle');
+  const family = gaps.filter((i, k) => listed[i]!.role === 'family' || (listed[i]!.role === 'particle' && k < firstOther));
+  const given = gaps.filter((i) => !family.includes(i));
+  joins = [
+    [...given, ...family],
+    [...family, ...given],
+    [...given.slice(0, 1), ...family],
+    [...family, ...given.slice(0, 1)],
+  ]
+    .filter((at) => at.length >= 2)
+    .map((at) => ({ at, joined: at.map((i) => listed[i]!.token).join('') }));
+  if (key >= 0) {
+    if (!byGaps) JOINS.set(listed, (byGaps = new Map()));
+    byGaps.set(key, joins);
+  }
+  return joins;
 }
 
 /** The best pairing of a person's tokens with one reading of a listed name. */
@@ -422,7 +467,7 @@ type Pairings = { given: Map<string, (Similar | null)[]>; family: Map<string, (S
 type Similar = { similarity: number; how: TokenPair['how'] };
 const newPairings = (): Pairings => ({ given: new Map(), family: new Map() });
 
-function align(person: string[], listed: { token: string; role: TokenPair['role'] }[], bySound: Script, known?: Pairings) {
+function align(person: string[], listed: ListedToken[], bySound: Script, known?: Pairings) {
   const used = new Set<number>();
   const pairs: TokenPair[] = [];
   // The listed family name first, then given, middle and the rest, each taking its closest free token.
@@ -452,7 +497,7 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
       role: l.role,
       how: best ? best.how : 'missing',
       similarity: best?.similarity ?? 0,
-      weight: weightOf(l.token, l.role),
+      weight: l.weight,
     };
   }
   // All paired, and none of the person's left: nothing below can pair more.
@@ -463,21 +508,10 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
   const free = () => person.map((p, j) => ({ p, j })).filter(({ j }) => !used.has(j));
   if (!complete) {
     for (const { p, j } of free()) {
-      // In the order the list writes them, particles included: BEN AZZA, Youssef is YoussefBenAzza.
-      const gaps = listed.map((l, i) => ({ l, x: pairs[i] as TokenPair })).filter(({ x }) => x.how === 'missing');
-      const family = gaps.filter(({ l }, k) => l.role === 'family' || (l.role === 'particle' && k < gaps.findIndex((g) => g.l.role !== 'family' && g.l.role !== 'particle'))).map(({ x }) => x);
-      const given = gaps.map(({ x }) => x).filter((x) => !family.includes(x));
-      const joins = [
-        [...given, ...family],
-        [...family, ...given],
-        [...given.slice(0, 1), ...family],
-        [...family, ...given.slice(0, 1)],
-      ].filter((g) => g.length >= 2);
-      for (const group of joins) {
-        const joined = group.map((x) => x.listed).join('');
-        const s = tokenSimilarity(p, joined, bySound);
+      for (const { at, joined } of joinsOf(listed, pairs)) {
+        const s = mayRunTogether(p, joined, bySound) ? tokenSimilarity(p, joined, bySound) : null;
         if (s && runTogether(s, joined)) {
-          for (const x of group) Object.assign(x, { person: p, how: 'run together', similarity: s.similarity });
+          for (const i of at) Object.assign(pairs[i]!, { person: p, how: 'run together', similarity: s.similarity });
           used.add(j);
           break;
         }
@@ -488,7 +522,10 @@ function align(person: string[], listed: { token: string; role: TokenPair['role'
       for (const x of rest) {
         for (const y of rest) {
           if (x.j === y.j || used.has(x.j) || used.has(y.j) || gap.how !== 'missing') continue;
-          const s = tokenSimilarity(x.p + y.p, gap.listed, bySound);
+          // Under eight letters only the same letters run together: not when the lengths differ.
+          if (!bySound && gap.listed.length < 8 && x.p.length + y.p.length !== gap.listed.length) continue;
+          const joined = x.p + y.p;
+          const s = mayRunTogether(joined, gap.listed, bySound) ? tokenSimilarity(joined, gap.listed, bySound) : null;
           if (s && runTogether(s, gap.listed)) {
             Object.assign(gap, { person: `${x.p} ${y.p}`, how: 'run together', similarity: s.similarity });
             used.add(x.j);

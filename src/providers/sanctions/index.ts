@@ -68,6 +68,8 @@ interface Index {
   version: string;
   names: Listed[];
   byKey: Map<string, number[]>;
+  /** A search's voting rounds (Round), made by the first search. */
+  tally?: { votes: Round; seen: Round };
   /** Each entry's content digest, by `source\u0000entry id` (entryContents). */
   contents: Map<string, string>;
   /** Each list with its data date and how many names it holds, by source. */
@@ -99,6 +101,68 @@ export function entryContents(rows: { entry_id: string; name: string; kind: stri
 /** An entry's content digest now, or undefined when no imported list holds it. */
 export async function entryContent(deps: Deps, source: string, entryId: string): Promise<string | undefined> {
   return (await currentIndex(deps)).contents.get(`${source}\u0000${entryId}`);
+}
+
+/**
+ * One round of a search's voting (a reading's votes, or one token's best key for each name): per
+ * listed name, in arrays as long as the index's names, kept and used again by each search (the
+ * voting is synchronous, so two searches never share them at once). A search's tokens find
+ * thousands of names under common keys, and maps of objects made and dropped each search were
+ * most of the voting's time. A name is in the round when its stamp is the round's; the round
+ * keeps its names in the order they came in, so ties sort as they always did.
+ */
+class Round {
+  readonly weight: Float64Array;
+  readonly rare: Uint8Array;
+  readonly tokens: Uint16Array;
+  order: number[] = [];
+  readonly #stamp: Uint32Array;
+  #now = 0;
+
+  constructor(names: number) {
+    this.weight = new Float64Array(names);
+    this.rare = new Uint8Array(names);
+    this.tokens = new Uint16Array(names);
+    this.#stamp = new Uint32Array(names);
+  }
+
+  start(): this {
+    // Stamps that would wrap round start again from nothing.
+    if (++this.#now === 0xffffffff) {
+      this.#stamp.fill(0);
+      this.#now = 1;
+    }
+    this.order = [];
+    return this;
+  }
+
+  has(i: number): boolean {
+    return this.#stamp[i] === this.#now;
+  }
+
+  /** Sets a name's weight and rarity. */
+  set(i: number, weight: number, rare: boolean): void {
+    this.#take(i);
+    this.weight[i] = weight;
+    this.rare[i] = rare ? 1 : 0;
+  }
+
+  /** Adds a token's vote to a name's. */
+  add(i: number, weight: number, rare: boolean): void {
+    this.#take(i);
+    this.weight[i]! += weight;
+    this.tokens[i]! += 1;
+    if (rare) this.rare[i] = 1;
+  }
+
+  #take(i: number): void {
+    if (this.#stamp[i] === this.#now) return;
+    this.#stamp[i] = this.#now;
+    this.weight[i] = 0;
+    this.rare[i] = 0;
+    this.tokens[i] = 0;
+    this.order.push(i);
+  }
 }
 
 /** How few listed names may share an index key for it to find candidates alone. */
@@ -319,35 +383,31 @@ export async function searchSanctions(deps: Deps, q: SanctionsQuery): Promise<Sa
   // and ayn in the word) finds its own candidates.
   const candidates = new Set<number>();
   const script = scriptOf(q.name);
+  const tally = (idx.tally ??= { votes: new Round(idx.names.length), seen: new Round(idx.names.length) });
   for (const tokens of personReadings(q.name)) {
     // Each token votes for the names it finds, as much as the key it found them under is rare
     // (log(names / names under the key)): a family name few share counts for more than Pavel or
     // -evich. A name found by two tokens, or by one through a key few names share, is a
     // candidate; the best-voted CANDIDATES are compared in full.
-    const votes = new Map<number, { weight: number; tokens: number; rare: boolean }>();
+    const votes = tally.votes.start();
     // Neighbouring tokens joined vote too: a name a list writes as one word (نصر الله, Nasrallah).
     const joined = tokens.slice(1).map((t, i) => `${tokens[i]}${t}`);
     for (const t of new Set([...tokens, ...joined])) {
-      const seen = new Map<number, { weight: number; rare: boolean }>();
+      // A token's vote for a name is its best key's.
+      const seen = tally.seen.start();
       for (const k of keysOf(t, tokens.length === 1, script)) {
         const found = idx.byKey.get(k);
         if (!found) continue;
         const weight = Math.log(idx.names.length / found.length);
         const rare = found.length <= RARE;
-        for (const i of found) {
-          const prior = seen.get(i);
-          if (!prior || prior.weight < weight) seen.set(i, { weight, rare: rare || Boolean(prior?.rare) });
-        }
+        for (const i of found) if (!seen.has(i) || seen.weight[i]! < weight) seen.set(i, weight, rare || (seen.has(i) && seen.rare[i] === 1));
       }
-      for (const [i, v] of seen) {
-        const prior = votes.get(i) ?? { weight: 0, tokens: 0, rare: false };
-        votes.set(i, { weight: prior.weight + v.weight, tokens: prior.tokens + 1, rare: prior.rare || v.rare });
-      }
+      for (const i of seen.order) votes.add(i, seen.weight[i]!, seen.rare[i] === 1);
     }
     const need = Math.min(2, tokens.length);
-    const eligible = [...votes].filter(([, v]) => v.tokens >= need || v.rare);
-    eligible.sort((a, b) => b[1].weight - a[1].weight);
-    for (const [i] of eligible.slice(0, CANDIDATES)) candidates.add(i);
+    const eligible = votes.order.filter((i) => votes.tokens[i]! >= need || votes.rare[i] === 1);
+    eligible.sort((a, b) => votes.weight[b]! - votes.weight[a]!);
+    for (const i of eligible.slice(0, CANDIDATES)) candidates.add(i);
   }
   const best = new Map<string, SanctionsHit>();
   const scoreOf = nameScorer(q.name);
