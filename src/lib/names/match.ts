@@ -172,8 +172,11 @@ function feminine(family: string): string | null {
 }
 
 /** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
-/** A token of a listed name, with its role and what it says about identity (weightOf). */
-type ListedToken = { token: string; role: TokenPair['role']; weight: number };
+/**
+ * A token of a listed name, with its role, what it says about identity (weightOf), and what
+ * tokenSimilarity answered for the person's tokens it met (similarTo).
+ */
+type ListedToken = { token: string; role: TokenPair['role']; weight: number; met: Map<string, Similar | null> | undefined; metIn: number };
 const READ = new Map<string, ListedToken[][]>();
 const READ_LIMIT = 200_000;
 
@@ -198,7 +201,7 @@ function readListed(listed: string): ListedToken[][] {
       // Without a comma the last token is taken for the family name, as a guest's name is written.
       const familyTokens = f.length ? f : g.slice(-1);
       const givenTokens = f.length ? g : g.slice(0, -1);
-      const read: Omit<ListedToken, 'weight'>[] = [
+      const read: Pick<ListedToken, 'token' | 'role'>[] = [
         // A particle is one only before another name: XU, Bin is a given name Bin.
         ...familyTokens.map((token, i) => ({ token, role: PARTICLES.has(token) && i < familyTokens.length - 1 ? ('particle' as const) : ('family' as const) })),
         ...givenTokens.map((token, i) => ({
@@ -207,7 +210,7 @@ function readListed(listed: string): ListedToken[][] {
             PARTICLES.has(token) && i < givenTokens.length - 1 ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
         })),
       ];
-      return read.map((t) => ({ ...t, weight: weightOf(t.token, t.role) }));
+      return read.map((t) => ({ ...t, weight: weightOf(t.token, t.role), met: undefined, metIn: -1 }));
     }),
   );
 }
@@ -432,12 +435,13 @@ function roleOrder(listed: readonly { role: TokenPair['role'] }[]): number[] {
  */
 const JOINS = new WeakMap<readonly ListedToken[], Map<number, { at: number[]; joined: string }[]>>();
 function joinsOf(listed: readonly ListedToken[], pairs: readonly TokenPair[]): { at: number[]; joined: string }[] {
-  const gaps = listed.flatMap((_, i) => (pairs[i]!.how === 'missing' ? [i] : []));
   // A name of more than 30 tokens is not kept (its set would not fit a number's bits).
-  const key = listed.length <= 30 ? gaps.reduce((mask, i) => mask | (1 << i), 0) : -1;
+  let key = listed.length <= 30 ? 0 : -1;
+  if (key === 0) for (let i = 0; i < listed.length; i++) if (pairs[i]!.how === 'missing') key |= 1 << i;
   let byGaps = JOINS.get(listed);
   let joins = byGaps?.get(key);
   if (joins) return joins;
+  const gaps = listed.flatMap((_, i) => (pairs[i]!.how === 'missing' ? [i] : []));
   const firstOther = gaps.findIndex((i) => listed[i]!.role !== 'family' && listed[i]!.role !== 'particle');
   const family = gaps.filter((i, k) => listed[i]!.role === 'family' || (listed[i]!.role === 'particle' && k < firstOther));
   const given = gaps.filter((i) => !family.includes(i));
@@ -456,18 +460,39 @@ function joinsOf(listed: readonly ListedToken[], pairs: readonly TokenPair[]): {
   return joins;
 }
 
-/** The best pairing of a person's tokens with one reading of a listed name. */
-/**
- * What tokenSimilarity answered for one reading of the person's name, by listed token and kind of
- * role (a given name's rules differ from a family name's), each person token's answer at its
- * index: a search pairs the same few tokens with the same listed tokens over and over (common
- * given names, a name's aliases), and a look-up by the listed token alone costs no new string.
- */
-type Pairings = { given: Map<string, (Similar | null)[]>; family: Map<string, (Similar | null)[]> };
 type Similar = { similarity: number; how: TokenPair['how'] };
-const newPairings = (): Pairings => ({ given: new Map(), family: new Map() });
 
-function align(person: string[], listed: ListedToken[], bySound: Script, known?: Pairings) {
+/**
+ * What tokenSimilarity answers for a person's token and a listed token (in its role), kept on the
+ * listed token: a search pairs the same few tokens with the same listed tokens over and over (a
+ * name's aliases), and searches after it the common given and family names again. At most
+ * MET_LIMIT answers are kept in all; past it, every listed token starts afresh.
+ */
+const MET_LIMIT = 200_000;
+let metRound = 0;
+let metCount = 0;
+function similarTo(person: string, l: ListedToken, bySound: Script): Similar | null {
+  if (l.metIn !== metRound) {
+    l.met = new Map();
+    l.metIn = metRound;
+  }
+  const key = bySound ? `${bySound}\u0001${person}` : person;
+  let s = l.met!.get(key);
+  if (s === undefined) {
+    s = tokenSimilarity(person, l.token, bySound, l.role);
+    if (++metCount > MET_LIMIT) {
+      metRound++;
+      metCount = 1;
+      l.met = new Map();
+      l.metIn = metRound;
+    }
+    l.met!.set(key, s);
+  }
+  return s;
+}
+
+/** The best pairing of a person's tokens with one reading of a listed name. */
+function align(person: string[], listed: ListedToken[], bySound: Script) {
   const used = new Set<number>();
   const pairs: TokenPair[] = [];
   // The listed family name first, then given, middle and the rest, each taking its closest free token.
@@ -475,16 +500,9 @@ function align(person: string[], listed: ListedToken[], bySound: Script, known?:
     const l = listed[i]!;
     let found = -1;
     let best: { similarity: number; how: TokenPair['how'] } | null = null;
-    const byToken = known && (l.role === 'given' || l.role === 'middle' || l.role === 'patronymic' ? known.given : known.family);
-    let answers = byToken?.get(l.token);
-    if (byToken && !answers) byToken.set(l.token, (answers = []));
     for (let j = 0; j < person.length; j++) {
       if (used.has(j)) continue;
-      let s = answers?.[j];
-      if (s === undefined) {
-        s = tokenSimilarity(person[j]!, l.token, bySound, l.role);
-        if (answers) answers[j] = s;
-      }
+      const s = similarTo(person[j]!, l, bySound);
       if (s && (!best || s.similarity > best.similarity)) {
         best = s;
         found = j;
@@ -699,13 +717,13 @@ function readPerson(person: string, bySound: Script): string[][] {
 
 /** How well a listed name ("FAMILY, Given Middle", or as written) matches a person's name. */
 /** The best alignment of the person's readings with the listed name's, and the reading it came from; null when either has no token. */
-function bestAlignment(person: string, readings: string[][], listed: string, bySound: Script, pairings?: Pairings[]): (ReturnType<typeof align> & { reading: string[]; syllable: boolean }) | null {
+function bestAlignment(person: string, readings: string[][], listed: string, bySound: Script): (ReturnType<typeof align> & { reading: string[]; syllable: boolean }) | null {
   let best: (ReturnType<typeof align> & { reading: string[] }) | null = null;
-  for (const [k, p] of readings.entries()) {
+  for (const p of readings) {
     if (!p.length) continue;
     for (const l of listedTokens(listed)) {
       if (!l.length) continue;
-      const m = align(p, l, bySound, pairings?.[k]);
+      const m = align(p, l, bySound);
       if (!best || m.score > best.score) best = Object.assign(m, { reading: p });
     }
   }
@@ -724,8 +742,7 @@ const rounded = (score: number) => Math.round(score * 1000) / 1000;
 export function nameScorer(person: string): (listed: string) => number {
   const bySound = scriptOf(person);
   const readings = readPerson(person, bySound);
-  const pairings = readings.map(newPairings);
-  return (listed) => rounded(bestAlignment(person, readings, listed, bySound, pairings)?.score ?? 0);
+  return (listed) => rounded(bestAlignment(person, readings, listed, bySound)?.score ?? 0);
 }
 
 export function matchName(person: string, listed: string): NameMatch {
