@@ -21,9 +21,14 @@ export type Via = 'smtp' | 'sms' | 'outbox';
 let nodemailerModule: typeof import('nodemailer') | undefined;
 const nodemailer = () => (nodemailerModule ??= createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer'));
 
+/**
+ * nodemailer's MIME builder, for the outbox's .eml files: the message a transport would send,
+ * without a transport's plugins and streams around it (a file needs none of them).
+ */
+let composerModule: typeof import('nodemailer/lib/mail-composer').default | undefined;
+const MailComposer = () => (composerModule ??= createRequire(import.meta.url)('nodemailer/lib/mail-composer') as typeof import('nodemailer/lib/mail-composer').default);
+
 let smtp: { url: string; transport: Transporter } | undefined;
-/** Builds the .eml files of the outbox; made once, like the SMTP transport. */
-let outboxBuilder: Transporter | undefined;
 /** Outbox folders known to exist (one mkdir per folder and process, not per message). */
 const madeDirs = new Set<string>();
 
@@ -39,9 +44,9 @@ export async function sendEmail(config: Config, m: OutgoingMessage): Promise<Via
     await smtpTransport(config.smtpUrl).sendMail(mail);
     return 'smtp';
   }
-  outboxBuilder ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const built = await outboxBuilder.sendMail(mail);
-  await writeOutbox(outboxFile(config, m.id, 'eml'), built.message as Buffer);
+  const built = await new (MailComposer())(mail).compile().build();
+  // Unix line ends, as a file on this machine has them (the MIME text is ASCII: latin1 keeps its bytes).
+  await writeOutbox(outboxFile(config, m.id, 'eml'), Buffer.from(built.toString('latin1').replaceAll('\r', ''), 'latin1'));
   return 'outbox';
 }
 
