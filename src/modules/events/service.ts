@@ -16,6 +16,10 @@ export interface EventInput {
   /** e.g. reservation.created; sent in the webhook-event header. */
   type: string;
   subjectId: string | null;
+  /**
+   * The event's body, or a function that makes it: called only when the event goes somewhere
+   * (most accounts have no webhook for most events, and a body may take reads to make).
+   */
   body: unknown;
 }
 
@@ -25,9 +29,10 @@ export interface EventInput {
  */
 async function emit(db: Tx, deps: Deps, e: EventInput, targets: { target: string; url: string }[]): Promise<string | null> {
   if (targets.length === 0) return null;
+  const body: unknown = typeof e.body === 'function' ? await (e.body as () => unknown)() : e.body;
   const now = iso(deps.clock());
   const eventId = newId('evt');
-  await repo.insertEvent(db, { id: eventId, account_id: e.accountId, type: e.type, subject_id: e.subjectId, payload: JSON.stringify(e.body), created_at: now });
+  await repo.insertEvent(db, { id: eventId, account_id: e.accountId, type: e.type, subject_id: e.subjectId, payload: JSON.stringify(body), created_at: now });
   for (const t of targets) {
     const deliveryId = newId('evt').replace('evt_', 'dlv_');
     await repo.insertDelivery(db, {

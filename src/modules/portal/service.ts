@@ -429,10 +429,10 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
     // The police reports, for a listing that sends them: planned now, sent on the arrival day.
     await planReports(tx, deps, updated, { now: false });
     await withdrawPortalMessages(tx, deps, r.id, 'completed');
-    const body = { id: r.id, ...(await guestPortalView(deps, tx, updated, done)) };
+    const body = async () => ({ id: r.id, ...(await guestPortalView(deps, tx, updated, done)) });
     await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });
     if (changed) {
-      await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type: 'reservation.updated', subjectId: r.id, body: toReservationView(deps, updated) });
+      await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type: 'reservation.updated', subjectId: r.id, body: () => toReservationView(deps, updated) });
     }
   });
 }

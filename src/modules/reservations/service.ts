@@ -185,7 +185,7 @@ export async function createReservation(deps: Deps, account: AccountRow, input: 
 
 /** What every create and update causes, in its transaction: events out and guest messages queued. */
 async function afterWrite(tx: Tx, deps: Deps, r: ReservationRow, type: 'reservation.created' | 'reservation.updated', police: EstablishmentRow | null): Promise<void> {
-  await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: toReservationView(deps, r) });
+  await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type, subjectId: r.id, body: () => toReservationView(deps, r) });
   await trackListing(tx, deps, r);
   await requestScreening(tx, deps, r.id, type === 'reservation.created' ? 'created' : 'updated');
   if (type === 'reservation.updated') await planCheckIn(tx, deps, r);

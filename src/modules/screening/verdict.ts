@@ -127,8 +127,7 @@ export async function screeningEventBody(db: Db, deps: Deps, r: ReservationRow, 
 }
 
 export async function emitScreeningEvent(tx: Tx, deps: Deps, r: ReservationRow, document?: ReadingRef | null): Promise<void> {
-  const body = await screeningEventBody(tx, deps, r, document);
-  await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body });
+  await emitWebhook(tx, deps, 'screening_webhook_url', { accountId: r.account_id, type: 'screening.changed', subjectId: r.id, body: () => screeningEventBody(tx, deps, r, document) });
 }
 
 export const RISK_COLORS = ['green', 'yellow', 'orange', 'red'] as const;
