@@ -176,7 +176,7 @@ function feminine(family: string): string | null {
  * A token of a listed name, with its role, what it says about identity (weightOf), and what
  * tokenSimilarity answered for the person's tokens it met (similarTo).
  */
-type ListedToken = { token: string; role: TokenPair['role']; weight: number; met: Map<string, Similar | null> | undefined; metIn: number };
+type ListedToken = { token: string; role: TokenPair['role']; weight: number; met: Map<string, Similar | null> | undefined };
 const READ = new Map<string, ListedToken[][]>();
 const READ_LIMIT = 200_000;
 
@@ -210,7 +210,7 @@ function readListed(listed: string): ListedToken[][] {
             PARTICLES.has(token) && i < givenTokens.length - 1 ? ('particle' as const) : PATRONYMIC.test(token) && i > 0 ? ('patronymic' as const) : i === 0 ? ('given' as const) : ('middle' as const),
         })),
       ];
-      return read.map((t) => ({ ...t, weight: weightOf(t.token, t.role), met: undefined, metIn: -1 }));
+      return read.map((t) => ({ ...t, weight: weightOf(t.token, t.role), met: undefined }));
     }),
   );
 }
@@ -466,27 +466,29 @@ type Similar = { similarity: number; how: TokenPair['how'] };
  * What tokenSimilarity answers for a person's token and a listed token (in its role), kept on the
  * listed token: a search pairs the same few tokens with the same listed tokens over and over (a
  * name's aliases), and searches after it the common given and family names again. At most
- * MET_LIMIT answers are kept in all; past it, every listed token starts afresh.
+ * MET_LIMIT answers are kept in all; past it, every listed token forgets its own.
  */
 const MET_LIMIT = 200_000;
-let metRound = 0;
 let metCount = 0;
+/** The listed tokens that keep answers now: all of them forget theirs together. */
+const metTokens: ListedToken[] = [];
 function similarTo(person: string, l: ListedToken, bySound: Script): Similar | null {
-  if (l.metIn !== metRound) {
+  if (!l.met) {
     l.met = new Map();
-    l.metIn = metRound;
+    metTokens.push(l);
   }
   const key = bySound ? `${bySound}\u0001${person}` : person;
-  let s = l.met!.get(key);
+  let s = l.met.get(key);
   if (s === undefined) {
     s = tokenSimilarity(person, l.token, bySound, l.role);
     if (++metCount > MET_LIMIT) {
-      metRound++;
+      for (const t of metTokens) t.met = undefined;
+      metTokens.length = 0;
       metCount = 1;
       l.met = new Map();
-      l.metIn = metRound;
+      metTokens.push(l);
     }
-    l.met!.set(key, s);
+    l.met.set(key, s);
   }
   return s;
 }
