@@ -171,12 +171,12 @@ function feminine(family: string): string | null {
   return null;
 }
 
-/** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
 /**
  * A token of a listed name, with its role, what it says about identity (weightOf), and what
  * tokenSimilarity answered for the person's tokens it met (similarTo).
  */
 type ListedToken = { token: string; role: TokenPair['role']; weight: number; met: Map<string, Similar | null> | undefined };
+/** Listed names as they were read, kept: a list is matched many times over (bounded, for lists of every size). */
 const READ = new Map<string, ListedToken[][]>();
 const READ_LIMIT = 200_000;
 
