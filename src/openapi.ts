@@ -37,7 +37,7 @@ const ERROR_MEANINGS: Record<string, string> = {
   '404': 'No such object among the accounts the caller manages (another account’s objects are never shown to exist)',
   '409': 'A request with this Idempotency-Key is still in progress, or the object is in a state that forbids the change; `Retry-After` may say when to try again',
   '413': 'The body is larger than the limit (1 MiB; uploads: their own limit)',
-  '415': 'The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which)',
+  '415': 'The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which)',
   '422': 'The Idempotency-Key was used before with a different request, the values contradict each other, or a photo is of a type read but cannot be used (too small, too many pixels)',
   '429': 'Too many requests with this key in the minute, or too many failed authentications from this address; `Retry-After` says when to try again',
   '500': 'An internal error; `request_id` names it in the service log',

@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card), with a selfie to compare with its portrait
-         * @description Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to 8 parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.
+         * @description Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG, WebP or BMP, known by their bytes whatever their names (a JPEG cut short is read as far as it goes), 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to 8 parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.
          */
         post: operations["submitIdentityDocument"];
         delete?: never;
@@ -2935,7 +2935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3056,7 +3056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3172,7 +3172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3295,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3420,7 +3420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3545,7 +3545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3661,7 +3661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3786,7 +3786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3908,7 +3908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4029,7 +4029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4153,7 +4153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4275,7 +4275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4410,7 +4410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4536,7 +4536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4702,7 +4702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4870,7 +4870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5032,7 +5032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5199,7 +5199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5359,7 +5359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5521,7 +5521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5683,7 +5683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5848,7 +5848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6010,7 +6010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6172,7 +6172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6339,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6497,7 +6497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6664,7 +6664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6822,7 +6822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6987,7 +6987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7150,7 +7150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7392,7 +7392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7554,7 +7554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7717,7 +7717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7848,7 +7848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7970,7 +7970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8089,7 +8089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8212,7 +8212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8330,7 +8330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8452,7 +8452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8570,7 +8570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8692,7 +8692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8811,7 +8811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -8934,7 +8934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9068,7 +9068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9186,7 +9186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9308,7 +9308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9441,7 +9441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9559,7 +9559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9694,7 +9694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9813,7 +9813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -9936,7 +9936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10074,7 +10074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10219,7 +10219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10351,7 +10351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10510,7 +10510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10667,7 +10667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10804,7 +10804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -10936,7 +10936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11072,7 +11072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11206,7 +11206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11376,7 +11376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11502,7 +11502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11625,7 +11625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11743,7 +11743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11865,7 +11865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -11985,7 +11985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12104,7 +12104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12230,7 +12230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12360,7 +12360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12494,7 +12494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12627,7 +12627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12746,7 +12746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12869,7 +12869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -12988,7 +12988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13116,7 +13116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13256,7 +13256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13394,7 +13394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13512,7 +13512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13632,7 +13632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13750,7 +13750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -13878,7 +13878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -14013,7 +14013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -14131,7 +14131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -14251,7 +14251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -14385,7 +14385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG or WebP photo; `error` says which) */
+            /** @description The body is not `application/json` (uploads: not `multipart/form-data`, or a file that is not a JPEG, PNG, WebP or BMP photo; `error` says which) */
             415: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

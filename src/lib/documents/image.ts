@@ -1,6 +1,7 @@
 /**
- * A photo as the reader takes it: JPEG, PNG or WebP, turned as its EXIF orientation says,
- * scaled down when large, in shades of grey. Anything else is refused with what is wrong in
+ * A photo as the reader takes it: JPEG, PNG, WebP or BMP, known by its bytes whatever its name,
+ * turned as its EXIF orientation says, scaled down when large, in shades of grey. A JPEG cut short
+ * is read as far as it goes, as viewers show it. Anything else is refused with what is wrong in
  * words (the route answers it as a 4xx), before a pixel is decoded where that can be told.
  */
 import type sharpModule from 'sharp';
@@ -26,29 +27,33 @@ export class ImageRefused extends Error {
 }
 
 /** A file's type from its first bytes: the photos the reader opens, and those it refuses by name. */
-export function fileKind(data: Buffer): 'jpeg' | 'png' | 'webp' | 'heic' | 'pdf' | 'gif' | undefined {
+export function fileKind(data: Buffer): 'jpeg' | 'png' | 'webp' | 'bmp' | 'heic' | 'pdf' | 'gif' | undefined {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
   if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
   if (data.subarray(4, 8).toString('latin1') === 'ftyp' && /^(heic|heix|hevc|mif1|msf1)$/.test(data.subarray(8, 12).toString('latin1'))) return 'heic';
   if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
   if (data.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (data.length >= 26 && data.subarray(0, 2).toString('latin1') === 'BM' && BMP_HEADERS.has(data.readUInt32LE(14))) return 'bmp';
   return undefined;
 }
+
+/** The sizes a bitmap's second header has: OS/2's core header (12 bytes), Windows' (40) and its later versions. */
+const BMP_HEADERS = new Set([12, 40, 52, 56, 64, 108, 124]);
 
 /**
  * What the file's headers say, without decoding it (the API process checks uploads with this;
  * the pixels are decoded where jobs run): its type and size in pixels, or the refusal in words.
  */
-export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' | 'image/webp'; width: number; height: number } {
+export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/bmp'; width: number; height: number } {
   if (data.length === 0) throw new ImageRefused('the file is empty', 'empty');
   if (data.length > MAX_IMAGE_BYTES) throw new ImageRefused(`the file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`, 'too_large');
   const kind = fileKind(data);
   if (kind === 'heic') throw new ImageRefused(HEIC, 'type');
   if (kind === 'pdf') throw new ImageRefused('the file is a PDF, not a photo: send a JPEG, PNG or WebP image', 'type');
   if (kind === 'gif') throw new ImageRefused('GIF images are not read: send a JPEG, PNG or WebP photo', 'type');
-  if (!kind) throw new ImageRefused('the file is not a JPEG, PNG or WebP image', 'type');
-  const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : webpSize(data);
+  if (!kind) throw new ImageRefused('the file is not a JPEG, PNG, WebP or BMP image', 'type');
+  const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : kind === 'bmp' ? bmpSize(data) : webpSize(data);
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
   if (width * height > MAX_IMAGE_PIXELS)
@@ -68,9 +73,8 @@ function pngSize(d: Buffer) {
   return { width: d.readUInt32BE(16), height: d.readUInt32BE(20) };
 }
 
+/** A JPEG's size from its frame header. One cut short after it (no end marker) is read as far as it goes. */
 function jpegSize(d: Buffer) {
-  // A JPEG ends with its EOI marker (some cameras add a few bytes after it).
-  if (d.lastIndexOf(Buffer.from([0xff, 0xd9])) < d.length - 64) return undefined;
   let i = 2;
   while (i + 9 < d.length) {
     if (d[i] !== 0xff) return undefined;
@@ -85,6 +89,13 @@ function jpegSize(d: Buffer) {
     i += 2 + length;
   }
   return undefined;
+}
+
+/** A bitmap's size from its headers, when its pixels start inside the file (a height below zero: rows top down). */
+function bmpSize(d: Buffer) {
+  if (d.readUInt32LE(10) >= d.length) return undefined;
+  if (d.readUInt32LE(14) === 12) return { width: d.readUInt16LE(18), height: d.readUInt16LE(20) };
+  return { width: Math.abs(d.readInt32LE(18)), height: Math.abs(d.readInt32LE(22)) };
 }
 
 function webpSize(d: Buffer) {
@@ -102,13 +113,36 @@ function webpSize(d: Buffer) {
   return undefined;
 }
 
-/** Options of every decoding of a photo: a damaged one fails, a bomb is not opened, an animation's first frame. */
-const DECODE = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
+/**
+ * Options of every decoding of a photo: a bomb is not opened, an animation gives its first frame.
+ * A JPEG cut short is decoded as far as it goes (the rest grey), as every viewer shows it: libvips
+ * stops on no error at all, since any level that stops on errors stops on a truncation too. A PNG
+ * or WebP cut short, or a file no picture at all, was refused by its headers already.
+ */
+const DECODE = { failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } as const;
+
+/**
+ * The photo opened by sharp (libvips). A bitmap, which libvips does not read, is decoded by
+ * bmp-ts into its pixels first (its headers were checked by inspectPhoto: no bomb gets here).
+ */
+async function opened(data: Buffer, options: sharpModule.SharpOptions = DECODE): Promise<sharpModule.Sharp> {
+  const { default: sharp } = await import('sharp');
+  if (fileKind(data) !== 'bmp') return sharp(data, options);
+  const { decode } = await import('bmp-ts');
+  const bmp = decode(data);
+  // bmp-ts gives each pixel as alpha, blue, green, red.
+  const rgb = Buffer.alloc(bmp.width * bmp.height * 3);
+  for (let i = 0, o = 0; o < rgb.length; i += 4, o += 3) {
+    rgb[o] = bmp.data[i + 3]!;
+    rgb[o + 1] = bmp.data[i + 2]!;
+    rgb[o + 2] = bmp.data[i + 1]!;
+  }
+  return sharp(rgb, { raw: { width: bmp.width, height: bmp.height, channels: 3 }, limitInputPixels: options.limitInputPixels ?? MAX_IMAGE_PIXELS });
+}
 
 /** The picture the reader works on: turned as its EXIF says, scaled to WORK_SIDE at most, without alpha. */
 async function workingPicture(data: Buffer) {
-  const { default: sharp } = await import('sharp');
-  return sharp(data, DECODE).rotate().resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true }).removeAlpha();
+  return (await opened(data)).rotate().resize({ width: WORK_SIDE, height: WORK_SIDE, fit: 'inside', withoutEnlargement: true }).removeAlpha();
 }
 
 /**
@@ -133,10 +167,9 @@ export async function decodePhoto(data: Buffer): Promise<Grey & { original: { wi
 /** The photo's size (and EXIF orientation) once its headers and sharp's own reading of them agree it can be opened; ImageRefused otherwise. */
 async function openable(data: Buffer): Promise<{ width: number; height: number; orientation: number }> {
   inspectPhoto(data);
-  const { default: sharp } = await import('sharp');
   let meta: sharpModule.Metadata;
   try {
-    meta = await sharp(data, { ...DECODE, limitInputPixels: false }).metadata();
+    meta = await (await opened(data, { ...DECODE, limitInputPixels: false })).metadata();
   } catch {
     throw new ImageRefused('the image could not be read: it is damaged or not a picture');
   }
@@ -161,9 +194,8 @@ export async function decodeColour(
   const { width, height, orientation } = await openable(data);
   // EXIF orientations 5 to 8 turn the photo a quarter.
   const original = orientation >= 5 ? { width: height, height: width } : { width, height };
-  const { default: sharp } = await import('sharp');
   try {
-    const picture = sharp(data, DECODE).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).removeAlpha().toColourspace('srgb');
+    const picture = (await opened(data)).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).removeAlpha().toColourspace('srgb');
     const { data: pixels, info } = await (box ? picture.extract(box) : picture).raw().toBuffer({ resolveWithObject: true });
     return { data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length), width: info.width, height: info.height, original };
   } catch {

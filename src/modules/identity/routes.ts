@@ -83,7 +83,7 @@ export const identityRoutes =
           tags,
           operationId: 'submitIdentityDocument',
           summary: "Send photos of the guest's passport or ID card to be read (multipart/form-data: front, and back for an ID card), with a selfie to compare with its portrait",
-          description: `Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG or WebP, 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to ${MOST_FRAMES} parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.`,
+          description: `Answers 202 at once; the reading runs as a job (a second or two) and the reservation is screened again when it ends. JPEG, PNG, WebP or BMP, known by their bytes whatever their names (a JPEG cut short is read as far as it goes), 15 MB at most each; HEIC is refused with how to send a JPEG. With a selfie part, the guest's face is compared with the document's portrait, and with selfie_frames (up to ${MOST_FRAMES} parts of that name, a camera's frames in the order taken) the liveness signals look for a head turn and a blink across them: the verification's face and liveness sections.`,
           consumes: ['multipart/form-data'],
           params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
           response: { 202: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...IMAGE_ERRORS },

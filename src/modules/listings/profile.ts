@@ -73,7 +73,7 @@ function readLogo(dataUrl: string): Logo {
   const bytes = Buffer.from(m[2]!, 'base64');
   if (bytes.length > MAX_LOGO_BYTES) throw badRequest(`logo: at most ${MAX_LOGO_BYTES / 1024} KB`);
   const type = sniffType(bytes);
-  if (!type?.startsWith('image/') || type === 'image/heic') throw badRequest('logo: the data is not a PNG, JPEG or WebP image');
+  if (!type?.startsWith('image/') || type === 'image/heic' || type === 'image/bmp') throw badRequest('logo: the data is not a PNG, JPEG or WebP image');
   return { content_type: type, data: m[2]! };
 }
 

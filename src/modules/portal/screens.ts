@@ -25,7 +25,7 @@ export interface Field {
   labelValues?: Values;
   /** A file field that asks the phone's camera for a photo (the selfie's front camera) rather than any file. */
   capture?: 'user';
-  /** A photo the reader reads (a document's side, a selfie): JPEG, PNG or WebP only, as the API takes them. */
+  /** A photo the reader reads (a document's side, a selfie): JPEG, PNG, WebP or BMP only, as the API takes them. */
   photo?: true;
 }
 
@@ -268,7 +268,7 @@ export const MAX_FILE_BYTES = MAX_IMAGE_BYTES;
  * more): an empty file, or one that is only a type's first bytes.
  */
 export const MIN_FILE_BYTES = 64;
-export const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
+export const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/heic', 'application/pdf'] as const;
 
 export interface Upload {
   field: string;
@@ -284,7 +284,7 @@ export function sniffType(data: Buffer): (typeof FILE_TYPES)[number] | undefined
   return kind && kind !== 'gif' ? KIND_TYPES[kind] : undefined;
 }
 
-const KIND_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', heic: 'image/heic', pdf: 'application/pdf' } as const;
+const KIND_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', bmp: 'image/bmp', heic: 'image/heic', pdf: 'application/pdf' } as const;
 
 /** A stored upload as an answer refers to it. */
 export interface FileRef {
