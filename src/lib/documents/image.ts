@@ -11,6 +11,11 @@ import type { Grey } from './zone.js';
 export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
 /** More pixels than any phone camera takes: a larger image is a decompression bomb, not a photo. */
 export const MAX_IMAGE_PIXELS = 60_000_000;
+/**
+ * A bitmap's pixels are decoded in JavaScript, four bytes each: no more of them than the largest
+ * upload holds at a byte a pixel (a grey scan), so a compressed bitmap cannot ask for more.
+ */
+export const MAX_BMP_PIXELS = 16_000_000;
 /** The long side the reader works at: the zone's characters stay 12 px or more on a document a third of the frame wide. */
 const WORK_SIDE = 2400;
 
@@ -56,6 +61,8 @@ export function inspectPhoto(data: Buffer): { type: 'image/jpeg' | 'image/png' |
   const size = kind === 'png' ? pngSize(data) : kind === 'jpeg' ? jpegSize(data) : kind === 'bmp' ? bmpSize(data) : webpSize(data);
   if (!size) throw new ImageRefused(`the ${kind.toUpperCase()} file is damaged or cut short`);
   const { width, height } = size;
+  if (kind === 'bmp' && width * height > MAX_BMP_PIXELS)
+    throw new ImageRefused(`the bitmap has ${width} × ${height} pixels, more than ${MAX_BMP_PIXELS / 1e6} million: send it as a JPEG or PNG`, 'too_many_pixels');
   if (width * height > MAX_IMAGE_PIXELS)
     throw new ImageRefused(`the image has ${width} × ${height} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} million: send the camera's own photo`, 'too_many_pixels');
   // A zone cut out on its own (two lines of 44 characters) is about eight times as wide as high.

@@ -251,6 +251,19 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     const bomb = Buffer.from(png);
     bomb.writeUInt32BE(30000, 16);
     bomb.writeUInt32BE(30000, 20);
+    const bitmapHeader = (width: number, height: number) => {
+      const b = Buffer.alloc(2048);
+      b.write('BM', 0, 'latin1');
+      b.writeUInt32LE(b.length, 2);
+      b.writeUInt32LE(54, 10);
+      b.writeUInt32LE(40, 14);
+      b.writeInt32LE(width, 18);
+      b.writeInt32LE(height, 22);
+      b.writeUInt16LE(1, 26);
+      b.writeUInt16LE(8, 28);
+      b.writeUInt32LE(1, 30);
+      return b;
+    };
     const gif = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#fff' } })
       .gif()
       .toBuffer();
@@ -258,6 +271,8 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
       ['empty', Buffer.alloc(0), 400, /empty/],
       ['a PDF named .jpg', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'.repeat(40)), 415, /PDF/],
       ['a decompression bomb', bomb, 422, /30000 × 30000 pixels/],
+      // A bitmap's header asking for 24 million pixels in a file of a few bytes (a compressed one may).
+      ['a bitmap of 6000 × 4000', bitmapHeader(6000, 4000), 422, /bitmap has 6000 × 4000 pixels/],
       // A real PNG, too small to read: it says so, with a status that means so (not "not a photo").
       [
         'a PNG of 120 × 40',
