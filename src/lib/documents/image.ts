@@ -135,16 +135,29 @@ const DECODE = { failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS, pages: 1 } 
 async function opened(data: Buffer, options: sharpModule.SharpOptions = DECODE): Promise<sharpModule.Sharp> {
   const { default: sharp } = await import('sharp');
   if (fileKind(data) !== 'bmp') return sharp(data, options);
-  const { decode } = await import('bmp-ts');
-  const bmp = decode(data);
-  // bmp-ts gives each pixel as alpha, blue, green, red.
-  const rgb = Buffer.alloc(bmp.width * bmp.height * 3);
-  for (let i = 0, o = 0; o < rgb.length; i += 4, o += 3) {
-    rgb[o] = bmp.data[i + 3]!;
-    rgb[o + 1] = bmp.data[i + 2]!;
-    rgb[o + 2] = bmp.data[i + 1]!;
+  const { rgb, width, height } = await bitmapPixels(data);
+  return sharp(rgb, { raw: { width, height, channels: 3 }, limitInputPixels: options.limitInputPixels ?? MAX_IMAGE_PIXELS });
+}
+
+/** A bitmap's pixels, kept while its bytes are: a reading opens one photo several times (its size, the picture, an area of it). */
+const BITMAPS = new WeakMap<Buffer, Promise<{ rgb: Buffer; width: number; height: number }>>();
+function bitmapPixels(data: Buffer): Promise<{ rgb: Buffer; width: number; height: number }> {
+  let pixels = BITMAPS.get(data);
+  if (!pixels) {
+    pixels = import('bmp-ts').then(({ decode }) => {
+      const bmp = decode(data);
+      // bmp-ts gives each pixel as alpha, blue, green, red.
+      const rgb = Buffer.alloc(bmp.width * bmp.height * 3);
+      for (let i = 0, o = 0; o < rgb.length; i += 4, o += 3) {
+        rgb[o] = bmp.data[i + 3]!;
+        rgb[o + 1] = bmp.data[i + 2]!;
+        rgb[o + 2] = bmp.data[i + 1]!;
+      }
+      return { rgb, width: bmp.width, height: bmp.height };
+    });
+    BITMAPS.set(data, pixels);
   }
-  return sharp(rgb, { raw: { width: bmp.width, height: bmp.height, channels: 3 }, limitInputPixels: options.limitInputPixels ?? MAX_IMAGE_PIXELS });
+  return pixels;
 }
 
 /** The picture the reader works on: turned as its EXIF says, scaled to WORK_SIDE at most, without alpha. */
