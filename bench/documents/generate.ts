@@ -32,7 +32,7 @@ import anyAscii from 'any-ascii';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { checkDigit, MRZ_SHAPES, type MrzFormat } from '../../src/lib/documents/layout.js';
+import { checkDigit, MRZ_SHAPES, SHAPE_OF, type MrzFormat, type MrzShape } from '../../src/lib/documents/layout.js';
 import { ocrbPath } from '../../src/lib/documents/glyphs.js';
 
 const COUNTRIES: { code: string; faker: Faker }[] = [
@@ -105,7 +105,25 @@ export function documentData(f: Faker, format: MrzFormat): DocumentTruth {
   const [docNo, b, e] = [pad(number, 9), yymmdd(birth), yymmdd(expiry)];
   const { length } = MRZ_SHAPES[format];
   let lines: string[];
-  if (format === 'TD1') {
+  let documentNumber = number;
+  let expiryDate = `20${e.slice(0, 2)}-${e.slice(2, 4)}-${e.slice(4, 6)}`;
+  if (format === 'FR-ID') {
+    // France's card of 1988 to 2021 (its own layout): issued in a month of 2014 to 2020, so ten years' life.
+    const issued = f.date.between({ from: '2014-01-01', to: '2020-12-31' });
+    const office = `${f.number.int({ min: 10, max: 95 })}${f.number.int(9)}`;
+    const serial = `${yymmdd(issued).slice(0, 4)}${office}${f.string.numeric(5)}`;
+    const l1 = `IDFRA${pad(surname, 25)}${office}${f.string.numeric(3)}`;
+    const l2start = `${serial}${checkDigit(serial)}${pad(givenNames.replace(/</g, '<<'), 14)}${b}${checkDigit(b)}${sex}`;
+    lines = [l1, l2start + checkDigit(l1 + l2start)];
+    documentNumber = serial;
+    const end = new Date(Date.UTC(issued.getUTCFullYear() + 10, issued.getUTCMonth() + 1, 0));
+    expiryDate = end.toISOString().slice(0, 10);
+  } else if (format === 'MRV-A' || format === 'MRV-B') {
+    // A visa: issued by another state than the holder's, its optional data without a check digit, no composite.
+    const issuer = pad(f.helpers.arrayElement(COUNTRIES.filter((c) => c.code !== country.code)).code, 3);
+    const l1 = pad(`V<${issuer}${surname}<<${givenNames}`, length);
+    lines = [l1, pad(`${docNo}${checkDigit(docNo)}${code}${b}${checkDigit(b)}${sex}${e}${checkDigit(e)}`, length)];
+  } else if (format === 'TD1') {
     const opt1 = pad('', 15);
     const opt2 = pad(f.number.int(2) === 0 ? f.string.numeric(6) : '', 11);
     const l1 = `I<${code}${docNo}${checkDigit(docNo)}${opt1}`;
@@ -122,23 +140,32 @@ export function documentData(f: Faker, format: MrzFormat): DocumentTruth {
   }
   const century = (yy: string, future: boolean) => (future || Number(yy) > 30 ? '19' : '20');
   // The names as the zone holds them: a long one is cut where the line ends.
-  const nameField = format === 'TD1' ? lines[2]! : lines[0]!.slice(5);
+  const nameField = format === 'TD1' ? lines[2]! : format === 'FR-ID' ? `${lines[0]!.slice(5, 30).replace(/<+$/, '')}<<${lines[1]!.slice(13, 27).replace(/<</g, '<')}` : lines[0]!.slice(5);
   const [zoneSurname = '', zoneGiven = ''] = nameField.replace(/<+$/, '').split('<<');
   return {
     format,
     lines,
     surname: zoneSurname,
     givenNames: zoneGiven,
-    documentNumber: number,
+    documentNumber,
     birthDate: `${century(b.slice(0, 2), false)}${b.slice(0, 2)}-${b.slice(2, 4)}-${b.slice(4, 6)}`,
-    expiryDate: `20${e.slice(0, 2)}-${e.slice(2, 4)}-${e.slice(4, 6)}`,
+    expiryDate,
     sex,
-    nationality: country.code,
+    nationality: format === 'FR-ID' ? 'FRA' : country.code,
   };
 }
 
 /** Millimetres of each format's card or page, and where its zone's lines start. */
-const SIZES: Record<MrzFormat, { w: number; h: number }> = { TD1: { w: 85.6, h: 54 }, TD2: { w: 105, h: 74 }, TD3: { w: 125, h: 88 } };
+const SIZES: Record<MrzShape, { w: number; h: number }> = { TD1: { w: 85.6, h: 54 }, TD2: { w: 105, h: 74 }, TD3: { w: 125, h: 88 } };
+
+const TITLES: Record<MrzFormat, string> = {
+  TD1: 'IDENTITY CARD',
+  TD2: 'IDENTITY CARD',
+  TD3: 'PASSPORT',
+  'MRV-A': 'VISA',
+  'MRV-B': 'VISA',
+  'FR-ID': "CARTE NATIONALE D'IDENTITÉ",
+};
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -158,7 +185,7 @@ export interface PrintStyle {
 const PRINTED: PrintStyle = { page: 'tinted', guilloche: 'light', bold: 0, size: 1 };
 
 function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false, portrait?: Buffer, style: PrintStyle = PRINTED): { svg: string; width: number; height: number } {
-  const { w, h } = SIZES[t.format];
+  const { w, h } = SIZES[SHAPE_OF[t.format]];
   const [W, H] = [Math.round(w * pxPerMm), Math.round(h * pxPerMm)];
   const mm = (v: number) => (v * pxPerMm).toFixed(1);
   const hue = f.number.int(360);
@@ -201,7 +228,7 @@ function documentSvg(f: Faker, t: DocumentTruth, pxPerMm: number, front = false,
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
 <rect width="${W}" height="${H}" rx="${mm(3)}" fill="${style.page === 'white' ? '#fdfdfb' : `hsl(${hue},35%,90%)`}"/>${waves}
-<text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${t.format === 'TD3' ? 'PASSPORT' : 'IDENTITY CARD'} · ${esc(t.nationality.replace(/</g, ''))}</text>
+<text x="${mm(4)}" y="${mm(7)}" font-family="DejaVu Sans" font-weight="bold" font-size="${mm(3.4)}" fill="hsl(${hue},50%,30%)">${esc(TITLES[t.format])} · ${esc(t.nationality.replace(/</g, ''))}</text>
 ${
   t.format === 'TD1' && !front
     ? '' // An ID card's portrait is on its front: its back holds the zone and no face.

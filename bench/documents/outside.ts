@@ -29,8 +29,11 @@ export interface OutsideResult {
   every_field_right_pct: number;
   zone_exact_pct: number;
   misreads_passed_by_a_check_digit: number;
+  /** Documents read with a field wrong and answered `valid: true` (a name has no check digit to catch it). */
+  misreads_passed_as_valid: number;
   said_screen: number;
   ms_median: number;
+  ms_p95: number;
   wrong: { file: string; problems: string[]; got: string[] | null; want: string[] }[];
 }
 
@@ -40,10 +43,10 @@ export async function readOutside(dir: string, today: Date): Promise<OutsideResu
   const truthFile = path.join(dir, 'truth.json');
   if (!existsSync(truthFile)) return null;
   const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as Record<string, Label>;
-  const parts = new Map<string, { sources: Set<string>; n: number; right: number; exact: number; passed: number; screens: number; ms: number[]; wrong: OutsideResult['wrong'] }>();
+  const parts = new Map<string, { sources: Set<string>; n: number; right: number; exact: number; passed: number; validWrong: number; screens: number; ms: number[]; wrong: OutsideResult['wrong'] }>();
   for (const [file, label] of Object.entries(truth)) {
     const part = TUNED_ON.has(label.repo) ? 'tuned on' : 'held out';
-    const p = parts.get(part) ?? { sources: new Set(), n: 0, right: 0, exact: 0, passed: 0, screens: 0, ms: [], wrong: [] };
+    const p = parts.get(part) ?? { sources: new Set(), n: 0, right: 0, exact: 0, passed: 0, validWrong: 0, screens: 0, ms: [], wrong: [] };
     parts.set(part, p);
     p.sources.add(label.repo);
     p.n++;
@@ -69,6 +72,7 @@ export async function readOutside(dir: string, today: Date): Promise<OutsideResu
       }
     }
     if (right) p.right++;
+    else if (doc?.valid) p.validWrong++;
     if (doc?.zone.join('\n') === label.mrz.join('\n')) p.exact++;
     else p.wrong.push({ file, problems, got: doc?.zone ?? null, want: label.mrz });
   }
@@ -79,8 +83,10 @@ export async function readOutside(dir: string, today: Date): Promise<OutsideResu
     every_field_right_pct: pct(p.right, p.n),
     zone_exact_pct: pct(p.exact, p.n),
     misreads_passed_by_a_check_digit: p.passed,
+    misreads_passed_as_valid: p.validWrong,
     said_screen: p.screens,
     ms_median: Math.round([...p.ms].sort((a, b) => a - b)[p.ms.length >> 1] ?? 0),
+    ms_p95: Math.round([...p.ms].sort((a, b) => a - b)[Math.min(p.ms.length - 1, Math.ceil(p.ms.length * 0.95) - 1)] ?? 0),
     wrong: p.wrong,
   }));
 }

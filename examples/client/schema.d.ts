@@ -2020,10 +2020,10 @@ export interface components {
         };
         ReadDocument: {
             /**
-             * @description TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)
+             * @description TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30); MRV-A and MRV-B: visas (2 × 44, 2 × 36); FR-ID: France's identity card of 1988 to 2021 (2 × 36, its own layout: no nationality, and an expiry worked out from the issue month its number begins with)
              * @enum {string}
              */
-            format: "TD1" | "TD2" | "TD3";
+            format: "TD1" | "TD2" | "TD3" | "MRV-A" | "MRV-B" | "FR-ID";
             document_type: {
                 value: string | null;
                 /**

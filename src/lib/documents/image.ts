@@ -6,6 +6,7 @@
  */
 import type sharpModule from 'sharp';
 import type { Grey } from './zone.js';
+import { SHAPE_OF, type MrzFormat, type MrzShape } from './layout.js';
 
 /** The largest upload read, in bytes (a phone's full-size JPEG is 3 to 8 MB). */
 export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
@@ -245,7 +246,7 @@ export async function hostPhoto(data: Buffer, turn = 0): Promise<Buffer> {
  * A document's size as ICAO 9303 gives it, against its zone: how many zone widths wide it is (the
  * zone is its characters times 2.54 mm, centred) and its height against its width.
  */
-const DOCUMENT_SHAPE: Record<'TD1' | 'TD2' | 'TD3', { widthPerZone: number; heightPerWidth: number }> = {
+const DOCUMENT_SHAPE: Record<MrzShape, { widthPerZone: number; heightPerWidth: number }> = {
   TD1: { widthPerZone: 85.6 / 76.2, heightPerWidth: 54 / 85.6 },
   TD2: { widthPerZone: 105 / 91.44, heightPerWidth: 74 / 105 },
   TD3: { widthPerZone: 125 / 111.76, heightPerWidth: 88 / 125 },
@@ -259,14 +260,14 @@ const CROP_WIDTH = 1200;
  * document reads; `picture`: that picture's size). The document is taken to stand on its zone,
  * as wide as its format makes it against the zone, with a small margin; perspective is not undone.
  */
-export async function cropDocument(data: Buffer, corners: [number, number][], picture: { width: number; height: number }, format: 'TD1' | 'TD2' | 'TD3'): Promise<Buffer> {
+export async function cropDocument(data: Buffer, corners: [number, number][], picture: { width: number; height: number }, format: MrzFormat): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
   const [tl, tr, , bl] = corners as [[number, number], [number, number], [number, number], [number, number]];
   const zoneWidth = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
   const u = [(tr[0] - tl[0]) / zoneWidth, (tr[1] - tl[1]) / zoneWidth] as const;
   // Down the page, square to the zone's lines (in a picture, y grows downwards).
   const down = [-u[1], u[0]] as const;
-  const shape = DOCUMENT_SHAPE[format];
+  const shape = DOCUMENT_SHAPE[SHAPE_OF[format]];
   const width = zoneWidth * shape.widthPerZone * 1.04;
   const height = zoneWidth * shape.widthPerZone * shape.heightPerWidth * 1.06;
   const zoneHeight = (bl[0] - tl[0]) * down[0] + (bl[1] - tl[1]) * down[1];

@@ -5,20 +5,47 @@
  */
 import countries from 'i18n-iso-countries';
 
-export type MrzFormat = 'TD1' | 'TD2' | 'TD3';
+/** The zone's shapes: how many lines of how many characters, and the size of the document that carries them. */
+export type MrzShape = 'TD1' | 'TD2' | 'TD3';
+
+/**
+ * The layouts read: the three shapes of ICAO 9303's travel documents, its visas (MRV-A on a
+ * passport's page, 2 × 44; MRV-B, 2 × 36: part 7), and France's identity card of 1988 to 2021
+ * (FR-ID: 2 × 36 on the card's front, in a layout of its own, still valid for years). A visa and
+ * the French card share a shape with TD3 or TD2 and are told from them by their first letters.
+ */
+export type MrzFormat = MrzShape | 'MRV-A' | 'MRV-B' | 'FR-ID';
 
 /**
  * digit: 0-9; alpha: A-Z and the filler <; alnum: both; check: a digit, or < where the field is
  * empty; passport: the first letter of a TD3 document code (P, or V for a visa); card: that of a
- * TD1 or TD2 (I, A or C).
+ * TD1 (I, A or C); booklet: that of a 2 × 36 zone (a card's, or V for a visa); visa: V.
  */
-export type CharKind = 'digit' | 'alpha' | 'alnum' | 'check' | 'passport' | 'card';
+export type CharKind = 'digit' | 'alpha' | 'alnum' | 'check' | 'passport' | 'card' | 'booklet' | 'visa';
 
 export const MRZ_SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
   TD1: { lines: 3, length: 30 },
   TD2: { lines: 2, length: 36 },
   TD3: { lines: 2, length: 44 },
+  'MRV-A': { lines: 2, length: 44 },
+  'MRV-B': { lines: 2, length: 36 },
+  'FR-ID': { lines: 2, length: 36 },
 };
+
+/** The shape of each layout: what the zone finders look for, and the document's size around the zone. */
+export const SHAPE_OF: Record<MrzFormat, MrzShape> = { TD1: 'TD1', TD2: 'TD2', TD3: 'TD3', 'MRV-A': 'TD3', 'MRV-B': 'TD2', 'FR-ID': 'TD2' };
+
+/**
+ * The layout a zone read as `shape` is, by its first line's first letters: a V begins a visa's,
+ * IDFRA the French card's (ICAO 9303 gives no card of the TD2 shape a document code of ID with
+ * France's code but France's own). Anything else is the shape's own layout.
+ */
+export function layoutOf(shape: MrzFormat, firstLine: string): MrzFormat {
+  const s = SHAPE_OF[shape];
+  if (s === 'TD3') return firstLine[0] === 'V' ? 'MRV-A' : 'TD3';
+  if (s === 'TD2') return firstLine[0] === 'V' ? 'MRV-B' : firstLine.startsWith('IDFRA') ? 'FR-ID' : 'TD2';
+  return s;
+}
 
 /** [line, start, end (exclusive), kind] runs; positions not covered are alnum. */
 const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
@@ -39,7 +66,7 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
     [2, 0, 30, 'alpha'],
   ],
   TD2: [
-    [0, 0, 1, 'card'],
+    [0, 0, 1, 'booklet'],
     [0, 1, 36, 'alpha'],
     [1, 0, 9, 'alnum'],
     [1, 9, 10, 'digit'],
@@ -48,6 +75,36 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
     [1, 20, 21, 'alpha'],
     [1, 21, 28, 'digit'],
     [1, 28, 35, 'alnum'],
+    [1, 35, 36, 'digit'],
+  ],
+  'MRV-B': [
+    [0, 0, 1, 'visa'],
+    [0, 1, 36, 'alpha'],
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'digit'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 20, 'digit'],
+    [1, 20, 21, 'alpha'],
+    [1, 21, 28, 'digit'],
+  ],
+  'MRV-A': [
+    [0, 0, 1, 'visa'],
+    [0, 1, 44, 'alpha'],
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'digit'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 20, 'digit'],
+    [1, 20, 21, 'alpha'],
+    [1, 21, 28, 'digit'],
+  ],
+  // The issue's year and month, the department and office, and a serial: the card's number of 12.
+  'FR-ID': [
+    [0, 0, 30, 'alpha'],
+    [1, 0, 4, 'digit'],
+    [1, 7, 13, 'digit'],
+    [1, 13, 27, 'alpha'],
+    [1, 27, 34, 'digit'],
+    [1, 34, 35, 'alpha'],
     [1, 35, 36, 'digit'],
   ],
   TD3: [
@@ -73,6 +130,8 @@ export const ALLOWED: Record<CharKind, (c: string) => boolean> = {
   alnum: () => true,
   passport: (c) => c === 'P' || c === 'V',
   card: (c) => c === 'I' || c === 'A' || c === 'C',
+  booklet: (c) => c === 'I' || c === 'A' || c === 'C' || c === 'V',
+  visa: (c) => c === 'V',
 };
 
 /** The kind of each position, line by line. */
@@ -112,6 +171,22 @@ export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date
     { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
     { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 },
   ],
+  // A visa's optional data has no check digit, and its zone no composite.
+  'MRV-A': [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+  ],
+  'MRV-B': [
+    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+  ],
+  // The French card gives no expiry: its life runs from the issue month its number begins with.
+  'FR-ID': [
+    { field: 'document_number', line: 1, start: 0, end: 12, digit: 12 },
+    { field: 'birth_date', line: 1, start: 27, end: 33, digit: 33 },
+  ],
 };
 
 /**
@@ -140,6 +215,15 @@ export const CODES: Record<MrzFormat, [number, number][]> = {
     [0, 2],
     [1, 10],
   ],
+  'MRV-A': [
+    [0, 2],
+    [1, 10],
+  ],
+  'MRV-B': [
+    [0, 2],
+    [1, 10],
+  ],
+  'FR-ID': [[0, 2]],
 };
 
 /**

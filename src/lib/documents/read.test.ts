@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { faker } from '@faker-js/faker';
+import { documentData, photograph, scan } from '../../../bench/documents/generate.js';
 import { charKinds, CHECKED, checkDigit, fieldHolds } from './layout.js';
-import { readDocumentPhoto } from './read.js';
+import { readDocumentPhoto, zoneDocument } from './read.js';
 import { fitLine } from './recognise.js';
 
 /**
@@ -61,4 +65,56 @@ describe("a recognised line fitted to its format's length and kinds", () => {
     // A line's first cell is no cheaper for a filler than any other.
     assert.equal(fitLine(read('7JA0Q50C8BRA8707280F2703165<<<<<<<<<<<<<<<8'), charKinds('TD3')[1]!).text.startsWith('<'), false);
   });
+});
+
+describe('visas and the French identity card of 1988 to 2021, each in its own layout', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'layouts-test-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("parses ICAO's specimen visas and a French card's zone with their own fields and check digits", () => {
+    const today = new Date('2026-12-01T00:00:00Z');
+    // ICAO 9303 part 7's MRV-A: optional data where a passport has its personal number, no composite.
+    const a = zoneDocument(['VIUSATRAVELER<<HAPPYPERSON<<<<<<<<<<<<<<<<<<', '555123ABC6GBR6502056F04122361FLNDDDAM5803085'], today)!;
+    assert.equal(a.format, 'MRV-A');
+    assert.deepEqual([a.document_type.value, a.issuing_state.value, a.nationality.value, a.surname.value, a.given_names.value], ['VI', 'USA', 'GBR', 'TRAVELER', 'HAPPYPERSON']);
+    assert.deepEqual([a.document_number.check, a.birth_date.check, a.expiry_date.check, a.optional_data.check, a.composite], ['valid', 'valid', 'valid', 'none', 'none']);
+    assert.equal(a.optional_data.value, '1FLNDDDAM5803085');
+    assert.equal(a.valid, true);
+    // MRV-B, 2 × 36, told from a TD2 card by its V.
+    const b = zoneDocument(['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'], today)!;
+    assert.equal(b.format, 'MRV-B');
+    assert.deepEqual([b.document_number.value, b.birth_date.value, b.expiry_date.value, b.given_names.value, b.valid], ['L8988901C', '1940-09-07', '1996-12-10', 'ANNA MARIA', true]);
+    // A figure changed is caught by its digit, as in any zone.
+    assert.equal(zoneDocument(['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612119<<<<<<<<'], today)!.valid, false);
+    // The French card: its number of 12 (issued June 2005, office 932), the given names on the
+    // second line, no nationality (FRA: only French citizens hold it), and its life from its issue
+    // month: fifteen years for a card issued from 2004 to 2013 to an adult.
+    const fr = zoneDocument(['IDFRADOUEL<<<<<<<<<<<<<<<<<<<<932013', '0506932020438CHRISTIANE<<NI2906209F3'], today)!;
+    assert.equal(fr.format, 'FR-ID');
+    assert.deepEqual(
+      [fr.document_number.value, fr.surname.value, fr.given_names.value, fr.nationality.value, fr.birth_date.value, fr.expiry_date.value],
+      ['050693202043', 'DOUEL', 'CHRISTIANE NI', 'FRA', '1929-06-20', '2020-06-30'],
+    );
+    assert.deepEqual([fr.document_number.check, fr.birth_date.check, fr.composite, fr.valid], ['valid', 'valid', 'valid', true]);
+  });
+
+  for (const format of ['MRV-A', 'MRV-B', 'FR-ID'] as const) {
+    it(`reads a photo and a scan of a ${format}, every field as written`, async () => {
+      faker.seed(format.length * 31 + format.charCodeAt(4));
+      for (const take of [photograph, scan]) {
+        const truth = documentData(faker, format);
+        const file = path.join(dir, `${format}-${take.name}.jpg`);
+        await take(faker, truth, file);
+        const r = await readDocumentPhoto(readFileSync(file), new Date('2026-12-01T00:00:00Z'));
+        const doc = r.document!;
+        assert.equal(doc.format, format, take.name);
+        assert.deepEqual(doc.zone, truth.lines, take.name);
+        assert.deepEqual(
+          [doc.document_number.value, doc.surname.value, doc.given_names.value, doc.nationality.value, doc.birth_date.value, doc.expiry_date.value, doc.valid],
+          [truth.documentNumber, truth.surname.replace(/</g, ' '), truth.givenNames.replace(/</g, ' '), truth.nationality, truth.birthDate, truth.expiryDate, true],
+          take.name,
+        );
+      }
+    });
+  }
 });

@@ -6,7 +6,7 @@
 import type { PrintedPage } from './printed.js';
 import { parse as parseMrz } from 'mrz';
 import { decodePhoto, photoArea } from './image.js';
-import { CHECKED, fieldHolds, numberOpensWithFiller, type MrzFormat } from './layout.js';
+import { CHECKED, fieldHolds, layoutOf, numberOpensWithFiller, type MrzFormat } from './layout.js';
 import { isScreen, screenArea, screenHint, screenSigns, type ScreenSigns } from './screen.js';
 import { detectZone, recogniseZone } from './recognise.js';
 import { readZone, type Grey, type ZoneReading } from './zone.js';
@@ -116,7 +116,72 @@ function correctByCheckDigits(zone: ZoneReading): Set<string> {
   return corrected;
 }
 
+/** A name as the zone writes it, its fillers spaces: the words of a name, and the names of a list (`<<` between them), one space apart. */
+const zoneText = (s: string | null | undefined) => s?.replace(/</g, ' ').replace(/\s+/g, ' ').trim() || null;
+
+/** A field's check by its digit in the zone: the CHECKED entry of `field` holds, and its value (a date) is one. */
+function checkOf(zone: ZoneReading, field: (typeof CHECKED)[MrzFormat][number]['field'], value: string | null = ''): CheckResult {
+  const f = CHECKED[zone.format].find((c) => c.field === field);
+  if (!f) return 'none';
+  return fieldHolds(zone.lines[f.line]!, f) && value !== null ? 'valid' : 'invalid';
+}
+
+/**
+ * A visa's zone (ICAO 9303 part 7: MRV-A on a passport's page, MRV-B), which the `mrz` package
+ * does not parse: its fields by their places. Its document number, birth date and expiry have
+ * check digits; its optional data has none, and the zone no composite.
+ */
+function visaDocument(zone: ZoneReading, corrected: Set<string>, today: Date): ReadDocument | null {
+  const [top, bottom] = zone.lines as [string, string];
+  if (!/^V[A-Z<][A-Z<]{3}/.test(top) || !/^[A-Z0-9<]+$/.test(top + bottom)) return null;
+  const [surname, ...given] = top.slice(5).replace(/<+$/, '').split('<<');
+  const field = (value: string | null, check: CheckResult, key?: string): DocumentField => ({ value, check, ...(key && corrected.has(key) ? { corrected: true as const } : {}) });
+  const code = (s: string) => s.replace(/<+$/, '') || null;
+  const birth = isoDate(bottom.slice(13, 19), 'birth', today);
+  const expiry = isoDate(bottom.slice(21, 27), 'expiry', today);
+  const sex = bottom[20];
+  const doc: ReadDocument = {
+    format: zone.format,
+    document_type: field(top.slice(0, 2).replace(/<$/, ''), 'none'),
+    issuing_state: field(code(top.slice(2, 5)), 'none'),
+    document_number: field(code(bottom.slice(0, 9)), checkOf(zone, 'document_number'), 'document_number'),
+    surname: field(zoneText(surname), 'none'),
+    given_names: field(zoneText(given.join('<<')), 'none'),
+    nationality: field(code(bottom.slice(10, 13)), 'none'),
+    birth_date: field(birth, checkOf(zone, 'birth_date', birth)),
+    sex: field(sex === 'M' || sex === 'F' ? sex : sex === '<' || sex === 'X' ? 'X' : null, 'none'),
+    expiry_date: field(expiry, checkOf(zone, 'expiry_date', expiry)),
+    optional_data: field(code(bottom.slice(28)), 'none', 'optional_data'),
+    composite: 'none',
+    valid: false,
+    zone: zone.lines,
+  };
+  doc.valid = [doc.document_number, doc.birth_date, doc.expiry_date].every((f) => f.check !== 'invalid');
+  return doc;
+}
+
+/**
+ * The French identity card's life, which its zone does not give: ten years from the month it was
+ * issued (the first four digits of its number), fifteen for a card issued from 2004 to 2013 to an
+ * adult (décret n° 2013-1188, which lengthened those cards without reprinting them). Taken to the
+ * month's last day: the day of issue is not in the zone.
+ */
+function frenchCardExpiry(number: string | null | undefined, birth: string | null): string | null {
+  if (!number || !/^\d{4}/.test(number)) return null;
+  const yy = Number(number.slice(0, 2));
+  const month = Number(number.slice(2, 4));
+  if (month < 1 || month > 12) return null;
+  // The card was issued from 1988 to 2021.
+  const year = yy >= 88 ? 1900 + yy : 2000 + yy;
+  // Eighteen by the month's first day: a card of the month one came of age keeps ten years.
+  const adult = birth !== null && `${Number(birth.slice(0, 4)) + 18}${birth.slice(4)}` <= `${year}-${number.slice(2, 4)}-01`;
+  const years = adult && year >= 2004 && year <= 2013 ? 15 : 10;
+  // Day 0 of the next month: the month's last day.
+  return new Date(Date.UTC(year + years, month, 0)).toISOString().slice(0, 10);
+}
+
 function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): ReadDocument | null {
+  if (zone.format === 'MRV-A' || zone.format === 'MRV-B') return visaDocument(zone, corrected, today);
   let parsed: ReturnType<typeof parseMrz>;
   try {
     parsed = parseMrz(zone.lines);
@@ -146,18 +211,26 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
   };
   const optionalName = zone.format === 'TD3' ? 'personalNumber' : zone.format === 'TD1' ? 'optional1' : 'optional';
   const composite = details.find((d) => d.field === 'compositeCheckDigit');
+  const french = zone.format === 'FR-ID';
+  // The French card's number is its issue month, office and serial: the package joins them.
+  const number = french ? parsed.documentNumber : fields.documentNumber;
+  const birth = isoDate(zoneOf('birthDate'), 'birth', today);
+  const numberCheck = CHECKED[zone.format].some((f) => numberOpensWithFiller(zone.lines[f.line]!, f)) ? 'invalid' : checked('documentNumber');
+  const expiry = french ? frenchCardExpiry(number, birth) : isoDate(zoneOf('expirationDate'), 'expiry', today);
   const doc: ReadDocument = {
     format: zone.format,
     document_type: plain('documentCode'),
     issuing_state: field(zoneOf('issuingState')?.replace(/<+$/, '') ?? null, 'none'),
     // A document number beginning with a filler is a misread, whatever its digit.
-    document_number: field(fields.documentNumber ?? null, CHECKED[zone.format].some((f) => numberOpensWithFiller(zone.lines[f.line]!, f)) ? 'invalid' : checked('documentNumber'), 'document_number'),
-    surname: plain('lastName'),
-    given_names: plain('firstName'),
-    nationality: field(zoneOf('nationality')?.replace(/<+$/, '') ?? null, 'none'),
-    birth_date: field(isoDate(zoneOf('birthDate'), 'birth', today), checked('birthDate', isoDate(zoneOf('birthDate'), 'birth', today))),
+    document_number: field(number ?? null, numberCheck, 'document_number'),
+    surname: field(zoneText(fields.lastName), 'none'),
+    given_names: field(zoneText(fields.firstName), 'none'),
+    // Only French citizens hold the French card; its zone gives no nationality.
+    nationality: field(french ? 'FRA' : (zoneOf('nationality')?.replace(/<+$/, '') ?? null), 'none'),
+    birth_date: field(birth, checked('birthDate', birth)),
     sex: field(fields.sex === 'male' ? 'M' : fields.sex === 'female' ? 'F' : fields.sex ? 'X' : null, 'none'),
-    expiry_date: field(isoDate(zoneOf('expirationDate'), 'expiry', today), checked('expirationDate', isoDate(zoneOf('expirationDate'), 'expiry', today))),
+    // The French card's expiry comes of its number's first digits, which its check digit covers.
+    expiry_date: field(expiry, french ? (expiry === null ? 'invalid' : numberCheck) : checked('expirationDate', expiry)),
     optional_data: field(fields[optionalName as keyof typeof fields] ?? null, zone.format === 'TD3' ? checked('personalNumber') : 'none', 'optional_data'),
     composite: composite ? (composite.valid ? 'valid' : 'invalid') : 'none',
     valid: false,
@@ -168,17 +241,30 @@ function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): Rea
   return doc;
 }
 
-/** Where each format's zone writes the names: line, first and last column (ICAO 9303). */
-const NAME_CELLS: Record<MrzFormat, [number, number, number]> = { TD3: [0, 5, 44], TD2: [0, 5, 36], TD1: [2, 0, 30] };
+/** Where each format's zone writes the names: line, first and last column (ICAO 9303); the French card's surname and given names on lines of their own. */
+const NAME_CELLS: Record<MrzFormat, [number, number, number][]> = {
+  TD3: [[0, 5, 44]],
+  TD2: [[0, 5, 36]],
+  TD1: [[2, 0, 30]],
+  'MRV-A': [[0, 5, 44]],
+  'MRV-B': [[0, 5, 36]],
+  'FR-ID': [
+    [0, 5, 30],
+    [1, 13, 27],
+  ],
+};
 
 function nameRegion(zone: ZoneReading): { text: string; sure: string; second: string } {
-  const [line, start, end] = NAME_CELLS[zone.format];
-  const confidence = zone.confidence[line]!.slice(start, end);
-  return {
-    text: zone.lines[line]!.slice(start, end),
-    sure: confidence.map((c) => (c.best - c.second > UNSURE_MARGIN ? '1' : '0')).join(''),
-    second: confidence.map((c) => c.secondChar || ' ').join(''),
-  };
+  const parts = NAME_CELLS[zone.format].map(([line, start, end]) => {
+    const confidence = zone.confidence[line]!.slice(start, end);
+    return {
+      text: zone.lines[line]!.slice(start, end),
+      sure: confidence.map((c) => (c.best - c.second > UNSURE_MARGIN ? '1' : '0')).join(''),
+      second: confidence.map((c) => c.secondChar || ' ').join(''),
+    };
+  });
+  // Two parts are joined as a zone writes two names, with two fillers, sure of them.
+  return { text: parts.map((p) => p.text).join('<<'), sure: parts.map((p) => p.sure).join('11'), second: parts.map((p) => p.second).join('  ') };
 }
 
 /** The spread of grey levels (standard deviation) under which a photo shows nothing but one surface. */
@@ -221,7 +307,7 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoPro
 
 /** A zone's lines as a document (its format told by their count and length): what a labelled zone says, for measuring the reader. */
 export function zoneDocument(lines: string[], today = new Date()): ReadDocument | null {
-  const format = lines.length === 3 ? 'TD1' : lines[0]!.length === 36 ? 'TD2' : 'TD3';
+  const format = layoutOf(lines.length === 3 ? 'TD1' : lines[0]!.length === 36 ? 'TD2' : 'TD3', lines[0]!);
   const confidence = lines.map((l) => [...l].map(() => ({ best: 1, second: 0, secondChar: '' })));
   return toDocument({ format, lines: [...lines], confidence, corners: [], pitch: 0 }, new Set(), today);
 }

@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
-import { ALLOWED, charKinds, CHECKED, CODES, fieldHolds, knownCode, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
+import { ALLOWED, charKinds, CHECKED, CODES, fieldHolds, knownCode, layoutOf, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
 import type { Grey, ZoneReading } from './zone.js';
 
 const require = createRequire(import.meta.url);
@@ -211,7 +211,8 @@ function fitChar(c: string, kind: CharKind): string | undefined {
   const alt = kind === 'digit' || kind === 'check' ? LOOK_ALIKE_DIGIT[c] : LOOK_ALIKE_LETTER[c];
   if (alt && ALLOWED[kind](alt)) return alt;
   if (kind === 'passport' && c !== '<') return 'P';
-  if (kind === 'card' && c !== '<') return 'I';
+  if ((kind === 'card' || kind === 'booklet') && c !== '<') return 'I';
+  if (kind === 'visa' && c !== '<') return 'V';
   return undefined;
 }
 
@@ -353,17 +354,22 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
   return { text, confidence, cost: Math.min(...looks.map((f) => f.cost)) };
 }
 
-/** Reads the strips of a zone's lines as `format`, the other way up too when asked (and the first way needed correcting); the way that needed less. */
+/**
+ * Reads the strips of a zone's lines as `format`, the other way up too when asked (and the first
+ * way needed correcting); the way that needed less. A visa or the French card of `format`'s shape,
+ * told by the first line's first letters, is read in its own layout.
+ */
 async function readStrips(m: Models, img: Grey, strips: Strip[], format: MrzFormat, hints?: string[], turned = true) {
   const ways = turned ? [strips, [...strips].reverse().map(turn)] : [strips];
-  let best: { lines: string[]; confidence: Confidence[][]; cost: number; upsideDown: boolean } | undefined;
+  let best: { format: MrzFormat; lines: string[]; confidence: Confidence[][]; cost: number; upsideDown: boolean } | undefined;
   for (const [w, way] of ways.entries()) {
     // Which way up is told by the first look at the first line: read upside down, it needs far more correcting.
     const probe = fitLine(await lookAt(m, img, way[0]!, 0), charKinds(format)[0]!, hints?.[0]);
     if (best && probe.cost >= best.cost) continue;
+    const layout = layoutOf(format, probe.text);
     const fitted: ReturnType<typeof fitLine>[] = [];
-    for (const [k, s] of way.entries()) fitted.push(await readLine(m, img, s, format, k, hints?.[k]));
-    best = { lines: fitted.map((f) => f.text), confidence: fitted.map((f) => f.confidence), cost: fitted.reduce((sum, f) => sum + f.cost, 0), upsideDown: w === 1 };
+    for (const [k, s] of way.entries()) fitted.push(await readLine(m, img, s, layout, k, hints?.[k]));
+    best = { format: layout, lines: fitted.map((f) => f.text), confidence: fitted.map((f) => f.confidence), cost: fitted.reduce((sum, f) => sum + f.cost, 0), upsideDown: w === 1 };
     if (probe.cost <= CLEAN_FIT * 2) break;
   }
   return best!;
@@ -396,7 +402,7 @@ function zoneStrips(zone: ZoneReading): Strip[] {
 export async function recogniseZone(img: Grey, zone: ZoneReading): Promise<ZoneReading> {
   const m = await models();
   const read = await readStrips(m, img, zoneStrips(zone), zone.format, zone.lines, false);
-  return { ...zone, lines: read.lines, confidence: read.confidence };
+  return { ...zone, format: read.format, lines: read.lines, confidence: read.confidence };
 }
 
 /** A line the detector found: its ends along the text, and its height, in the grey picture's pixels. */
@@ -616,15 +622,21 @@ export async function detectZone(img: Grey, good: (zone: ZoneReading) => boolean
     // The formats the group may be, the one its first looks fit with least correcting first.
     const formats: { format: MrzFormat; cost: number; strips: Strip[] }[] = [];
     for (const format of formatsOf(strips)) {
-      const kinds = charKinds(format);
       const most = NOT_A_ZONE * MRZ_SHAPES[format].lines;
       let best: { format: MrzFormat; cost: number; strips: Strip[] } | undefined;
       for (const set of await lengthened(m, img, strips, format)) {
         let cost = Infinity;
         for (const way of [set, [...set].reverse().map(turn)]) {
           let sum = 0;
-          // Line by line, stopping once the fit is past what a zone needs: other text costs a look a line, no more.
-          for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) if (sum <= most) sum += fitLine(await lookAt(m, img, s, 0), kinds[k]!).cost;
+          // Line by line, stopping once the fit is past what a zone needs: other text costs a look a
+          // line, no more. A visa or the French card, told by its first letters, costs as its own layout.
+          let kinds = charKinds(format);
+          for (const [k, s] of way.slice(0, MRZ_SHAPES[format].lines).entries()) {
+            if (sum > most) break;
+            const looked = await lookAt(m, img, s, 0);
+            if (k === 0) kinds = charKinds(layoutOf(format, fitLine(looked, kinds[0]!).text));
+            sum += fitLine(looked, kinds[k]!).cost;
+          }
           cost = Math.min(cost, sum);
           if (sum <= CLEAN_FIT * 2) break;
         }
@@ -637,7 +649,7 @@ export async function detectZone(img: Grey, good: (zone: ZoneReading) => boolean
     let chosen: ZoneReading | undefined;
     for (const { format, strips: set } of formats.sort((x, y) => x.cost - y.cost)) {
       const read = await readStrips(m, img, set.slice(0, MRZ_SHAPES[format].lines), format);
-      const zone = zoneOf(set, format, read);
+      const zone = zoneOf(set, read);
       reads.push(zone);
       if (good(zone)) {
         chosen = zone;
@@ -650,7 +662,8 @@ export async function detectZone(img: Grey, good: (zone: ZoneReading) => boolean
 }
 
 /** A read of a group of strips as a zone: its lines, and its corners and pitch for cropping the document. */
-function zoneOf(strips: Strip[], format: MrzFormat, read: Awaited<ReturnType<typeof readStrips>>): ZoneReading {
+function zoneOf(strips: Strip[], read: Awaited<ReturnType<typeof readStrips>>): ZoneReading {
+  const { format } = read;
   const used = strips.slice(0, MRZ_SHAPES[format].lines);
   const ordered = read.upsideDown ? [...used].reverse().map(turn) : used;
   const top = ordered[0]!;

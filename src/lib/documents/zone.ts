@@ -10,7 +10,7 @@
  * characters match better wins, so a document upside down reads too.
  */
 import { CELL, GRID, glyphTemplates, MRZ_ALPHABET, normalise, type Template } from './glyphs.js';
-import { ALLOWED, charKinds, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
+import { ALLOWED, charKinds, layoutOf, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
 
 export interface Grey {
   data: Uint8Array;
@@ -409,10 +409,14 @@ export async function readZone(img: Grey): Promise<(ZoneReading & { score: numbe
       }
     }
     ways.sort((a, b) => b.first.score - a.first.score);
-    for (const { format, lines, first } of ways) {
-      const shape = MRZ_SHAPES[format];
-      const kinds = charKinds(format);
-      const read = lines.map((g, k) => readLine(img, g, kinds[k]!, templates, k === 0 ? first : lineOffset(img, g, shape.length, templates)));
+    for (const way of ways) {
+      const shape = MRZ_SHAPES[way.format];
+      const { lines, first } = way;
+      const offsets = lines.map((g, k) => (k === 0 ? first : lineOffset(img, g, shape.length, templates)));
+      let read = lines.map((g, k) => readLine(img, g, charKinds(way.format)[k]!, templates, offsets[k]!));
+      // A visa or the French card, told by its first letters, is read again with its own layout's characters.
+      const format = layoutOf(way.format, read[0]!.text);
+      if (format !== way.format) read = lines.map((g, k) => readLine(img, g, charKinds(format)[k]!, templates, offsets[k]!));
       const score = read.reduce((s, r) => s + r.confidence.reduce((t, c) => t + c.best, 0), 0) / (shape.lines * shape.length);
       if (!best || score > best.score) {
         const top = lines[0]!;

@@ -18,7 +18,10 @@ const PrintedName = Type.Object({
 /** What was read from a document's zone: the API's `document`, and the decision record's. */
 export const ReadDocument = Type.Object(
   {
-    format: StringEnum(['TD1', 'TD2', 'TD3'], { description: 'TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30)' }),
+    format: StringEnum(['TD1', 'TD2', 'TD3', 'MRV-A', 'MRV-B', 'FR-ID'], {
+      description:
+        "TD3: passport data page (2 × 44); TD2: 2 × 36; TD1: ID card (3 × 30); MRV-A and MRV-B: visas (2 × 44, 2 × 36); FR-ID: France's identity card of 1988 to 2021 (2 × 36, its own layout: no nationality, and an expiry worked out from the issue month its number begins with)",
+    }),
     document_type: Field,
     issuing_state: Field,
     document_number: Field,
