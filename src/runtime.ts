@@ -23,7 +23,7 @@ import { Worker } from './jobs/worker.js';
 import { bootstrapRoot } from './modules/accounts/service.js';
 import { enqueue } from './jobs/repo.js';
 import { purgeExpiredChecks } from './modules/background-checks/service.js';
-import { purgeDocumentPhotos } from './modules/identity/service.js';
+import { forgetOneOffReads, purgeDocumentPhotos } from './modules/identity/service.js';
 import { warmSanctionsIndex } from './providers/sanctions/index.js';
 import { enableMetrics, metricsAllowed, metricsText } from './modules/system/metrics.js';
 
@@ -148,6 +148,8 @@ export function startWorker(deps: Deps, mode: 'dedicated' | 'beside-api' | 'thre
             { name: 'alerts', everyMs: 3_600_000, firstAfterMs: 90_000, run: async () => void (await enqueue(deps.db, deps, 'alert.hourly', {}, { uniqueKey: 'alert-hourly' })) },
             // Identity documents' photos, deleted the account's number of days after check-out.
             { name: 'document photo retention', everyMs: 3_600_000, firstAfterMs: 30_000, run: async () => void (await purgeDocumentPhotos(deps)) },
+            // One-off reads answered 202 whose callers never came back for them.
+            { name: 'one-off reads forgotten', everyMs: 300_000, firstAfterMs: 35_000, run: async () => void (await forgetOneOffReads(deps)) },
             // Police reports and receipts, deleted once the law no longer asks the host to keep them.
             { name: 'police report retention', everyMs: 3_600_000, firstAfterMs: 45_000, run: async () => void (await purgeExpiredReports(deps)) },
             // Stays written while their listing was being set up to report, caught up.

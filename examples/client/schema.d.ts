@@ -680,7 +680,7 @@ export interface paths {
         put?: never;
         /**
          * Read one photo of a passport or ID card and answer what it says, with no reservation (multipart/form-data: image)
-         * @description For a check-in kiosk or a PMS app: answers when the reading is done (up to 30 s; 503 when no worker runs). Nothing is kept: neither the photo nor what was read.
+         * @description For a check-in kiosk or a PMS app: answers when the reading is done, waiting up to 30 s (GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS). A photo still being read when the wait ends is answered 202 with its id and a Location to ask (GET /v1/identity-verifications/{id}, which answers it once done and forgets it then; kept 15 minutes at most); 503 with Retry-After when no worker got to it (none running, or all busy). Nothing is kept once answered: neither the photo nor what was read.
          */
         post: operations["readIdentityDocument"];
         delete?: never;
@@ -2131,8 +2131,10 @@ export interface components {
              * @enum {string}
              */
             composite: "valid" | "invalid" | "none";
-            /** @description every check digit the document has holds */
+            /** @description every check digit the document has holds; a name has none (see name_confirmed) */
             valid: boolean;
+            /** @description true: the name printed on the document (a passport's page, an ID card's front) was read and is the zone's, surname and given names; false: the name was read from the machine-readable zone only, which has no check digit for it (no printed page read, or an ID card's back sent alone), so a letter misread in it passes every check. Absent from readings made before it was kept */
+            name_confirmed?: boolean;
             /** @description the machine-readable zone's lines as read */
             zone: string[];
             printed?: {
@@ -10284,6 +10286,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdentityVerification"];
+                };
+            };
+            /** @description Read one photo of a passport or ID card and answer what it says, with no reservation (multipart/form-data: image) */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
                 };
             };
             /** @description The request is malformed or a value is out of range; `error` names the field and the problem */

@@ -78,6 +78,11 @@ export async function enqueueAll<K extends JobKind>(
   return rows.map((r) => r.id);
 }
 
+/** Whether a job has been taken by a worker and runs: false while it waits, and once it has left the table. */
+export async function isRunning(db: Db, id: string): Promise<boolean> {
+  return (await db.selectFrom('jobs').select('id').where('id', '=', id).where('state', '=', 'running').executeTakeFirst()) !== undefined;
+}
+
 /** Whether a job of this unique key waits to run (a running job no longer holds its key). */
 export async function isWaiting(db: Db, uniqueKey: string): Promise<boolean> {
   return (await db.selectFrom('jobs').select('id').where('unique_key', '=', uniqueKey).where('state', '=', 'available').executeTakeFirst()) !== undefined;

@@ -77,6 +77,8 @@ export const HOST_MESSAGES = {
   'id.read_name_mismatch.do': 'Confirm who is staying: the document belongs to someone else, or the booking is in another name.',
   'id.printed_name_mismatch': 'The name printed on the document, {page}, is not the name in its machine-readable lines, {zone}: a misread or an altered document',
   'id.printed_name_mismatch.do': 'Ask the guest for a sharper photo of the document; if the two names still differ, see the document itself before check-in.',
+  'id.name_zone_only': 'The name {name} was read from the machine-readable lines of the document only, which have no check digit for a name: nothing printed on the document was read to confirm it',
+  'id.name_zone_only.do': 'Compare the name with the photo of the document on this page.',
   'id.screen_photo': 'The document was photographed on a screen, not in hand: the photo has the colour bands a screen makes and print does not',
   'id.screen_photo.do': "Ask the guest for a photo of the document itself; a picture on a screen can be of anyone's document.",
   'id.screen_hint': 'The photo of the document shows faint colour bands of the kind a photographed screen makes, though some print makes them too: whether it is of a screen cannot be told',

@@ -40,6 +40,13 @@ export interface ReadDocument {
   zone: string[];
   /** The printed page's name and dates against the zone (printed.ts); null where no page was read (an ID card's back). */
   printed?: PrintedPage | null;
+  /**
+   * Whether the document's print confirms the zone's name: both the surname and the given names
+   * found as printed (`printed`: same). False where the name was read from the zone only, which
+   * no check digit covers (no page read, or an ID card's back without its front): `valid` says
+   * nothing of it. Set where a reading's photos are read together (set.ts).
+   */
+  name_confirmed?: boolean;
 }
 
 /** What is wrong with a photo; `screen_photo`: it is of a screen showing the document (screen.ts), said even where the zone reads. */

@@ -53,6 +53,7 @@ export async function readDocumentSet(photos: Buffer[], today: Date): Promise<Se
   if (doc) {
     const page = doc.format === 'TD1' ? front && readCardFront(front, doc, best.name_region, seen) : zoneCrop && readPrintedPage(zoneCrop, doc, best.name_region);
     doc.printed = page ? await page.catch((err: unknown) => ((pageError = (err as Error).message), null)) : null;
+    doc.name_confirmed = doc.printed?.surname.agrees === 'same' && doc.printed.given_names.agrees === 'same';
   }
   const crop = doc?.format === 'TD1' && front ? await hostPhoto(front, seen.turn).catch(() => zoneCrop) : zoneCrop;
   return { reading: best, crop, ...(pageError ? { pageError } : {}) };

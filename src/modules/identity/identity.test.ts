@@ -94,6 +94,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(v.document.expiry_date.value, truth.expiryDate);
     assert.equal(v.document.composite, 'valid');
     assert.equal(v.document.valid, true);
+    assert.equal(v.document.name_confirmed, true, 'the name printed on the page is the zone’s');
     assert.deepEqual(v.problems, []);
     // The printed page, read apart from the zone, says the same name and dates.
     assert.deepEqual(v.document.printed, {
@@ -151,6 +152,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(r.json.document.format, 'TD1');
     assert.equal(r.json.document.valid, true);
     assert.equal(r.json.document.printed, null, "an ID card's back prints no name beside its zone");
+    assert.equal(r.json.document.name_confirmed, false, 'the name was read from the zone only');
     assert.equal(await count(), before, 'neither the photo, its crop nor what was read is kept');
     assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', r.json.id).executeTakeFirst(), undefined);
     assert.equal((await call(t, 'GET', `/v1/identity-verifications/${r.json.id}`, { key: me.key })).status, 404);
@@ -167,6 +169,59 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     // The names printed on the front are the zone's (the dates are found on most fronts, not all: bench/documents).
     assert.deepEqual(v.document.printed.surname, { printed: card.truth.surname.replace(/</g, ' ').trim(), agrees: 'same' });
     assert.deepEqual(v.document.printed.given_names, { printed: card.truth.givenNames.replace(/</g, ' ').trim(), agrees: 'same' });
+    assert.equal(v.document.name_confirmed, true);
+  });
+
+  it("says the name was read from the zone only where only an ID card's back was sent, and passes the check", async () => {
+    const card = photos[1]!;
+    const id = await booking(card.truth.givenNames.split('<')[0]!, card.truth.surname.replace(/</g, ' '));
+    const v = await finished((await send(`/v1/reservations/${id}/identity-documents`, [jpeg(readFileSync(card.file))])).json.id);
+    assert.deepEqual([v.document.valid, v.document.name_confirmed], [true, false]);
+    const run = await eventually(async () => {
+      const runs = (await call(t, 'GET', `/v1/reservations/${id}/decisions`, { key: me.key })).json;
+      return runs.find((x: { trigger: string }) => x.trigger === 'document_read');
+    }, 'the booking screened with the card');
+    const check = run.checks.identification_document;
+    assert.equal(check.status, 'PASS', JSON.stringify(check));
+    const note = check.findings.find((f: { code: string }) => f.code === 'id.name_zone_only');
+    assert.match(note?.text ?? '', /was read from the machine-readable lines of the document only, which have no check digit for a name/);
+  });
+
+  it('answers a one-off read still going when the wait ends with 202 and where to ask, never a server error, and forgets it once answered', async () => {
+    const config = t.deps.config as { identityReadWaitMs: number };
+    const waited = config.identityReadWaitMs;
+    // A wait far shorter than any read: the photo is merely slow.
+    config.identityReadWaitMs = 150;
+    const slowRead = async () => {
+      // A worker still busy with the previous tests' jobs may not take it within so short a
+      // wait (503: no worker got to it); one that has taken it answers 202.
+      for (let attempt = 0; ; attempt++) {
+        const r = await send('/v1/identity/read', [jpeg(readFileSync(photos[0]!.file), 'image')]);
+        if (r.status !== 503 || attempt === 4) return r;
+      }
+    };
+    try {
+      const r = await slowRead();
+      assert.equal(r.status, 202, r.body);
+      assert.equal(r.json.status, 'pending');
+      const res = await t.app.inject({ method: 'GET', url: `/v1/identity-verifications/${r.json.id}`, headers: { 'x-api-key': me.key } });
+      assert.equal(res.statusCode, 200);
+      const done = await finished(r.json.id);
+      assert.deepEqual(done.document.zone, photos[0]!.truth.lines);
+      // Answered once done, then forgotten: nothing of the photo or the read is kept.
+      assert.equal((await call(t, 'GET', `/v1/identity-verifications/${r.json.id}`, { key: me.key })).status, 404);
+      assert.equal(await t.deps.db.selectFrom('identity_images').select('id').where('verification_id', '=', r.json.id).executeTakeFirst(), undefined);
+      // One its caller never comes back for is forgotten by the chore after a quarter of an hour.
+      const left = await slowRead();
+      assert.equal(left.status, 202, left.body);
+      const { forgetOneOffReads } = await import('./service.js');
+      assert.equal(await forgetOneOffReads(t.deps), 0, 'kept while its caller may ask');
+      const later = { ...t.deps, clock: () => new Date(Date.now() + 16 * 60_000) };
+      assert.equal(await forgetOneOffReads(later), 1);
+      assert.equal((await call(t, 'GET', `/v1/identity-verifications/${left.json.id}`, { key: me.key })).status, 404);
+    } finally {
+      config.identityReadWaitMs = waited;
+    }
   });
 
   it('tells a photo of a screen showing the document, and the host is told why', async () => {

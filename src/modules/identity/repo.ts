@@ -69,6 +69,12 @@ export async function deleteVerification(tx: Tx, id: string): Promise<void> {
   await tx.deleteFrom('identity_verifications').where('id', '=', id).execute();
 }
 
+/** One-off reads (no reservation) made before `before`: left unasked by their callers once answered 202. */
+export async function oneOffReadsBefore(db: Db, before: string, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('identity_verifications').select('id').where('reservation_id', 'is', null).where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
 /** Readings of reservations that checked out before `day` whose photos are still kept, with the reservation's account and check-out. */
 export function photosKeptAfterCheckout(db: Db, day: string, limit: number, after?: { check_out_date: string; id: string }) {
   let q = db

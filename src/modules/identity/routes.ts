@@ -118,16 +118,19 @@ export const identityRoutes =
           tags,
           operationId: 'readIdentityDocument',
           summary: 'Read one photo of a passport or ID card and answer what it says, with no reservation (multipart/form-data: image)',
-          description: 'For a check-in kiosk or a PMS app: answers when the reading is done (up to 30 s; 503 when no worker runs). Nothing is kept: neither the photo nor what was read.',
+          description:
+            'For a check-in kiosk or a PMS app: answers when the reading is done, waiting up to 30 s (GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS). A photo still being read when the wait ends is answered 202 with its id and a Location to ask (GET /v1/identity-verifications/{id}, which answers it once done and forgets it then; kept 15 minutes at most); 503 with Retry-After when no worker got to it (none running, or all busy). Nothing is kept once answered: neither the photo nor what was read.',
           consumes: ['multipart/form-data'],
-          response: { 200: Verification, ...IMAGE_ERRORS },
+          response: { 200: Verification, 202: Type.Object({ id: Type.String(), status: Type.Literal('pending') }), ...IMAGE_ERRORS },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const images = await readImages(request, ['image']);
         const image = images.get('image')?.[0];
         if (!image) throw badRequest('image: a photo is required (multipart/form-data, a file part named image)');
-        return identity.readOnce(deps, request.account, image);
+        const answer = await identity.readOnce(deps, request.account, image);
+        if (answer.status !== 'pending') return answer;
+        return reply.code(202).header('location', `/v1/identity-verifications/${answer.id}`).header('retry-after', '5').send(answer);
       },
     );
 

@@ -33,7 +33,13 @@ export const ReadDocument = Type.Object(
     expiry_date: Type.Object({ ...Field.properties, value: Nullable(Type.String({ description: 'YYYY-MM-DD' })) }),
     optional_data: Field,
     composite: Check,
-    valid: Type.Boolean({ description: 'every check digit the document has holds' }),
+    valid: Type.Boolean({ description: 'every check digit the document has holds; a name has none (see name_confirmed)' }),
+    name_confirmed: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: the name printed on the document (a passport's page, an ID card's front) was read and is the zone's, surname and given names; false: the name was read from the machine-readable zone only, which has no check digit for it (no printed page read, or an ID card's back sent alone), so a letter misread in it passes every check. Absent from readings made before it was kept",
+      }),
+    ),
     zone: Type.Array(Type.String(), { description: "the machine-readable zone's lines as read" }),
     printed: Type.Optional(
       Nullable(

@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/connection.js';
-import { enqueue } from '../../jobs/repo.js';
+import { enqueue, isRunning } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { collectYoung } from '../../lib/collect.js';
 import { ImageRefused } from '../../lib/documents/image.js';
@@ -44,10 +44,16 @@ export async function submitDocument(
   source: 'api' | 'portal' | 'read',
   photos: Photo[],
 ): Promise<{ id: string; status: 'pending' }> {
+  const { id } = await queueReading(deps, account, reservationId, source, photos);
+  return { id, status: 'pending' };
+}
+
+/** Stores the photos sealed and queues their reading, in one transaction: the reading's id, and its job's. */
+async function queueReading(deps: Deps, account: Pick<AccountRow, 'id'>, reservationId: string | null, source: 'api' | 'portal' | 'read', photos: Photo[]): Promise<{ id: string; job: string }> {
   const checked = checkPhotos(photos);
   const id = newId('idv');
   const now = iso(deps.clock());
-  await withTx(deps.db, async (tx) => {
+  const job = await withTx(deps.db, async (tx) => {
     await repo.insertVerification(
       tx,
       {
@@ -68,13 +74,13 @@ export async function submitDocument(
       },
       checked.map((p) => sealedImage(deps, account.id, id, p.side, p.type, p.data, now)),
     );
-    await enqueue(tx, deps, 'identity.read', { verification_id: id });
+    return (await enqueue(tx, deps, 'identity.read', { verification_id: id }))!;
   });
   deps.wakeWorker();
   // The photos as received and sealed are garbage once the request is answered: collected then
   // (lib/collect.ts), a morning of uploads does not pile them up in the API's process.
   setImmediate(collectYoung);
-  return { id, status: 'pending' };
+  return { id, job };
 }
 
 /** Why photos would be refused before any reading (not an image, a type the reader cannot open, too large), or null. */
@@ -162,7 +168,10 @@ export async function getVerification(deps: Deps, account: AccountRow, id: strin
   const row = await repo.findVerification(deps.db, id);
   // A one-off read is its caller's only, while it lasts; a reservation's reading is the account's.
   if (!row || row.account_id !== account.id) throw notFound(`identity verification ${id}`);
-  return verificationView(deps, row);
+  const view = await verificationView(deps, row);
+  // A one-off read answered 202 is answered once done, and forgotten as it is.
+  if (!row.reservation_id && row.status !== 'pending') await withTx(deps.db, (tx) => repo.deleteVerification(tx, id));
+  return view;
 }
 
 /**
@@ -212,26 +221,51 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
 
 /**
  * A one-off read: queued like any other (the reading runs where jobs run), waited for, answered
- * and forgotten. No worker running, or one too busy to get to it in time: 503 with Retry-After.
+ * and forgotten. No worker got to it in time (none running, or one too busy): 503 with
+ * Retry-After, and nothing kept. A worker reading it still when the wait ends: the photo is
+ * merely slow, so the answer is 202 with where to ask (`GET /v1/identity-verifications/{id}`),
+ * which answers the reading once it is done and forgets it then; one never asked for is forgotten
+ * after ONE_OFF_KEPT_MS (forgetOneOffReads).
  */
-export async function readOnce(deps: Deps, account: AccountRow, data: Buffer): Promise<VerificationView> {
-  const { id } = await submitDocument(deps, account, null, 'read', [{ side: 'front', data, part: 'image' }]);
+export async function readOnce(deps: Deps, account: AccountRow, data: Buffer): Promise<VerificationView | { id: string; status: 'pending' }> {
+  const { id, job } = await queueReading(deps, account, null, 'read', [{ side: 'front', data, part: 'image' }]);
   const deadline = Date.now() + deps.config.identityReadWaitMs;
+  let kept = false;
   try {
     for (let wait = 20; Date.now() < deadline; wait = Math.min(200, wait * 2)) {
       await new Promise((r) => setTimeout(r, wait));
       const row = await repo.findVerification(deps.db, id);
-      if (row && row.status !== 'pending') {
-        if (row.status === 'failed') throw new AppError('unsupported_media_type', `image: ${row.error ?? 'the photo could not be read'}`);
-        return await verificationView(deps, row);
-      }
+      if (row && row.status !== 'pending') return await oneOffAnswer(deps, row);
     }
-    throw new AppError('unavailable', `the reading did not finish within ${deps.config.identityReadWaitMs / 1000} s: is a worker running (guestscreen start, or guestscreen worker beside serve)?`, {
+    // The job left the table between the last look and this one: the reading is done.
+    const row = await repo.findVerification(deps.db, id);
+    if (row && row.status !== 'pending') return await oneOffAnswer(deps, row);
+    if (await isRunning(deps.db, job)) {
+      kept = true;
+      return { id, status: 'pending' };
+    }
+    throw new AppError('unavailable', `the reading did not start within ${deps.config.identityReadWaitMs / 1000} s: is a worker running (guestscreen start, or guestscreen worker beside serve)?`, {
       'retry-after': '10',
     });
   } finally {
-    await withTx(deps.db, (tx) => repo.deleteVerification(tx, id));
+    if (!kept) await withTx(deps.db, (tx) => repo.deleteVerification(tx, id));
   }
+}
+
+/** A one-off read done: what was read, or the photo's refusal (415) where it could not be read. */
+async function oneOffAnswer(deps: Deps, row: repo.VerificationRow): Promise<VerificationView> {
+  if (row.status === 'failed') throw new AppError('unsupported_media_type', `image: ${row.error ?? 'the photo could not be read'}`);
+  return verificationView(deps, row);
+}
+
+/** How long a one-off read answered 202 is kept for its caller to ask for it. */
+export const ONE_OFF_KEPT_MS = 15 * 60_000;
+
+/** The chore: forgets the one-off reads their callers never came back for. */
+export async function forgetOneOffReads(deps: Deps): Promise<number> {
+  const ids = await repo.oneOffReadsBefore(deps.db, iso(new Date(deps.clock().getTime() - ONE_OFF_KEPT_MS)), 500);
+  for (const id of ids) await withTx(deps.db, (tx) => repo.deleteVerification(tx, id));
+  return ids.length;
 }
 
 /** The reservation must be the account's before its document is taken (checked before the upload is read). */

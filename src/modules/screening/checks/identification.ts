@@ -127,16 +127,19 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
     .map(([field]) => say(`id.mrz_field.${field}`));
   if (failing.length)
     findings.push({ code: 'id.read_check_digits', text: say('id.read_check_digits', { fields: listInWords(failing) }), strength: 'strong', recommendation: say('id.read_check_digits.do') });
+  const surname = read.surname.value ?? '';
+  const given = read.given_names.value ?? '';
+  const name = [given, surname].filter(Boolean).join(' ');
   // The zone's name has no check digit: the printed page, read apart from it, is what catches a misread or an altered one.
   const printed = read.printed;
   if (printed && (printed.surname.agrees === 'differs' || printed.given_names.agrees === 'differs')) {
     const onPage = [printed.given_names.printed ?? read.given_names.value, printed.surname.printed ?? read.surname.value].filter(Boolean).join(' ');
-    const inZone = [read.given_names.value, read.surname.value].filter(Boolean).join(' ');
-    findings.push({ code: 'id.printed_name_mismatch', text: say('id.printed_name_mismatch', { page: onPage, zone: inZone }), strength: 'strong', recommendation: say('id.printed_name_mismatch.do') });
+    findings.push({ code: 'id.printed_name_mismatch', text: say('id.printed_name_mismatch', { page: onPage, zone: name }), strength: 'strong', recommendation: say('id.printed_name_mismatch.do') });
   }
-  const surname = read.surname.value ?? '';
-  const given = read.given_names.value ?? '';
-  const name = [given, surname].filter(Boolean).join(' ');
+  // Nothing printed confirmed the name: said, so that "valid" is not taken to cover it. Context,
+  // not a finding that counts: an ID card's back sent alone is no sign of fraud.
+  else if (read.name_confirmed === false && name)
+    findings.push({ code: 'id.name_zone_only', text: say('id.name_zone_only', { name }), strength: 'context', recommendation: say('id.name_zone_only.do') });
   if (name && guestName && matchName(guestName, surname && given ? `${surname}, ${given}` : name).score < SAME_PERSON) {
     findings.push({ code: 'id.read_name_mismatch', text: say('id.read_name_mismatch', { document: name, guest: guestName }), strength: 'strong', recommendation: say('id.read_name_mismatch.do') });
   }
