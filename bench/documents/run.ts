@@ -59,7 +59,7 @@ const outside = await readOutside(OUTSIDE_DIR, new Date('2026-11-26T00:00:00Z'))
 if (outside)
   for (const o of outside)
     log(
-      `outside, ${o.part} (${o.sources.join(', ')}): ${o.every_field_right_pct} % of ${o.documents} with every field right (target 95), ${o.misreads_passed_as_valid} misread passed as valid (target at most 0.5 %), a read ${o.ms_median} ms at the median and ${o.ms_p95} ms at p95 (targets 1,500 and 5,000)`,
+      `outside, ${o.part} (${o.sources.join(', ')}): ${o.every_field_right_pct} % of ${o.documents} with every field right (target 95), ${o.misreads_passed_as_valid} misread passed as valid (target at most 0.5 %), the printed name confirmed on ${o.names_confirmed}, a read ${o.ms_median} ms at the median and ${o.ms_p95} ms at p95 (targets 1,500 and 5,000)`,
     );
 else log(`no labelled outside documents in ${OUTSIDE_DIR}: only the generated ones are measured`);
 

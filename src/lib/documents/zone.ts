@@ -196,6 +196,11 @@ export interface ZoneReading {
   corners: [number, number][];
   /** Pixels between characters: how large the zone was in the photo. */
   pitch: number;
+  /**
+   * Cells ([line, cell]) before which the recogniser lost a character: its line's characters do
+   * not fill it there (recognise.ts's lostLetters). The templates read every cell and lose none.
+   */
+  lost?: [number, number][];
 }
 
 /** Samples the image at (x, y), bilinear, white outside. */

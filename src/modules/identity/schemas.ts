@@ -2,7 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../http/validation.js';
 
-const Check = StringEnum(['valid', 'invalid', 'none'], { description: "valid or invalid by the field's check digit; none where the zone gives it none (names, codes)" });
+const Check = StringEnum(['valid', 'invalid', 'none'], {
+  description:
+    "valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see",
+});
 const Field = Type.Object({
   value: Nullable(Type.String()),
   check: Check,

@@ -103,6 +103,14 @@ describe('checks', () => {
     const printedFinding = misprinted.findings.find((x) => x.code === 'id.printed_name_mismatch');
     assert.equal(printedFinding?.strength, 'strong');
     assert.equal(printedFinding?.text, 'The name printed on the document, INES CASTA, is not the name in its machine-readable lines, INES COSTA: a misread or an altered document');
+    // A letter the reader lost in the name (a gap in its line): the name is invalid, the host told.
+    const lost = identificationDocument(withDoc({ ...read, surname: f('OSTA', 'invalid'), valid: false }, { identification: { first_name: 'Ines', last_name: 'Costa' } }));
+    assert.notEqual(lost.status, 'PASS');
+    assert.match(lost.findings.find((x) => x.code === 'id.read_name_lost')?.text ?? '', /INES OSTA, is missing a letter/);
+    // Nothing printed read: said as context, the check passing.
+    const zoneOnly = identificationDocument(withDoc({ ...read, printed: null, name_confirmed: false }));
+    assert.equal(zoneOnly.status, 'PASS');
+    assert.equal(zoneOnly.findings.find((x) => x.code === 'id.name_zone_only')?.strength, 'context');
     const unread = identificationDocument(withDoc(null));
     assert.equal(unread.findings[0]?.code, 'id.photo_unreadable');
     assert.match(unread.findings[0].text, /blurred and glare on the document/);

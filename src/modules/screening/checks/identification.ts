@@ -130,6 +130,9 @@ function readFindings(s: Parameters<Check>[0], guestName: string): { findings: F
   const surname = read.surname.value ?? '';
   const given = read.given_names.value ?? '';
   const name = [given, surname].filter(Boolean).join(' ');
+  // A name is invalid where the reader saw a letter lost in it: a gap its line's characters do not fill.
+  if (read.surname.check === 'invalid' || read.given_names.check === 'invalid')
+    findings.push({ code: 'id.read_name_lost', text: say('id.read_name_lost', { name }), strength: 'moderate', recommendation: say('id.read_name_lost.do') });
   // The zone's name has no check digit: the printed page, read apart from it, is what catches a misread or an altered one.
   const printed = read.printed;
   if (printed && (printed.surname.agrees === 'differs' || printed.given_names.agrees === 'differs')) {
