@@ -2027,7 +2027,7 @@ export interface components {
             document_type: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2037,7 +2037,7 @@ export interface components {
             issuing_state: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2047,7 +2047,7 @@ export interface components {
             document_number: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2057,7 +2057,7 @@ export interface components {
             surname: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2067,7 +2067,7 @@ export interface components {
             given_names: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2077,7 +2077,7 @@ export interface components {
             nationality: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2088,7 +2088,7 @@ export interface components {
                 /** @description YYYY-MM-DD */
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2098,7 +2098,7 @@ export interface components {
             sex: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2109,7 +2109,7 @@ export interface components {
                 /** @description YYYY-MM-DD */
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2119,7 +2119,7 @@ export interface components {
             optional_data: {
                 value: string | null;
                 /**
-                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+                 * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
                  * @enum {string}
                  */
                 check: "valid" | "invalid" | "none";
@@ -2127,7 +2127,7 @@ export interface components {
                 corrected?: boolean;
             };
             /**
-             * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes)
+             * @description valid or invalid by the field's check digit; none where the zone gives it none (names, codes). A name is invalid where the reader lost a letter of it (a gap in its line that its characters do not fill), which no check digit would see
              * @enum {string}
              */
             composite: "valid" | "invalid" | "none";

@@ -462,7 +462,7 @@ function DocumentRead({
       label: 'Name',
       value: [d.given_names.value, d.surname.value].filter(Boolean).join(' '),
       given: [bookingName, typedName && typedName !== bookingName ? `typed: ${typedName}` : ''].filter(Boolean).join('; '),
-      differs: found.has('id.read_name_mismatch'),
+      differs: found.has('id.read_name_mismatch') || found.has('id.read_name_lost'),
     },
     { label: 'Document', value: DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? d.document_type.value ?? '', given: id.document_type?.replace(/_/g, ' ') ?? '' },
     { label: 'Number', field: d.document_number, given: id.document_number ?? '', differs: found.has('id.read_number_mismatch') },
@@ -475,7 +475,14 @@ function DocumentRead({
     <>
       <p>
         Read from the photo of the {DOCUMENT_TYPE_WORDS[d.document_type.value?.[0] ?? ''] ?? 'document'}:{' '}
-        <strong id="document-valid">{d.valid ? 'every check digit holds' : 'a check digit fails (a misread or an altered document)'}</strong>.
+        <strong id="document-valid">
+          {d.valid
+            ? 'every check digit holds'
+            : d.surname.check === 'invalid' || d.given_names.check === 'invalid'
+              ? 'a letter of the name was lost in reading it (a gap in its line)'
+              : 'a check digit fails (a misread or an altered document)'}
+        </strong>
+        .{d.valid && d.name_confirmed === false ? ' The name was read from the machine-readable lines only, which have no check digit for it: nothing printed on the document confirmed it.' : ''}
       </p>
       {read.reading.portrait === 'missing' ? (
         <p id="document-portrait-missing" class="differs">
