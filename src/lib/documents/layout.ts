@@ -47,6 +47,20 @@ export function layoutOf(shape: MrzFormat, firstLine: string): MrzFormat {
   return s;
 }
 
+/** A visa's runs, its lines `length` long: its optional data (alnum) from 28 to the end. */
+function visaRuns(length: number): [number, number, number, CharKind][] {
+  return [
+    [0, 0, 1, 'visa'],
+    [0, 1, length, 'alpha'],
+    [1, 0, 9, 'alnum'],
+    [1, 9, 10, 'digit'],
+    [1, 10, 13, 'alpha'],
+    [1, 13, 20, 'digit'],
+    [1, 20, 21, 'alpha'],
+    [1, 21, 28, 'digit'],
+  ];
+}
+
 /** [line, start, end (exclusive), kind] runs; positions not covered are alnum. */
 const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
   TD1: [
@@ -77,26 +91,8 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
     [1, 28, 35, 'alnum'],
     [1, 35, 36, 'digit'],
   ],
-  'MRV-B': [
-    [0, 0, 1, 'visa'],
-    [0, 1, 36, 'alpha'],
-    [1, 0, 9, 'alnum'],
-    [1, 9, 10, 'digit'],
-    [1, 10, 13, 'alpha'],
-    [1, 13, 20, 'digit'],
-    [1, 20, 21, 'alpha'],
-    [1, 21, 28, 'digit'],
-  ],
-  'MRV-A': [
-    [0, 0, 1, 'visa'],
-    [0, 1, 44, 'alpha'],
-    [1, 0, 9, 'alnum'],
-    [1, 9, 10, 'digit'],
-    [1, 10, 13, 'alpha'],
-    [1, 13, 20, 'digit'],
-    [1, 20, 21, 'alpha'],
-    [1, 21, 28, 'digit'],
-  ],
+  'MRV-B': visaRuns(36),
+  'MRV-A': visaRuns(44),
   // The issue's year and month, the department and office, and a serial: the card's number of 12.
   'FR-ID': [
     [0, 0, 30, 'alpha'],
