@@ -47,22 +47,23 @@ export function layoutOf(shape: MrzFormat, firstLine: string): MrzFormat {
   return s;
 }
 
+type Run = [number, number, number, CharKind];
+
+/** The second line's first 28 positions, alike in TD2, TD3 and visas: number and its digit, nationality, birth date, sex, expiry. */
+const SECOND_LINE_RUNS: Run[] = [
+  [1, 0, 9, 'alnum'],
+  [1, 9, 10, 'digit'],
+  [1, 10, 13, 'alpha'],
+  [1, 13, 20, 'digit'],
+  [1, 20, 21, 'alpha'],
+  [1, 21, 28, 'digit'],
+];
+
 /** A visa's runs, its lines `length` long: its optional data (alnum) from 28 to the end. */
-function visaRuns(length: number): [number, number, number, CharKind][] {
-  return [
-    [0, 0, 1, 'visa'],
-    [0, 1, length, 'alpha'],
-    [1, 0, 9, 'alnum'],
-    [1, 9, 10, 'digit'],
-    [1, 10, 13, 'alpha'],
-    [1, 13, 20, 'digit'],
-    [1, 20, 21, 'alpha'],
-    [1, 21, 28, 'digit'],
-  ];
-}
+const visaRuns = (length: number): Run[] => [[0, 0, 1, 'visa'], [0, 1, length, 'alpha'], ...SECOND_LINE_RUNS];
 
 /** [line, start, end (exclusive), kind] runs; positions not covered are alnum. */
-const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
+const RUNS: Record<MrzFormat, Run[]> = {
   TD1: [
     [0, 0, 1, 'card'],
     [0, 1, 5, 'alpha'],
@@ -79,18 +80,7 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
     [1, 29, 30, 'digit'],
     [2, 0, 30, 'alpha'],
   ],
-  TD2: [
-    [0, 0, 1, 'booklet'],
-    [0, 1, 36, 'alpha'],
-    [1, 0, 9, 'alnum'],
-    [1, 9, 10, 'digit'],
-    [1, 10, 13, 'alpha'],
-    [1, 13, 20, 'digit'],
-    [1, 20, 21, 'alpha'],
-    [1, 21, 28, 'digit'],
-    [1, 28, 35, 'alnum'],
-    [1, 35, 36, 'digit'],
-  ],
+  TD2: [[0, 0, 1, 'booklet'], [0, 1, 36, 'alpha'], ...SECOND_LINE_RUNS, [1, 28, 35, 'alnum'], [1, 35, 36, 'digit']],
   'MRV-B': visaRuns(36),
   'MRV-A': visaRuns(44),
   // The issue's year and month, the department and office, and a serial: the card's number of 12.
@@ -103,19 +93,7 @@ const RUNS: Record<MrzFormat, [number, number, number, CharKind][]> = {
     [1, 34, 35, 'alpha'],
     [1, 35, 36, 'digit'],
   ],
-  TD3: [
-    [0, 0, 1, 'passport'],
-    [0, 1, 44, 'alpha'],
-    [1, 0, 9, 'alnum'],
-    [1, 9, 10, 'digit'],
-    [1, 10, 13, 'alpha'],
-    [1, 13, 20, 'digit'],
-    [1, 20, 21, 'alpha'],
-    [1, 21, 28, 'digit'],
-    [1, 28, 42, 'alnum'],
-    [1, 42, 43, 'check'],
-    [1, 43, 44, 'digit'],
-  ],
+  TD3: [[0, 0, 1, 'passport'], [0, 1, 44, 'alpha'], ...SECOND_LINE_RUNS, [1, 28, 42, 'alnum'], [1, 42, 43, 'check'], [1, 43, 44, 'digit']],
 };
 
 /** Which characters a position of each kind may hold: what both readers choose among. */
@@ -149,35 +127,27 @@ export function checkDigit(field: string): string {
   return String(sum % 10);
 }
 
+type CheckedField = { field: 'document_number' | 'birth_date' | 'expiry_date' | 'optional_data'; line: number; start: number; end: number; digit: number };
+
+/** The document number, birth date and expiry where a two-line zone's second line has them (TD2, TD3, visas). */
+const SECOND_LINE_CHECKED: CheckedField[] = [
+  { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
+  { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
+  { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
+];
+
 /** The ranges [line, start, end) of the fields with check digits, and where their digit is, per format. */
-export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date' | 'expiry_date' | 'optional_data'; line: number; start: number; end: number; digit: number }[]> = {
+export const CHECKED: Record<MrzFormat, CheckedField[]> = {
   TD1: [
     { field: 'document_number', line: 0, start: 5, end: 14, digit: 14 },
     { field: 'birth_date', line: 1, start: 0, end: 6, digit: 6 },
     { field: 'expiry_date', line: 1, start: 8, end: 14, digit: 14 },
   ],
-  TD2: [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-  ],
-  TD3: [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-    { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 },
-  ],
+  TD2: SECOND_LINE_CHECKED,
+  TD3: [...SECOND_LINE_CHECKED, { field: 'optional_data', line: 1, start: 28, end: 42, digit: 42 }],
   // A visa's optional data has no check digit, and its zone no composite.
-  'MRV-A': [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-  ],
-  'MRV-B': [
-    { field: 'document_number', line: 1, start: 0, end: 9, digit: 9 },
-    { field: 'birth_date', line: 1, start: 13, end: 19, digit: 19 },
-    { field: 'expiry_date', line: 1, start: 21, end: 27, digit: 27 },
-  ],
+  'MRV-A': SECOND_LINE_CHECKED,
+  'MRV-B': SECOND_LINE_CHECKED,
   // The French card gives no expiry: its life runs from the issue month its number begins with.
   'FR-ID': [
     { field: 'document_number', line: 1, start: 0, end: 12, digit: 12 },
@@ -190,12 +160,18 @@ export const CHECKED: Record<MrzFormat, { field: 'document_number' | 'birth_date
  * never does, whatever its digit: numbers are written from the left, so a leading filler is a
  * misread (a character lost, the line fitted with a filler in its place) that holds by chance.
  */
-export function fieldHolds(line: string, f: (typeof CHECKED)[MrzFormat][number]): boolean {
+export function fieldHolds(line: string, f: CheckedField): boolean {
   return !numberOpensWithFiller(line, f) && checkDigit(line.slice(f.start, f.end)) === line[f.digit];
 }
 
 /** Whether `f` is the document number and its line gives it beginning with a filler: a misread, never a number. */
-export const numberOpensWithFiller = (line: string, f: (typeof CHECKED)[MrzFormat][number]) => f.field === 'document_number' && line[f.start] === '<';
+export const numberOpensWithFiller = (line: string, f: CheckedField) => f.field === 'document_number' && line[f.start] === '<';
+
+/** The issuing state on a two-line zone's first line, the nationality on its second (TD2, TD3, visas). */
+const SECOND_LINE_CODES: [number, number][] = [
+  [0, 2],
+  [1, 10],
+];
 
 /** Where each format's zone gives a state's code: the issuing state and the nationality, [line, start]. */
 export const CODES: Record<MrzFormat, [number, number][]> = {
@@ -203,22 +179,10 @@ export const CODES: Record<MrzFormat, [number, number][]> = {
     [0, 2],
     [1, 15],
   ],
-  TD2: [
-    [0, 2],
-    [1, 10],
-  ],
-  TD3: [
-    [0, 2],
-    [1, 10],
-  ],
-  'MRV-A': [
-    [0, 2],
-    [1, 10],
-  ],
-  'MRV-B': [
-    [0, 2],
-    [1, 10],
-  ],
+  TD2: SECOND_LINE_CODES,
+  TD3: SECOND_LINE_CODES,
+  'MRV-A': SECOND_LINE_CODES,
+  'MRV-B': SECOND_LINE_CODES,
   'FR-ID': [[0, 2]],
 };
 

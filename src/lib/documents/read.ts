@@ -123,6 +123,14 @@ function correctByCheckDigits(zone: ZoneReading): Set<string> {
   return corrected;
 }
 
+/** A field's value (null where empty) with its check, marked where a look-alike swap made its check digit hold. */
+function fieldOf(corrected: Set<string>, value: string | null | undefined, check: CheckResult, key?: string): DocumentField {
+  return { value: value === undefined || value === '' ? null : value, check, ...(key && corrected.has(key) ? { corrected: true as const } : {}) };
+}
+
+/** Every check digit the document has holds, and nothing else: a name has none. */
+const everyCheckHolds = (doc: ReadDocument) => [doc.document_number, doc.birth_date, doc.expiry_date, doc.optional_data].every((f) => f.check !== 'invalid') && doc.composite !== 'invalid';
+
 /** A name as the zone writes it, its fillers spaces: the words of a name, and the names of a list (`<<` between them), one space apart. */
 const zoneText = (s: string | null | undefined) => s?.replace(/</g, ' ').replace(/\s+/g, ' ').trim() || null;
 
@@ -142,7 +150,7 @@ function visaDocument(zone: ZoneReading, corrected: Set<string>, today: Date): R
   const [top, bottom] = zone.lines as [string, string];
   if (!/^V[A-Z<][A-Z<]{3}/.test(top) || !/^[A-Z0-9<]+$/.test(top + bottom)) return null;
   const [surname, ...given] = top.slice(5).replace(/<+$/, '').split('<<');
-  const field = (value: string | null, check: CheckResult, key?: string): DocumentField => ({ value, check, ...(key && corrected.has(key) ? { corrected: true as const } : {}) });
+  const field = (value: string | null, check: CheckResult, key?: string) => fieldOf(corrected, value, check, key);
   const code = (s: string) => s.replace(/<+$/, '') || null;
   const birth = isoDate(bottom.slice(13, 19), 'birth', today);
   const expiry = isoDate(bottom.slice(21, 27), 'expiry', today);
@@ -163,7 +171,7 @@ function visaDocument(zone: ZoneReading, corrected: Set<string>, today: Date): R
     valid: false,
     zone: zone.lines,
   };
-  doc.valid = [doc.document_number, doc.birth_date, doc.expiry_date].every((f) => f.check !== 'invalid');
+  doc.valid = everyCheckHolds(doc);
   return doc;
 }
 
@@ -224,11 +232,7 @@ function parseZone(zone: ZoneReading, corrected: Set<string>, today: Date): Read
     // A date that is no date fails, whatever its digit says.
     return d.valid && value !== null ? 'valid' : 'invalid';
   };
-  const field = (value: string | null | undefined, check: CheckResult, key?: string): DocumentField => ({
-    value: value === undefined || value === '' ? null : value,
-    check,
-    ...(key && corrected.has(key) ? { corrected: true as const } : {}),
-  });
+  const field = (value: string | null | undefined, check: CheckResult, key?: string) => fieldOf(corrected, value, check, key);
   const plain = (name: string): DocumentField => {
     const v = fields[name as keyof typeof fields];
     return field(v ?? null, 'none');
@@ -264,8 +268,7 @@ function parseZone(zone: ZoneReading, corrected: Set<string>, today: Date): Read
     valid: false,
     zone: zone.lines,
   };
-  // Every check digit the document has, and nothing else, decides "valid": a name has none.
-  doc.valid = [doc.document_number, doc.birth_date, doc.expiry_date, doc.optional_data].every((f) => f.check !== 'invalid') && doc.composite !== 'invalid';
+  doc.valid = everyCheckHolds(doc);
   return doc;
 }
 
