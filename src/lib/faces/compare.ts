@@ -38,7 +38,7 @@ export type FaceVerdict = 'same_person' | 'not_same_person' | 'cannot_tell';
 export function faceProblems(face: FaceFound | null): FaceProblem[] {
   if (!face) return ['no_face'];
   const problems: FaceProblem[] = [];
-  if (face.faces > 1) problems.push('several_faces');
+  if (face.several) problems.push('several_faces');
   if (face.share < SMALLEST_SHARE || face.box.height < SMALLEST_PX) problems.push('face_too_small');
   if (face.light < DARKEST) problems.push('too_dark');
   if (face.eyes < SHUT_EYES) problems.push('eyes_closed');
@@ -121,7 +121,7 @@ export async function comparePhotos(a: Buffer, b: Buffer): Promise<Comparison & 
   const [first, second] = [await named(a, 'image_a'), await named(b, 'image_b')];
   const problems = { a: faceProblems(first), b: faceProblems(second) };
   const comparison = judge(first?.descriptor ?? null, second?.descriptor ?? null);
-  // Which of several faces was meant cannot be told.
-  if ((first?.faces ?? 0) > 1 || (second?.faces ?? 0) > 1) return { ...withStrength(comparison, 'several_faces'), problems };
+  // Which of several faces was meant cannot be told (one much the largest is the one meant).
+  if (first?.several || second?.several) return { ...withStrength(comparison, 'several_faces'), problems };
   return { ...comparison, problems };
 }

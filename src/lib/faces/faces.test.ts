@@ -74,16 +74,39 @@ describe('faces compared', () => {
     assert.equal(none.similarity, null);
     assert.equal(none.verdict, 'cannot_tell');
 
-    const pair = await sharp({ create: { width: 1024, height: 600, channels: 3, background: '#ffffff' } })
+    // Two people of one size (Hopper's portrait is cut closer: made smaller, her face is Collins's size).
+    const pair = await sharp({ create: { width: 1000, height: 620, channels: 3, background: '#ffffff' } })
       .composite([
-        { input: collins, left: 0, top: 44 },
-        { input: hopper, left: 512, top: 0 },
+        { input: collins, left: 0, top: 24 },
+        { input: await sharp(hopper).resize({ width: 260 }).toBuffer(), left: 560, top: 316 },
       ])
       .jpeg()
       .toBuffer();
     const group = await comparePhotos(collins, pair);
     assert.ok(group.problems.b.includes('several_faces'));
     assert.equal(group.verdict, 'cannot_tell');
+
+    // One face much the largest is the one meant: a guest with someone small behind them, or a
+    // document's portrait beside its ghost image, is compared, not refused as several faces.
+    const small = await sharp(hopper).resize({ width: 130 }).toBuffer();
+    const ghost = await sharp(collins).resize({ width: 220 }).grayscale().toBuffer();
+    for (const [behind, meant] of [
+      [small, 'another person'],
+      [ghost, 'the ghost image'],
+    ] as const) {
+      const busy = await sharp({ create: { width: 1000, height: 620, channels: 3, background: '#ffffff' } })
+        .composite([
+          { input: collins, left: 0, top: 24 },
+          { input: behind, left: 600, top: 340 },
+        ])
+        .jpeg()
+        .toBuffer();
+      assert.equal((await faceIn(busy, false))?.faces, 2, `${meant}: both faces seen`);
+      const [alone, withIt] = [await comparePhotos(collins, collins), await comparePhotos(collins, busy)];
+      assert.deepEqual(withIt.problems.b, [], `${meant}: ${withIt.problems.b}`);
+      assert.equal(withIt.verdict, 'same_person', meant);
+      assert.ok(withIt.similarity! > alone.threshold, `${meant}: ${withIt.similarity}`);
+    }
 
     const dark = await sharp(collins).linear(0.12, 0).jpeg().toBuffer();
     assert.ok((await comparePhotos(collins, dark)).problems.b.includes('too_dark'));

@@ -34,6 +34,12 @@ export interface FaceFound {
   box: { x: number; y: number; width: number; height: number };
   /** How many faces the photo shows. */
   faces: number;
+  /**
+   * Several faces and none the photo's own: which one is meant cannot be told. False where the
+   * face described is much the largest (a document's portrait beside its small ghost image, a
+   * guest with a face on a poster behind them), whatever the count.
+   */
+  several: boolean;
   /** The face's height against the photo's (0-1). */
   share: number;
   /** The face's mean brightness (0-255). */
@@ -89,6 +95,25 @@ const MOST_FACES = 5;
  * MIN_CONFIDENCE, but at that the detector also sees faces in badges, prints and shadows.
  */
 const COUNTED = 0.5;
+/**
+ * Of several faces, one is the photo's own when its box is this many times the area of every
+ * other: a document's portrait beside its ghost image (a third to half its height), a guest with
+ * a passer-by. Two people side by side in one photo come within about 1.5 of each other.
+ */
+const DOMINANT_AREA = 2.5;
+
+/**
+ * The face a photo is of: the likeliest, or where several faces count, the largest of them when
+ * it dominates. `several`: faces count and none dominates.
+ */
+export function photoFace(faces: Found[]): { face: Found | undefined; counted: number; several: boolean } {
+  const counted = faces.filter((f) => f.score >= COUNTED);
+  if (counted.length < 2) return { face: faces[0], counted: Math.max(1, counted.length), several: false };
+  const area = (f: Found) => f.box.width * f.box.height;
+  const [largest, next] = [...counted].sort((a, b) => area(b) - area(a)) as [Found, Found];
+  const dominates = area(largest) >= DOMINANT_AREA * area(next);
+  return { face: dominates ? largest : faces[0], counted: counted.length, several: !dominates };
+}
 
 /** The tiny detector's faces in a picture at `input` pixels, the likeliest first. */
 async function tinyFaces(api: FaceApi, image: Tensor3D, input: number): Promise<Found[]> {
@@ -168,8 +193,7 @@ export async function describeFace(photo: Rgb, describe = true, at?: Box): Promi
   const { api, tf } = await faceApi();
   const image = tf.tensor3d(photo.data, [photo.height, photo.width, 3], 'int32');
   try {
-    const faces = at ? [{ score: 1, box: at }] : await detect(api, tf, image);
-    const face = faces[0];
+    const { face, counted, several } = photoFace(at ? [{ score: 1, box: at }] : await detect(api, tf, image));
     if (!face) return null;
     // The eyes level: the photo turned about the point between them, the face's box turned with
     // it, its landmarks found again there, and the face described from them, cut out as dlib
@@ -183,7 +207,8 @@ export async function describeFace(photo: Rgb, describe = true, at?: Box): Promi
     const [toLeft, toRight] = [span(nose, jaw[0]!), span(nose, jaw[16]!)];
     const signs = {
       box: face.box,
-      faces: Math.max(1, faces.filter((f) => f.score >= COUNTED).length),
+      faces: counted,
+      several,
       share: face.box.height / photo.height,
       light: lightIn(photo, face.box),
       eyes: (eyeOpening(landmarks.getLeftEye()) + eyeOpening(landmarks.getRightEye())) / 2,

@@ -58,7 +58,7 @@ export async function checkSelfie(documents: Buffer[], selfie: Buffer, frames: B
   let comparison = judge(portrait?.descriptor ?? null, face?.descriptor ?? null);
   // A selfie the guest should take again says nothing against them: only a clear match stands.
   if (problems.length && comparison.verdict !== 'same_person') comparison = withStrength(comparison, comparison.similarity === null ? 'no_face' : 'too_close');
-  if (face && face.faces > 1) comparison = withStrength(comparison, 'several_faces');
+  if (face?.several) comparison = withStrength(comparison, 'several_faces');
 
   const signals: SelfieCheck['liveness']['signals'] = [];
   signals.push({ code: 'one_face', result: !face ? 'not_checked' : face.faces === 1 ? 'passed' : 'failed' });
