@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { faker } from '@faker-js/faker';
+import sharp from 'sharp';
 import { documentData, photograph, scan } from '../../../bench/documents/generate.js';
 import { charKinds, CHECKED, checkDigit, fieldHolds } from './layout.js';
 import { readDocumentPhoto, zoneDocument } from './read.js';
@@ -36,6 +37,23 @@ describe('documents nobody here made', { skip: !existsSync(new URL('truth.json',
       assert.equal(r.document?.valid, true, file);
       assert.deepEqual(r.problems, [], file);
     }
+  });
+});
+
+describe('what keeps a photo from being read', () => {
+  it('says glare where light blown white hides part of a document, never for a white page', async () => {
+    const lines = Array.from({ length: 14 }, (_, i) => `<rect x="60" y="${40 + i * 40}" width="${300 + ((i * 97) % 400)}" height="14" fill="#333"/>`).join('');
+    const svg = (background: string, extra = '') =>
+      Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="900" height="620"><rect width="900" height="620" fill="${background}"/>${lines}${extra}</svg>`);
+    // A white page with text and no machine-readable zone (a scan, a specimen image): its white is the paper.
+    const page = await readDocumentPhoto(await sharp(svg('#ffffff')).jpeg().toBuffer());
+    assert.equal(page.document, null);
+    assert.ok(!page.problems.includes('glare'), `${page.problems}`);
+    // The same page photographed under a lamp: grey paper, a blown-out spot over part of it.
+    const spot =
+      '<defs><radialGradient id="g"><stop offset="0.6" stop-color="#fff"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><circle cx="600" cy="300" r="190" fill="url(#g)"/>';
+    const lit = await readDocumentPhoto(await sharp(svg('#a09a90', spot)).jpeg().toBuffer());
+    assert.ok(lit.problems.includes('glare'), `${lit.problems}`);
   });
 });
 

@@ -301,6 +301,14 @@ function nameRegion(zone: ZoneReading): { text: string; sure: string; second: st
 /** The spread of grey levels (standard deviation) under which a photo shows nothing but one surface. */
 const PLAIN_SPREAD = 12;
 
+/** The share of a photo's pixels blown white (≥ 250) from which light reflected off the document is said to hide it. */
+const GLARE_SHARE = 0.04;
+/**
+ * A photo whose median pixel is this light or lighter shows a white page (a scan, a specimen
+ * image, a page filling the frame): its white is the paper, not light reflected off it.
+ */
+const WHITE_PAPER = 240;
+
 /** What a photo in which no readable zone was found shows: dark, blurred, glare, the zone cut off, no document. `found`: what is known already. */
 function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoProblem[]): PhotoProblem[] {
   const { data, width: W, height: H } = img;
@@ -309,12 +317,14 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoPro
   let bright = 0;
   let lap = 0;
   let n = 0;
+  const histogram = new Uint32Array(256);
   for (let y = 1; y < H - 1; y += 2)
     for (let x = 1; x < W - 1; x += 2) {
       const i = y * W + x;
       const v = data[i]!;
       sum += v;
       squares += v * v;
+      histogram[v]!++;
       if (v >= 250) bright++;
       const l = 4 * v - data[i - 1]! - data[i + 1]! - data[i - W]! - data[i + W]!;
       lap += l * l;
@@ -327,7 +337,9 @@ function photoProblems(img: Grey, zone: ZoneReading | undefined, found: PhotoPro
   const plain = !zone && Math.sqrt(Math.max(0, squares / n - mean * mean)) < PLAIN_SPREAD;
   if (mean < 55) problems.push('too_dark');
   if (lap / n < 40 && !plain) problems.push('blurred');
-  if (bright / n > 0.04) problems.push('glare');
+  let [median, below] = [0, 0];
+  while (median < 255 && (below += histogram[median]!) < n / 2) median++;
+  if (bright / n > GLARE_SHARE && median < WHITE_PAPER) problems.push('glare');
   if (zone) {
     const margin = zone.pitch;
     if (zone.corners.some(([x, y]) => x < margin || y < margin || x > W - margin || y > H - margin)) problems.push('zone_cut_off');
