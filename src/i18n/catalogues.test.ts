@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { fieldsOf } from '../modules/portal/service.js';
-import { SCREENS } from '../modules/settings/screens.js';
+import { SCREENS } from '../modules/guests/index.js';
 import { CATALOGUES, chooseLocale, countryCode, fromAcceptLanguage, LOCALES, translator, type GuestPhrase } from './index.js';
 
 type Node = { type: number; value?: string; options?: Record<string, { value: Node[] }>; children?: Node[] };

@@ -10,7 +10,7 @@ import type { Translator } from '../i18n/index.js';
 import { AppError, badRequest, GuestError } from '../lib/errors.js';
 import { dayIn } from '../lib/time.js';
 import { findTextProblem } from '../http/input-rules.js';
-import { MAX_FILE_BYTES, SCREEN_DEFS, type Answer, type Field, type Upload } from '../modules/portal/screens.js';
+import { MAX_FILE_BYTES, SCREEN_DEFS, SCREENS, type Answer, type Field, type Screen, type Upload } from '../modules/guests/index.js';
 import {
   documentPhotoRefusal,
   documentPhotos,
@@ -39,7 +39,6 @@ import { checkInOutlook } from '../modules/messages/check-in.js';
 import type { DocumentProblem } from '../modules/screening/checks/identification.js';
 import type { ReservationRow } from '../modules/reservations/repo.js';
 import { openIdentification } from '../modules/screening/identity.js';
-import { SCREENS, type Screen } from '../modules/settings/screens.js';
 import { guestTranslator, guestWords, rememberLanguage, Switcher } from './guest.js';
 import { CardPage, pageErrorHandler, Problems, SELFIE_SCRIPT, sendPage } from './layout.js';
 

@@ -7,6 +7,7 @@
  * Alloggiati's `Test`, which files nothing) and reports for real only once switched to production.
  */
 import { withTx } from '../../db/connection.js';
+import type { System } from '../guests/index.js';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/repo.js';
 import { saveListingInfo } from '../reservations/repo.js';
@@ -21,8 +22,6 @@ import * as repo from './repo.js';
 import { catalogue, SesRefusal, type SesConnection } from './ses.js';
 import { AuthorityUnreachable } from './soap.js';
 
-export const SYSTEMS = ['ses', 'alloggiati'] as const;
-export type System = (typeof SYSTEMS)[number];
 export const SYSTEM_NAMES: Record<System, string> = { ses: 'SES.HOSPEDAJES', alloggiati: 'Alloggiati Web' };
 export type Mode = 'test' | 'production';
 

@@ -1,115 +1,20 @@
 /**
- * What each police system needs of every guest of a stay, asked by the portal's
- * AuthorityReporting screen: the fields (the guest who booked first, then each other guest of
- * the booking), the authority's own rules checked on the form, and the answers turned into what
- * the authority's file takes. The words are the guest catalogues' (six languages).
+ * What each police system needs of every guest of a stay, beyond the fields its portal screen
+ * asks (those are the guests module's, src/modules/guests/fields.ts): the authority's own rules
+ * checked on the form, and the answers turned into what the authority's file takes. The words
+ * are the guest catalogues' (six languages).
  */
 import countries from 'i18n-iso-countries';
 import { ageOn } from '../../lib/time.js';
 import type { GuestPhrase, Translator } from '../../i18n/index.js';
-import type { Answer, Field } from '../portal/screens.js';
+import { askedOf, authorityField, authoritySpecs, fieldName, type Answer, type System } from '../guests/index.js';
 import type { SesPerson } from './ses-files.js';
 import { alloggiatiTablesAsOf, comuneCode, municipalityCode, stateCode } from './tables.js';
 import type { GuestRow } from './alloggiati-files.js';
-import type { System } from './establishments.js';
 
-/** The most guests a booking reports, the one who booked included (the guest list's bound). */
-export const MAX_GUESTS = 11;
-
-/** How many guests a booking reports: its number of guests, at least the one who booked. */
-export const guestCount = (numberOfGuests: number | null) => Math.min(Math.max(numberOfGuests ?? 1, 1), MAX_GUESTS);
-
-/** A guest's field name: the one who booked answers `first_name`, the second guest `guest_1_first_name`. */
-export const fieldName = (guest: number, name: string) => (guest === 0 ? name : `guest_${guest}_${name}`);
-
-const SES_DOCUMENTS = [
-  ['es_nif', 'option.authority_document.es_nif'],
-  ['es_nie', 'option.authority_document.es_nie'],
-  ['passport', 'option.document_type.passport'],
-  ['other', 'option.authority_document.other'],
-] as const;
 const SES_DOCUMENT_CODES: Record<string, string> = { es_nif: 'NIF', es_nie: 'NIE', passport: 'PAS', other: 'OTRO' };
-
-const SEXES = [
-  ['female', 'option.sex.female'],
-  ['male', 'option.sex.male'],
-  ['other', 'option.sex.other'],
-] as const;
 const SES_SEX_CODES: Record<string, string> = { female: 'M', male: 'H', other: 'O' };
-
-/** A minor's relationship to the adult who booked, and SES's TIPO_PARENTESCO code for it. */
-const RELATIONSHIPS = [
-  ['spouse', 'option.relationship.spouse'],
-  ['child', 'option.relationship.child'],
-  ['grandchild', 'option.relationship.grandchild'],
-  ['sibling', 'option.relationship.sibling'],
-  ['nephew', 'option.relationship.nephew'],
-  ['ward', 'option.relationship.ward'],
-  ['other', 'option.relationship.other'],
-] as const;
 const SES_RELATIONSHIP_CODES: Record<string, string> = { spouse: 'CY', child: 'HJ', grandchild: 'NI', sibling: 'HR', nephew: 'SB', ward: 'TU', other: 'OT' };
-
-type Spec = Omit<Field, 'name' | 'label' | 'labelValues'> & { name: string; label: GuestPhrase; only?: 'companions' | 'lead' };
-
-/** SES.HOSPEDAJES's person, as altaParteHospedaje.xsd bounds its fields. */
-const SES_FIELDS: Spec[] = [
-  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 50 },
-  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
-  { name: 'second_last_name', label: 'field.Authority.second_last_name', kind: 'text', maxLength: 50, help: 'help.Authority.second_last_name' },
-  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES },
-  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
-  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
-  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', options: SES_DOCUMENTS, help: 'help.Authority.document_type' },
-  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', maxLength: 15 },
-  { name: 'document_support', label: 'field.Authority.document_support', kind: 'text', maxLength: 9, help: 'help.Authority.document_support' },
-  { name: 'residence_country', label: 'field.Authority.residence_country', kind: 'country', required: true, maxLength: 100 },
-  { name: 'address', label: 'field.Authority.address', kind: 'text', required: true, maxLength: 100 },
-  { name: 'city', label: 'field.Authority.city', kind: 'text', required: true, maxLength: 100, help: 'help.Authority.city' },
-  { name: 'postal_code', label: 'field.Authority.postal_code', kind: 'text', required: true, maxLength: 20 },
-  { name: 'phone', label: 'field.Authority.phone', kind: 'tel', maxLength: 20, help: 'help.Authority.contact' },
-  { name: 'email', label: 'field.Authority.email', kind: 'email', maxLength: 250 },
-  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
-];
-
-const ALLOGGIATI_DOCUMENTS = [
-  ['id_card', 'option.document_type.id_card'],
-  ['passport', 'option.document_type.passport'],
-  ['driving_licence', 'option.document_type.driving_licence'],
-] as const;
-
-/**
- * Alloggiati Web's row: the head of a family or group gives a document, where it was issued,
- * and every guest a place of birth (a comune when born in Italy).
- */
-const ALLOGGIATI_FIELDS: Spec[] = [
-  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 30 },
-  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
-  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES.slice(0, 2) },
-  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
-  { name: 'birth_country', label: 'field.Authority.birth_country', kind: 'country', required: true, maxLength: 100 },
-  { name: 'birth_place', label: 'field.Authority.birth_place', kind: 'text', maxLength: 100, help: 'help.Authority.birth_place' },
-  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
-  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', required: true, options: ALLOGGIATI_DOCUMENTS, only: 'lead' },
-  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', required: true, maxLength: 20, only: 'lead' },
-  { name: 'document_country', label: 'field.Authority.document_country', kind: 'country', required: true, maxLength: 100, only: 'lead' },
-  { name: 'document_place', label: 'field.Authority.document_place', kind: 'text', maxLength: 100, help: 'help.Authority.document_place', only: 'lead' },
-  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
-];
-
-const SPECS: Record<System, Spec[]> = { ses: SES_FIELDS, alloggiati: ALLOGGIATI_FIELDS };
-const asked = (spec: Spec, guest: number) => !((spec.only === 'companions' && guest === 0) || (spec.only === 'lead' && guest > 0));
-
-/** The screen's fields for a system and a booking's guests: each guest's, the one who booked first. */
-export function authorityFields(system: System, numberOfGuests: number | null): Field[] {
-  const out: Field[] = [];
-  for (let g = 0; g < guestCount(numberOfGuests); g++) {
-    for (const { only, ...spec } of SPECS[system]) {
-      if (!asked({ only, ...spec }, g)) continue;
-      out.push({ ...spec, name: fieldName(g, spec.name), labelValues: { n: g + 1 } });
-    }
-  }
-  return out;
-}
 
 export interface GuestProblem {
   /** The form's field name. */
@@ -131,10 +36,10 @@ export function guestProblems(system: System, answer: Answer, guest: number, arr
   const problems: GuestProblem[] = [];
   const v = (name: string) => str(answer, fieldName(guest, name));
   const add = (name: string, problem: GuestPhrase) => {
-    const spec = SPECS[system].find((s) => s.name === name)!;
+    const spec = authoritySpecs(system).find((s) => s.name === name)!;
     problems.push({ field: fieldName(guest, name), label: spec.label, guest, problem });
   };
-  for (const spec of SPECS[system]) if (spec.required && asked(spec, guest) && !v(spec.name)) add(spec.name, 'problem.required');
+  for (const spec of authoritySpecs(system)) if (spec.required && askedOf(spec, guest) && !v(spec.name)) add(spec.name, 'problem.required');
   if (system === 'alloggiati') {
     const birth = v('birth_date');
     if (v('birth_country') === 'IT' && !v('birth_place')) add('birth_place', 'problem.authority.birth_place');
@@ -179,7 +84,7 @@ export function validSpanishId(number: string, type: 'es_nif' | 'es_nie'): boole
 export const guestName = (answer: Answer, guest: number) => [str(answer, fieldName(guest, 'first_name')), str(answer, fieldName(guest, 'last_name'))].filter(Boolean).join(' ');
 
 /** Whether a guest beyond the first was answered at all (an empty row is a guest the booking counted but nobody named). */
-export const guestGiven = (system: System, answer: Answer, guest: number) => guest === 0 || SPECS[system].some((s) => str(answer, fieldName(guest, s.name)) !== '');
+export const guestGiven = (system: System, answer: Answer, guest: number) => guest === 0 || authoritySpecs(system).some((s) => str(answer, fieldName(guest, s.name)) !== '');
 
 const alpha3 = (code: string) => countries.alpha2ToAlpha3(code) ?? code;
 
@@ -208,20 +113,6 @@ export function sesPerson(answer: Answer, guest: number, dataDir?: string): SesP
     correo: v('email'),
     parentesco: v('relationship') ? SES_RELATIONSHIP_CODES[v('relationship')!] : undefined,
   };
-}
-
-/** A field of the report by its name on the form ("guest_1_phone"), in any system's list. */
-export function authorityField(name: string): Field | undefined {
-  const m = /^guest_(\d+)_(.+)$/.exec(name);
-  const [guest, base] = m ? [Number(m[1]), m[2]!] : [0, name];
-  for (const system of ['ses', 'alloggiati'] as const) {
-    const spec = SPECS[system].find((x) => x.name === base && asked(x, guest));
-    if (spec) {
-      const { only: _only, ...field } = spec;
-      return { ...field, name, labelValues: { n: guest + 1 } };
-    }
-  }
-  return undefined;
 }
 
 /**

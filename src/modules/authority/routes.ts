@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.js';
 import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
-import { getEstablishment, removeEstablishment, setEstablishment, SYSTEMS } from './establishments.js';
+import { SYSTEMS } from '../guests/index.js';
+import { getEstablishment, removeEstablishment, setEstablishment } from './establishments.js';
 import { receiptPdf, reportsView, sendNow } from './reports.js';
 import { notFound } from '../../lib/errors.js';
 

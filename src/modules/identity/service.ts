@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
-import { deleteFiles } from '../portal/repo.js';
+import { deleteFiles } from '../guests/index.js';
 import { findById } from '../reservations/repo.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { insertNote, systemNote } from '../screening/repo.js';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
-import { sniffType } from '../portal/screens.js';
+import { sniffType } from '../guests/index.js';
 import * as reservations from '../reservations/repo.js';
 import { readSetting, writeSetting } from '../settings/repo.js';
 

@@ -1,4 +1,4 @@
-import { withTx, type Db, type Tx } from '../../db/connection.js';
+import { withTx, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import type { Translator } from '../../i18n/index.js';
 import { AppError, GuestError, notFound } from '../../lib/errors.js';
@@ -22,38 +22,39 @@ import { requestScreening, screeningSettings } from '../screening/run.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
 import { insertNote, systemNote } from '../screening/repo.js';
 import { resolveScreens } from '../settings/resolve.js';
-import { SCREENS, type Screen, type ScreenMap } from '../settings/screens.js';
-import * as repo from './repo.js';
-import { findPortal, type PortalRow } from './repo.js';
+import type { ScreenMap } from '../settings/screens.js';
 import { establishmentFor } from '../authority/repo.js';
 import { planReports } from '../authority/reports.js';
-import { SYSTEM_NAMES, type System } from '../authority/establishments.js';
-import { authorityFields, guestCount, guestProblems } from '../authority/guests.js';
-import { answerText, guestRows, readForm, SCREEN_DEFS, type Answer, type Field, type FileRef, type Upload } from './screens.js';
+import { SYSTEM_NAMES } from '../authority/establishments.js';
+import { guestProblems } from '../authority/guests.js';
+import * as guests from '../guests/index.js';
+import {
+  answerText,
+  authorityFields,
+  findPortal,
+  guestCount,
+  guestPortalView,
+  guestRows,
+  openAnswers,
+  readForm,
+  SCREEN_DEFS,
+  SCREENS,
+  sealAnswers,
+  sealFile,
+  type Answer,
+  type Answers,
+  type Field,
+  type FileRef,
+  type PortalRow,
+  type Screen,
+  type System,
+  type Upload,
+} from '../guests/index.js';
 
-export type { PortalRow } from './repo.js';
-
-/** One screen's record: what the guest answered, or that they skipped an optional screen. */
-export interface StepRecord {
-  answer?: Answer;
-  skipped?: boolean;
-  at: string;
-  /** The host sent the guest back to this step of a finished portal: its link opens on it until saved. */
-  reopened?: boolean;
-  /** The host wrote this answer on the booking's page (corrected, or for a guest who never came). */
-  by_host?: boolean;
-}
-export type Answers = Partial<Record<Screen, StepRecord>>;
+export type { Answers, PortalRow, StepRecord } from '../guests/index.js';
 
 /** How long after check-out a portal link keeps working. */
 export const LINK_DAYS_AFTER_CHECKOUT = 30;
-
-const answersAad = (r: Pick<ReservationRow, 'account_id' | 'id'>) => `guest_portal:${r.account_id}:${r.id}`;
-const fileAad = (accountId: string, reservationId: string, fileId: string) => `guest_portal_file:${accountId}:${reservationId}:${fileId}`;
-
-export function openAnswers(deps: Deps, r: Pick<ReservationRow, 'account_id' | 'id'>, row: PortalRow | undefined): Answers {
-  return row ? (JSON.parse(deps.secrets.open(row.answers_enc, answersAad(r))) as Answers) : {};
-}
 
 /**
  * The fields a screen asks, with the guest list's rows drawn from the booking, and the police
@@ -228,10 +229,10 @@ export const missingSteps = (p: Portal): Screen[] => p.steps.filter((s) => p.scr
 /** The reservation's portal row, made if new and locked, inside a transaction, so two saves at once each see the other's answers. */
 function lockPortal(tx: Tx, deps: Deps, r: ReservationRow): Promise<PortalRow> {
   const now = iso(deps.clock());
-  return repo.lockPortal(tx, deps.dialect.kind, {
+  return guests.lockPortal(tx, deps.dialect.kind, {
     reservation_id: r.id,
     account_id: r.account_id,
-    answers_enc: deps.secrets.seal('{}', answersAad(r)),
+    answers_enc: sealAnswers(deps, r, {}),
     last_step: null,
     completed_at: null,
     created_at: now,
@@ -278,10 +279,10 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
     if (row.completed_at && !answers[screen]?.reopened) throw new AppError('conflict', 'You already submitted this guest portal; your host has your answers.');
     // A new file replaces the one saved before for its field; skipping a screen drops its files.
     const replaced = skip ? undefined : files.map((f) => f.field);
-    await repo.deleteFiles(tx, r.id, screen, replaced);
+    await guests.deleteFiles(tx, r.id, screen, replaced);
     for (const f of files) {
       const id = newId('fil');
-      await repo.insertFile(tx, {
+      await guests.insertFile(tx, {
         id,
         reservation_id: r.id,
         account_id: r.account_id,
@@ -290,13 +291,13 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
         filename: f.filename.slice(0, 200) || f.field,
         content_type: f.contentType,
         size: f.data.length,
-        data_enc: deps.secrets.sealBytes(f.data, fileAad(r.account_id, r.id, id)),
+        data_enc: sealFile(deps, r, id, f.data),
         created_at: now,
       });
       answer[f.field] = { id, filename: f.filename.slice(0, 200) || f.field, content_type: f.contentType, size: f.data.length } satisfies FileRef;
     }
     answers[screen] = skip ? { skipped: true, at: now } : { answer, at: now };
-    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: screen, updated_at: now });
+    await guests.saveAnswers(tx, r.id, { answers_enc: sealAnswers(deps, r, answers), last_step: screen, updated_at: now });
     // A step the host sent the guest back to, in a finished portal: its police reports follow at once.
     if (row.completed_at) await replanFromAnswers(tx, deps, r.account_id, r.id);
   });
@@ -325,7 +326,7 @@ export async function reopenPoliceStep(deps: Deps, r: ReservationRow): Promise<b
     if (!row.completed_at) return false;
     const answers = openAnswers(deps, r, row);
     answers.AuthorityReporting = { ...(answers.AuthorityReporting ?? { at: iso(deps.clock()) }), reopened: true };
-    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: row.last_step, updated_at: iso(deps.clock()) });
+    await guests.saveAnswers(tx, r.id, { answers_enc: sealAnswers(deps, r, answers), last_step: row.last_step, updated_at: iso(deps.clock()) });
     return true;
   });
 }
@@ -346,7 +347,7 @@ export async function writePoliceDetails(deps: Deps, r: ReservationRow, t: Trans
     const row = await lockPortal(tx, deps, r);
     const answers = openAnswers(deps, r, row);
     answers.AuthorityReporting = { answer, at: now, by_host: true };
-    await repo.saveAnswers(tx, r.id, { answers_enc: deps.secrets.seal(JSON.stringify(answers), answersAad(r)), last_step: row.last_step, updated_at: now });
+    await guests.saveAnswers(tx, r.id, { answers_enc: sealAnswers(deps, r, answers), last_step: row.last_step, updated_at: now });
     await replanFromAnswers(tx, deps, r.account_id, r.id);
   });
 }
@@ -423,58 +424,18 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
     const updated: ReservationRow = { ...r, ...patch, guestportal_completed: true, updated_at: now };
     await reservations.updateReservation(tx, r.id, { ...patch, guestportal_completed: true, updated_at: now });
     const done: PortalRow = { ...row, completed_at: now, updated_at: now };
-    await repo.markCompleted(tx, r.id, now);
+    await guests.markCompleted(tx, r.id, now);
     await insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));
     await requestScreening(tx, deps, r.id, 'guest_portal');
     // The police reports, for a listing that sends them: planned now, sent on the arrival day.
     await planReports(tx, deps, updated, { now: false });
     await withdrawPortalMessages(tx, deps, r.id, 'completed');
-    const body = async () => ({ id: r.id, ...(await guestPortalView(deps, tx, updated, done)) });
+    const body = async () => ({ id: r.id, ...(await guestPortalView(deps, tx, updated, await paymentsView({ ...deps, db: tx }, updated), done)) });
     await emitWebhook(tx, deps, 'guest_portal_webhook_url', { accountId: r.account_id, type: 'guest_portal.completed', subjectId: r.id, body });
     if (changed) {
       await emitWebhook(tx, deps, 'reservation_webhook_url', { accountId: r.account_id, type: 'reservation.updated', subjectId: r.id, body: () => toReservationView(deps, updated) });
     }
   });
-}
-
-/** The spec's ReservationGuestPortalResponse, plus (beyond the spec) each screen's answers. */
-export async function guestPortalView(deps: Deps, db: Db, r: ReservationRow, row?: PortalRow | null) {
-  const portal = row === undefined ? await findPortal(db, r.id) : (row ?? undefined);
-  const answers = openAnswers(deps, r, portal);
-  const about = answers.AboutYou?.answer;
-  const payments = await paymentsView({ ...deps, db }, r);
-  const guestList = answers.GuestList?.answer ?? {};
-  const guests: { name: string; email: string }[] = [];
-  for (let i = 1; typeof guestList[`guest_${i}_name`] === 'string' || typeof guestList[`guest_${i}_email`] === 'string'; i++) {
-    guests.push({ name: answerText(guestList, `guest_${i}_name`) ?? '', email: answerText(guestList, `guest_${i}_email`) ?? '' });
-  }
-  return {
-    full_name: [answerText(about, 'first_name'), answerText(about, 'last_name')].filter(Boolean).join(' '),
-    phone: answerText(about, 'phone') ?? '',
-    email: answerText(about, 'email') ?? '',
-    name_on_card: payments.payment_validation.name_on_card,
-    security_deposit: payments.security_deposit.successful_authorizations.length > 0,
-    last_step: portal?.last_step ?? '',
-    completed: Boolean(r.guestportal_completed),
-    completed_at: portal?.completed_at ?? '',
-    updated_at: portal?.updated_at ?? '',
-    guests,
-    screens: Object.fromEntries(Object.entries(answers).map(([screen, rec]) => [screen, rec.skipped ? { skipped: true, at: rec.at } : { answers: rec.answer ?? {}, at: rec.at }])),
-  };
-}
-
-/** The portal's status and last screen, as the verification summary shows them. */
-export async function portalProgress(db: Db, r: ReservationRow): Promise<{ status: string; lastScreen: string }> {
-  const row = await findPortal(db, r.id);
-  const status = r.guestportal_completed ? 'COMPLETED' : row ? 'IN_PROGRESS' : 'NOT_STARTED';
-  return { status, lastScreen: row?.last_step ?? '' };
-}
-
-/** An uploaded file, opened for the account that owns the reservation. */
-export async function openUpload(deps: Deps, r: ReservationRow, fileId: string) {
-  const f = await repo.findFile(deps.db, r.id, fileId);
-  if (!f) throw notFound(`file ${fileId}`);
-  return { filename: f.filename, contentType: f.content_type, data: deps.secrets.openBytes(f.data_enc, fileAad(r.account_id, r.id, f.id)) };
 }
 
 /** The problems with the document a screen's answer gives that the guest is told of at once (the host sees them as findings). */

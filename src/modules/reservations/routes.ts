@@ -14,8 +14,7 @@ import type { ReservationRow } from './repo.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
 import { stargateView } from '../messages/service.js';
-import { guestPortalView, openUpload, portalProgress } from '../portal/service.js';
-import { SCREENS } from '../settings/screens.js';
+import { guestPortalView, openUpload, portalProgress, SCREENS } from '../guests/index.js';
 import { paymentsView, recordPaymentEvent } from './payments.js';
 import * as review from './review.js';
 import { statusView, summaryView } from '../screening/verdict.js';
@@ -456,7 +455,10 @@ export const reservationRoutes =
     app.get(
       '/reservations/:id/guestportal',
       { schema: { tags, operationId: 'getGuestPortal', summary: 'Guest-portal details', params: IdParams, querystring: ReadQuery, response: { 200: GuestPortalResponse, ...errors } } },
-      async (request) => guestPortalView(deps, deps.db, await load(request)),
+      async (request) => {
+        const r = await load(request);
+        return guestPortalView(deps, deps.db, r, await paymentsView(deps, r));
+      },
     );
 
     app.get(

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import * as repo from './repo.js';
-import { DEFAULT_SCREENS, SCREENS, type ScreenMap } from './screens.js';
+import { SCREENS } from '../guests/index.js';
+import { DEFAULT_SCREENS, type ScreenMap } from './screens.js';
 import type { ScreensEntry } from './service.js';
 
 export type ScreensRule = 'by_source' | 'for_repeat_guests' | 'default';

@@ -4,7 +4,8 @@ import type { Deps } from '../../deps.js';
 import { readGetBody } from '../../http/get-body.js';
 import { authErrors } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
-import { CONFIG_KEYS, SCREEN_SETTINGS, SCREENS } from './screens.js';
+import { SCREENS } from '../guests/index.js';
+import { CONFIG_KEYS, SCREEN_SETTINGS } from './screens.js';
 import * as settings from './service.js';
 
 const tags = ['Settings'];

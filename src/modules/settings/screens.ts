@@ -1,34 +1,4 @@
-/**
- * The guest-portal screens, in the order a guest meets them: the spec's 22, and ours, Selfie (the
- * guest's face compared with the document's portrait: docs/identity-documents.md).
- */
-export const SCREENS = [
-  'AboutYou',
-  'AuthorityReporting',
-  'BuildingScreen',
-  'BackgroundCheck',
-  'CreditCheck',
-  'IDVerification',
-  'IDCollection',
-  'Selfie',
-  'SecurityDeposit',
-  'UsageAgreement',
-  'Coronavirus',
-  'CustomScreen',
-  'FileUpload',
-  'GuestList',
-  'HouseRules',
-  'LongTerm',
-  'PurposeOfStay',
-  'TimeInfoEdit',
-  'SexOffendersAddon',
-  'SocialVerificationAddon',
-  'SanctionsSearchAddon',
-  'FraudDetectionAddon',
-  'AdverseMediaSearchAddon',
-] as const;
-
-export type Screen = (typeof SCREENS)[number];
+import { SCREENS, type Screen } from '../guests/index.js';
 
 export const SCREEN_SETTINGS = ['required', 'optional', 'disabled'] as const;
 export type ScreenSetting = (typeof SCREEN_SETTINGS)[number];

@@ -3,7 +3,8 @@ import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { accountFor, type AccountRow } from '../accounts/service.js';
 import * as repo from './repo.js';
-import { DEFAULT_SCREENS, type ConfigKey, type Screen, type ScreenSetting } from './screens.js';
+import type { Screen } from '../guests/index.js';
+import { DEFAULT_SCREENS, type ConfigKey, type ScreenSetting } from './screens.js';
 
 export interface ScreensEntry {
   source?: string | undefined;

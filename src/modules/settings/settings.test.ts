@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type TestApp } from '../../../test/harness.js';
-import { SCREENS } from './screens.js';
+import { SCREENS } from '../guests/index.js';
 
 const BASE = '/v1/accounts/settings/guest-portal-screens';
 

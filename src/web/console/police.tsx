@@ -5,7 +5,7 @@ import { momentInWords } from '../../lib/host-messages.js';
 import { findEstablishmentView, removeEstablishment, setEstablishment, switchMode, type EstablishmentView } from '../../modules/authority/establishments.js';
 import { translator } from '../../i18n/index.js';
 import { knownListing } from '../../modules/listings/service.js';
-import { answerText, type Field } from '../../modules/portal/screens.js';
+import { answerText, type Field } from '../../modules/guests/index.js';
 import { policeDetails, reopenPoliceStep, writePoliceDetails } from '../../modules/portal/service.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { getReservation } from '../../modules/reservations/service.js';

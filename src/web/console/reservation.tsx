@@ -12,10 +12,10 @@ import { checksOfReservation } from '../../modules/background-checks/service.js'
 import { CHECK_STATE_WORDS } from './checks.js';
 import { enabledWebhookUrl } from '../../modules/webhooks/service.js';
 import { sendFromHost, stargateView } from '../../modules/messages/service.js';
-import { answerInWords } from '../../modules/portal/screens.js';
+import { answerInWords, guestPortalView, openUpload, portalProgress, type Screen } from '../../modules/guests/index.js';
 import { countryCode, translator } from '../../i18n/index.js';
-import { guestPortalView, openUpload, policeDetails, portalProgress } from '../../modules/portal/service.js';
-import { paymentsPanel } from '../../modules/reservations/payments.js';
+import { policeDetails } from '../../modules/portal/service.js';
+import { paymentsPanel, paymentsView } from '../../modules/reservations/payments.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
@@ -36,7 +36,6 @@ import { dateInWords } from '../../lib/host-messages.js';
 import { notFound } from '../../lib/errors.js';
 import { compositeStatus, outlook, statusView, storedVerdict } from '../../modules/screening/verdict.js';
 import { CHECK_NAMES, type CheckName } from '../../modules/screening/types.js';
-import type { Screen } from '../../modules/settings/screens.js';
 import { ago, COLOR_WORDS, ColorBadge, ConsolePage, CsrfField, type Ctx, guestName, Head, PostButton, seeOther, show, STATUS_WORDS, stay, when, PostForm } from './shell.js';
 
 export const CHECK_TITLES: Record<CheckName | 'business_rules', string> = {
@@ -754,7 +753,7 @@ async function reservationPage(deps: Deps, ctx: Ctx, r: ReservationRow, notice: 
     review.notesView(deps, r),
     paymentsPanel(deps, r),
     stargateView(deps, r),
-    guestPortalView(deps, deps.db, r),
+    paymentsView(deps, r).then((payments) => guestPortalView(deps, deps.db, r, payments)),
     flagged ? guestListedEntries(deps, r) : [],
     latestReading(deps.db, deps, r.account_id, r.id),
     checksOfReservation(deps, r.account_id, r.id),

@@ -1,7 +1,37 @@
 import { countryCode, type GuestPhrase, type Translator, type Values } from '../../i18n/index.js';
 import { fileKind, MAX_IMAGE_BYTES } from '../../lib/documents/image.js';
-import type { Screen } from '../settings/screens.js';
-import { authorityField } from '../authority/guests.js';
+
+/**
+ * The guest-portal screens, in the order a guest meets them: the spec's 22, and ours, Selfie (the
+ * guest's face compared with the document's portrait: docs/identity-documents.md).
+ */
+export const SCREENS = [
+  'AboutYou',
+  'AuthorityReporting',
+  'BuildingScreen',
+  'BackgroundCheck',
+  'CreditCheck',
+  'IDVerification',
+  'IDCollection',
+  'Selfie',
+  'SecurityDeposit',
+  'UsageAgreement',
+  'Coronavirus',
+  'CustomScreen',
+  'FileUpload',
+  'GuestList',
+  'HouseRules',
+  'LongTerm',
+  'PurposeOfStay',
+  'TimeInfoEdit',
+  'SexOffendersAddon',
+  'SocialVerificationAddon',
+  'SanctionsSearchAddon',
+  'FraudDetectionAddon',
+  'AdverseMediaSearchAddon',
+] as const;
+
+export type Screen = (typeof SCREENS)[number];
 
 /**
  * What each of the 22 guest-portal screens asks, as data: the portal's page renders a screen's
@@ -380,4 +410,123 @@ export function readForm(
       );
   }
   return { answer, files, problems };
+}
+
+/** The police systems whose guests' fields are asked: Spain's SES.HOSPEDAJES, Italy's Alloggiati Web. */
+export const SYSTEMS = ['ses', 'alloggiati'] as const;
+export type System = (typeof SYSTEMS)[number];
+
+/** The most guests a booking reports, the one who booked included (the guest list's bound). */
+export const MAX_GUESTS = 11;
+
+/** How many guests a booking reports: its number of guests, at least the one who booked. */
+export const guestCount = (numberOfGuests: number | null) => Math.min(Math.max(numberOfGuests ?? 1, 1), MAX_GUESTS);
+
+/** A guest's field name: the one who booked answers `first_name`, the second guest `guest_1_first_name`. */
+export const fieldName = (guest: number, name: string) => (guest === 0 ? name : `guest_${guest}_${name}`);
+
+const SES_DOCUMENTS = [
+  ['es_nif', 'option.authority_document.es_nif'],
+  ['es_nie', 'option.authority_document.es_nie'],
+  ['passport', 'option.document_type.passport'],
+  ['other', 'option.authority_document.other'],
+] as const;
+
+const SEXES = [
+  ['female', 'option.sex.female'],
+  ['male', 'option.sex.male'],
+  ['other', 'option.sex.other'],
+] as const;
+
+/** A minor's relationship to the adult who booked, and SES's TIPO_PARENTESCO code for it. */
+const RELATIONSHIPS = [
+  ['spouse', 'option.relationship.spouse'],
+  ['child', 'option.relationship.child'],
+  ['grandchild', 'option.relationship.grandchild'],
+  ['sibling', 'option.relationship.sibling'],
+  ['nephew', 'option.relationship.nephew'],
+  ['ward', 'option.relationship.ward'],
+  ['other', 'option.relationship.other'],
+] as const;
+
+/** A police system's field, as asked of each guest. */
+export type Spec = Omit<Field, 'name' | 'label' | 'labelValues'> & { name: string; label: GuestPhrase; only?: 'companions' | 'lead' };
+
+/** SES.HOSPEDAJES's person, as altaParteHospedaje.xsd bounds its fields. */
+const SES_FIELDS: Spec[] = [
+  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'second_last_name', label: 'field.Authority.second_last_name', kind: 'text', maxLength: 50, help: 'help.Authority.second_last_name' },
+  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES },
+  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
+  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
+  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', options: SES_DOCUMENTS, help: 'help.Authority.document_type' },
+  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', maxLength: 15 },
+  { name: 'document_support', label: 'field.Authority.document_support', kind: 'text', maxLength: 9, help: 'help.Authority.document_support' },
+  { name: 'residence_country', label: 'field.Authority.residence_country', kind: 'country', required: true, maxLength: 100 },
+  { name: 'address', label: 'field.Authority.address', kind: 'text', required: true, maxLength: 100 },
+  { name: 'city', label: 'field.Authority.city', kind: 'text', required: true, maxLength: 100, help: 'help.Authority.city' },
+  { name: 'postal_code', label: 'field.Authority.postal_code', kind: 'text', required: true, maxLength: 20 },
+  { name: 'phone', label: 'field.Authority.phone', kind: 'tel', maxLength: 20, help: 'help.Authority.contact' },
+  { name: 'email', label: 'field.Authority.email', kind: 'email', maxLength: 250 },
+  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
+];
+
+const ALLOGGIATI_DOCUMENTS = [
+  ['id_card', 'option.document_type.id_card'],
+  ['passport', 'option.document_type.passport'],
+  ['driving_licence', 'option.document_type.driving_licence'],
+] as const;
+
+/**
+ * Alloggiati Web's row: the head of a family or group gives a document, where it was issued,
+ * and every guest a place of birth (a comune when born in Italy).
+ */
+const ALLOGGIATI_FIELDS: Spec[] = [
+  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 30 },
+  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 50 },
+  { name: 'sex', label: 'field.Authority.sex', kind: 'select', required: true, options: SEXES.slice(0, 2) },
+  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', required: true },
+  { name: 'birth_country', label: 'field.Authority.birth_country', kind: 'country', required: true, maxLength: 100 },
+  { name: 'birth_place', label: 'field.Authority.birth_place', kind: 'text', maxLength: 100, help: 'help.Authority.birth_place' },
+  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100 },
+  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', required: true, options: ALLOGGIATI_DOCUMENTS, only: 'lead' },
+  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', required: true, maxLength: 20, only: 'lead' },
+  { name: 'document_country', label: 'field.Authority.document_country', kind: 'country', required: true, maxLength: 100, only: 'lead' },
+  { name: 'document_place', label: 'field.Authority.document_place', kind: 'text', maxLength: 100, help: 'help.Authority.document_place', only: 'lead' },
+  { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
+];
+
+const SPECS: Record<System, Spec[]> = { ses: SES_FIELDS, alloggiati: ALLOGGIATI_FIELDS };
+
+/** What a police system asks of each guest, its fields in order. */
+export const authoritySpecs = (system: System): readonly Spec[] => SPECS[system];
+
+/** Whether a field of a police system's is asked of a guest (some are the lead guest's only, some the companions'). */
+export const askedOf = (spec: Spec, guest: number) => !((spec.only === 'companions' && guest === 0) || (spec.only === 'lead' && guest > 0));
+
+/** The screen's fields for a system and a booking's guests: each guest's, the one who booked first. */
+export function authorityFields(system: System, numberOfGuests: number | null): Field[] {
+  const out: Field[] = [];
+  for (let g = 0; g < guestCount(numberOfGuests); g++) {
+    for (const { only, ...spec } of SPECS[system]) {
+      if (!askedOf({ only, ...spec }, g)) continue;
+      out.push({ ...spec, name: fieldName(g, spec.name), labelValues: { n: g + 1 } });
+    }
+  }
+  return out;
+}
+
+/** A field of the report by its name on the form ("guest_1_phone"), in any system's list. */
+export function authorityField(name: string): Field | undefined {
+  const m = /^guest_(\d+)_(.+)$/.exec(name);
+  const [guest, base] = m ? [Number(m[1]), m[2]!] : [0, name];
+  for (const system of SYSTEMS) {
+    const spec = SPECS[system].find((x) => x.name === base && askedOf(x, guest));
+    if (spec) {
+      const { only: _only, ...field } = spec;
+      return { ...field, name, labelValues: { n: guest + 1 } };
+    }
+  }
+  return undefined;
 }
