@@ -68,7 +68,7 @@ try {
     await submitPortal(t.deps, await openPortal(t.deps, token));
     ids.push(r.json.id);
   }
-  const ctx = { deps: t.deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} };
+  const ctx = { deps: t.deps, db: t.deps.db, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: async () => {} };
 
   // The baseline: a bare post of a part's size to the same fake, as many as the job makes.
   const body = ses.requests.length ? ses.requests[0]! : '';

@@ -11,7 +11,7 @@ export const POLICE_ONLY_SCREENS = { AuthorityReporting: 'required', AboutYou: '
 export const runReportJob = (deps: Deps, reservationId: string, at?: Date) =>
   runAuthoritySend(
     { reservation_id: reservationId },
-    { deps: at ? { ...deps, clock: () => at } : deps, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() },
+    { deps: at ? { ...deps, clock: () => at } : deps, db: deps.db, job: { attempt: 1, max_attempts: 8 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() },
   );
 
 /** Juan, who booked: a Spaniard with a DNI, living in Madrid, as SES's police step takes him. */

@@ -215,7 +215,7 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   const search = await call(c.t, 'GET', '/v1/lookup/adverse-media/search?first_name=Ada&last_name=Owner&country=GB', { key: who.key });
   const check = await call(c.t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Ada', last_name: 'Owner' } });
   for (const id of [search.json.id, check.json.id]) {
-    await runCheck({ check_id: id }, { deps: c.t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+    await runCheck({ check_id: id }, { deps: c.t.deps, db: c.t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
   }
   c.searches.set(who.account.id, search.json.id);
   c.checks.set(who.account.id, check.json.id);
@@ -233,7 +233,10 @@ async function makeObjects(c: Ctx, who: Tenant): Promise<void> {
   c.children.set(who.account.id, child.json.id);
   // A reading of a passport's photo, run to the end as the worker would (no worker runs here).
   const reading = await submitDocument(c.t.deps, who.account, r.json.id, 'api', [{ side: 'front', data: c.passport }]);
-  await runIdentityRead({ verification_id: reading.id }, { deps: c.t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+  await runIdentityRead(
+    { verification_id: reading.id },
+    { deps: c.t.deps, db: c.t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() },
+  );
   c.verifications.set(who.account.id, reading.id);
 }
 /** A signed-in console session: its cookies and the form token its pages carry. */

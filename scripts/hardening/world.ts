@@ -87,7 +87,7 @@ async function objectsOf(t: TestApp, who: Tenant): Promise<Objects> {
   const search = ok(await call(t, 'GET', '/v1/lookup/adverse-media/search?first_name=Hard&last_name=Ening&country=GB', { key: who.key }), 'a search');
   const check = ok(await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: who.key, body: { first_name: 'Hard', last_name: 'Ening' } }), 'a check');
   for (const id of [search.json.id, check.json.id]) {
-    await runCheck({ check_id: id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+    await runCheck({ check_id: id }, { deps: t.deps, db: t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
   }
   // A reading of a document photo (no worker runs: it stays pending, which is enough to be named).
   const reading = await submitDocument(t.deps, who.account, r.json.id, 'api', [{ side: 'front', data: await probePhoto() }]);

@@ -1,11 +1,11 @@
-import { alertHourly, sendAlert } from '../modules/alerts/service.js';
+import { alertHourly, onVerdictChanged, sendAlert } from '../modules/alerts/service.js';
 import { runAuthorityPlan, runAuthoritySend } from '../modules/authority/reports.js';
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { rescreenOnBlocklistChange, rescreenOnListChange } from '../modules/screening/rescreen.js';
-import { runScreening } from '../modules/screening/run.js';
+import { onBookingChecked, runScreening } from '../modules/screening/run.js';
 import { runCompare, runFaceCheck } from '../modules/identity/faces.js';
 import { runIdentityRead } from '../modules/identity/service.js';
 import { refreshSanctionsLists } from '../providers/sanctions/refresh.js';
@@ -18,6 +18,9 @@ export const handlers: JobHandlers = {
   'message.erase': eraseSentCopies,
   'alert.send': sendAlert,
   'alert.hourly': alertHourly,
+  'verdict.changed': onVerdictChanged,
+  'payment.recorded': onBookingChecked,
+  'identity.checked': onBookingChecked,
   'screening.run': runScreening,
   'check.run': runCheck,
   'check.checkr': runCheckr,

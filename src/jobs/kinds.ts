@@ -9,12 +9,24 @@ export interface JobPolicy<S extends TSchema> {
   backoff: (attempt: number, config: Config) => number;
   /** How long one attempt may run; the lease is this plus a margin. */
   timeoutMs: number;
+  /**
+   * An event one module records, in the transaction of its change, for another to react to: the
+   * reaction runs in a transaction of its own that also ends the job, so that it commits once
+   * with the job gone, or not at all and runs again (docs/architecture.md, Events).
+   */
+  reaction?: true;
 }
 
 const exponential = (base: number, cap: number) => (attempt: number) => Math.min(cap, base * 2 ** (attempt - 1));
 
 /** What a sanctions import changed: the entries it added or changed (null: the whole list, a first import). */
 const LIST_CHANGE = Type.Object({ source: Type.String(), entry_ids: Type.Union([Type.Array(Type.String()), Type.Null()]) });
+
+/** The booking an event is of. */
+const BOOKING = Type.Object({ account_id: Type.String(), reservation_id: Type.String() });
+
+/** A reaction's policy: short database work, retried soon, kept at for a day's worth of tries. */
+const REACTION = { maxAttempts: () => 10, backoff: exponential(5, 1800), timeoutMs: 60_000, reaction: true } as const;
 
 /** The unique key of a reservation's waiting screening run: requests made while one waits join it. */
 export const screeningKey = (reservationId: string) => `screen:${reservationId}`;
@@ -143,6 +155,31 @@ export const JOB_KINDS = {
     maxAttempts: () => 8,
     backoff: exponential(30, 3600),
     timeoutMs: 60_000,
+  },
+  // Events: recorded by the module named first, handled by the one in the comment (jobs/handlers.ts).
+  'verdict.changed': {
+    // Screening stored a red or orange verdict that differs from the one before (its colour, top
+    // risk or score); alerts tells who wants to know, if it is news. `before`: what it replaced.
+    payload: Type.Object({
+      account_id: Type.String(),
+      reservation_id: Type.String(),
+      before: Type.Object({
+        risk_color: Type.Union([Type.String(), Type.Null()]),
+        top: Type.Union([Type.Object({ code: Type.String(), strength: Type.String() }), Type.Null()]),
+        score: Type.Union([Type.Number(), Type.Null()]),
+      }),
+    }),
+    ...REACTION,
+  },
+  'payment.recorded': {
+    // The reservations module recorded a new payment event; screening runs again.
+    payload: BOOKING,
+    ...REACTION,
+  },
+  'identity.checked': {
+    // Identity finished reading a booking's document or comparing its selfie; screening runs again.
+    payload: BOOKING,
+    ...REACTION,
   },
   'alert.hourly': {
     // Queued by the worker's chore every hour (one waits at a time): unfinished portals close to check-in, and the daily digests.

@@ -59,6 +59,15 @@ export async function enqueue<K extends JobKind>(db: Db, env: { config: Config; 
 }
 
 /**
+ * Records an event (a kind the catalogue marks `reaction`) in the transaction of the change it
+ * tells of, for the module that reacts to it, and wakes this process's worker.
+ */
+export async function recordEvent<K extends JobKind>(tx: Db, deps: { config: Config; clock: Clock; wakeWorker: () => void }, kind: K, payload: JobPayload<K>): Promise<void> {
+  await enqueue(tx, deps, kind, payload);
+  deps.wakeWorker();
+}
+
+/**
  * Adds several jobs of one kind in one statement (one round trip); with unique keys (each its own), as enqueue does.
  * `restart`: a job already waiting for its key takes this one's time too, so a burst of requests
  * runs once, after the last of them (a debounce).
@@ -139,7 +148,13 @@ export async function heartbeat(db: Db, clock: Clock, workerId: string, leaseMs:
 
 /** A finished job leaves the table; what it did is recorded by its own module. Group-committed. */
 export async function complete(db: Db, job: JobRow): Promise<void> {
-  await withTx(db, (tx) => tx.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).execute());
+  await withTx(db, (tx) => completeIn(tx, job));
+}
+
+/** Ends a job in the caller's transaction (a reaction's): false when this worker no longer holds it. */
+export async function completeIn(tx: Db, job: JobRow): Promise<boolean> {
+  const gone = await tx.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).executeTakeFirst();
+  return Number(gone.numDeletedRows) === 1;
 }
 
 export async function fail(db: Db, job: JobRow, error: string, clock: Clock, opts: { retry: boolean; config?: Config }): Promise<void> {

@@ -1,16 +1,20 @@
 import { Value } from '@sinclair/typebox/value';
 import { hostname } from 'node:os';
+import { withTx, type Db } from '../db/connection.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../lib/ids.js';
 import { timeSlicer } from '../lib/time-slice.js';
-import { JOB_KINDS, type JobKind, type JobPayload } from './kinds.js';
-import { claim, complete, fail, heartbeat, release, type JobRow } from './repo.js';
+import type { TSchema } from '@sinclair/typebox';
+import { JOB_KINDS, type JobKind, type JobPayload, type JobPolicy } from './kinds.js';
+import { claim, complete, completeIn, fail, heartbeat, release, type JobRow } from './repo.js';
 
 /** A failure that retrying cannot fix (bad payload, object gone): the job fails at once. */
 export class PermanentJobError extends Error {}
 
 export interface JobContext {
   deps: Deps;
+  /** Where the handler writes: a reaction's own transaction, which also ends its job; the database otherwise. */
+  db: Db;
   job: JobRow;
   signal: AbortSignal;
   /** Awaited inside a long loop: lets requests and other jobs run once the loop has held the thread for a while. */
@@ -155,7 +159,7 @@ export class Worker {
 
   async #attempt(job: JobRow, abort: AbortController): Promise<void> {
     const { deps } = this;
-    const def = JOB_KINDS[job.kind as JobKind];
+    const def = JOB_KINDS[job.kind as JobKind] as JobPolicy<TSchema> | undefined;
     const handler = this.handlers[job.kind as JobKind];
     let timedOut = false;
     try {
@@ -170,8 +174,16 @@ export class Worker {
         abort.abort();
       }, def.timeoutMs);
       try {
+        const context = { deps, job, signal: abort.signal, breathe: timeSlicer() };
+        // A reaction and its job's end commit together: once, or not at all and again later.
+        const run = def.reaction
+          ? withTx(deps.db, async (tx) => {
+              await (handler as JobHandler)(payload as JobPayload<JobKind>, { ...context, db: tx });
+              if (abort.signal.aborted || !(await completeIn(tx, job))) throw new Error('the job was given up while it ran');
+            })
+          : (handler as JobHandler)(payload as JobPayload<JobKind>, { ...context, db: deps.db });
         await Promise.race([
-          (handler as JobHandler)(payload, { deps, job, signal: abort.signal, breathe: timeSlicer() }),
+          run,
           new Promise<never>((_, reject) => {
             onAbort = () => reject(new Error(timedOut ? `timed out after ${def.timeoutMs} ms` : 'worker stopping'));
             abort.signal.addEventListener('abort', onAbort, { once: true });
@@ -183,7 +195,7 @@ export class Worker {
       }
       // A handler that heeds the signal may return early rather than throw: that is no success.
       if (abort.signal.aborted) throw new Error(timedOut ? `timed out after ${def.timeoutMs} ms` : 'worker stopping');
-      await complete(deps.db, job);
+      if (!def.reaction) await complete(deps.db, job);
       deps.log?.debug({ job_id: job.id, kind: job.kind, attempt: job.attempt, worker: this.id }, 'job done');
     } catch (err) {
       if (abort.signal.aborted && !timedOut) {

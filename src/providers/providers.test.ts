@@ -602,7 +602,7 @@ describe(`lookup providers over HTTP against local fakes of each vendor (${dbKin
     assert.equal(hits[0]?.explanation, "'Nicolas Maduro' matched 'Nicolás Maduro Moros': yente score 0.93 (name_match 0.95 (Matched: Nicolás Maduro Moros))");
     const submitted = await call(t, 'POST', '/v1/background-check/submit?type=globalcheck', { key: guest.key, body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962 } });
     assert.equal(submitted.status, 200, submitted.body);
-    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, db: t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
     const done = await get(`/v1/background-check/results/${submitted.json.id}`);
     assert.equal(done.json.risk_status, 'REVIEW');
     assert.equal(done.json.report_items[0].items[0].title, 'Nicolás Maduro Moros');
@@ -728,7 +728,7 @@ describe(`the other adapters of each lookup, configured on their own (${dbKind})
       body: { first_name: 'Nicolas', last_name: 'Maduro', year_of_birth: 1962, country: 'VE' },
     });
     assert.equal(submitted.status, 200, submitted.body);
-    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+    await runCheck({ check_id: submitted.json.id }, { deps: t.deps, db: t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
     const done = await get(`/v1/background-check/results/${submitted.json.id}`);
     assert.equal(done.json.risk_status, 'REVIEW');
     const sanctions = done.json.report_items[0];

@@ -15,7 +15,7 @@ import { releaseTime } from '../messages/check-in.js';
 import { sendPeopleEmail } from '../messages/transports.js';
 import { findById, type ReservationRow } from '../reservations/repo.js';
 import { guestNameOf } from '../reservations/views.js';
-import { storedVerdict } from '../screening/verdict.js';
+import { storedVerdict, type VerdictSummary } from '../screening/verdict.js';
 import { rank } from '../screening/checks/outcome.js';
 import type { Strength } from '../screening/types.js';
 import { findUser, updateUser, type UserRow } from '../users/repo.js';
@@ -118,17 +118,28 @@ export function verdictAlert(r: ReservationRow): AlertReason | null {
  * a new top risk and stronger evidence than before (the unreadable photo first, another person's
  * document later). The same colour for the same or weaker reasons is not news.
  */
-export function verdictNews(before: ReservationRow, after: ReservationRow): AlertReason | null {
+export function verdictNews(before: VerdictSummary, after: ReservationRow): AlertReason | null {
   const reason = verdictAlert(after);
   if (!reason) return null;
   if (after.risk_color !== before.risk_color) return reason;
-  const [then, now] = [storedVerdict(before), storedVerdict(after)];
+  const now = storedVerdict(after);
   const top = now?.trace[0];
   if (!now || !top) return null;
-  const was = then?.trace[0];
-  if (!then || !was) return reason;
-  const stronger = weight(top.strength) > weight(was.strength) || now.score > then.score;
+  const was = before.top;
+  if (before.score === null || !was) return reason;
+  const stronger = weight(top.strength) > weight(was.strength as Strength | 'rule') || now.score > before.score;
   return top.code !== was.code && stronger ? reason : null;
+}
+
+/**
+ * The reaction to verdict.changed (recorded by screening with the verdict): the account's people
+ * planned to be told, where the verdict as it stands now is news against the one it replaced.
+ */
+export async function onVerdictChanged(payload: JobPayload<'verdict.changed'>, { deps, db }: JobContext): Promise<void> {
+  const r = await findById(db, payload.account_id, payload.reservation_id);
+  if (!r) return; // erased meanwhile
+  const reason = verdictNews(payload.before, r);
+  if (reason) await planAlerts(db, deps, r, reason);
 }
 
 /** A top risk's weight: a finding's strength, a business rule's as strong evidence. */

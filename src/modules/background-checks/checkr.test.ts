@@ -156,7 +156,7 @@ describe(`criminal records through Checkr in background checks (${dbKind})`, () 
     const order = await invited(r.json.id);
     assert.equal(checkr.invitations.get(order.invitation_id)!.work_locations, undefined, 'no country, no work location');
     checkr.expire(order.invitation_id);
-    await runCheckr({ check_id: r.json.id, poll: true }, { deps: t.deps, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
+    await runCheckr({ check_id: r.json.id, poll: true }, { deps: t.deps, db: t.deps.db, job: { attempt: 1, max_attempts: 5 } as JobRow, signal: new AbortController().signal, breathe: timeSlicer() });
     const done = (await results(r.json.id)).json;
     assert.equal(done.status, 'FINISHED');
     assert.equal(done.risk_status, 'CLEARED');

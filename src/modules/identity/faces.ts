@@ -7,7 +7,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/connection.js';
-import { enqueue } from '../../jobs/repo.js';
+import { enqueue, recordEvent } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { ImageRefused } from '../../lib/documents/image.js';
 import { checkSelfieInProcess, compareInProcess, type PhotoComparison } from '../../lib/reading/process.js';
@@ -18,7 +18,6 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
-import { requestScreening } from '../screening/run.js';
 import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
 import { faceAad, resultAad } from './reading.js';
 import * as repo from './repo.js';
@@ -185,7 +184,7 @@ export async function runFaceCheck(payload: { verification_id: string }, { deps 
   const change = await compareSelfie(deps, row, crop ? deps.secrets.openBytes(crop.data_enc, imageAad(row.account_id, row.id, crop.id)) : null, reading);
   await withTx(deps.db, async (tx) => {
     await repo.finishFace(tx, row.id, change);
-    if (row.reservation_id) await requestScreening(tx, deps, row.reservation_id, 'document_read');
+    if (row.reservation_id) await recordEvent(tx, deps, 'identity.checked', { account_id: row.account_id, reservation_id: row.reservation_id });
   });
   if (row.reservation_id) deps.wakeWorker();
 }

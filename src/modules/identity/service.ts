@@ -6,7 +6,7 @@
  */
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/connection.js';
-import { enqueue, isRunning } from '../../jobs/repo.js';
+import { enqueue, isRunning, recordEvent } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { collectYoung } from '../../lib/collect.js';
 import { ImageRefused } from '../../lib/documents/image.js';
@@ -18,7 +18,7 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { deleteFiles } from '../guests/index.js';
 import { findById } from '../reservations/repo.js';
-import { requestScreening, screeningSettings } from '../screening/run.js';
+import { screeningSettings } from '../screening/run.js';
 import { insertNote, systemNote } from '../screening/repo.js';
 import { compareSelfie, faceView, portraitOf } from './faces.js';
 import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
@@ -213,7 +213,7 @@ export async function runIdentityRead(payload: { verification_id: string }, { de
     else {
       // The document cut out of its photo, for the host: a photo like the others, sealed and deleted with them.
       if (crop) await repo.insertImages(tx, [sealedImage(deps, row.account_id, row.id, CROP_SIDE, 'image/jpeg', crop, now)]);
-      await requestScreening(tx, deps, row.reservation_id, 'document_read');
+      await recordEvent(tx, deps, 'identity.checked', { account_id: row.account_id, reservation_id: row.reservation_id });
     }
   });
   if (row.reservation_id) deps.wakeWorker();

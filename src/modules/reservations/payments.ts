@@ -5,7 +5,7 @@ import { badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { withTx } from '../../db/connection.js';
-import { requestScreening } from '../screening/run.js';
+import { recordEvent } from '../../jobs/repo.js';
 import { listPaymentEvents } from '../screening/repo.js';
 import * as repo from './repo.js';
 import type { PaymentEventRow, ReservationRow } from './repo.js';
@@ -48,7 +48,7 @@ export async function recordPaymentEvent(deps: Deps, r: ReservationRow, e: Payme
       created_at: now,
     });
     // A new payment fact can change the verdict.
-    if (added) await requestScreening(tx, deps, r.id, 'payment_event');
+    if (added) await recordEvent(tx, deps, 'payment.recorded', { account_id: r.account_id, reservation_id: r.id });
     return added;
   });
   return { message: inserted ? 'payment event recorded' : 'payment event already recorded' };

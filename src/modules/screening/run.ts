@@ -1,6 +1,6 @@
 import { withTx, type Db } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
-import { enqueue } from '../../jobs/repo.js';
+import { enqueue, recordEvent } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { screeningKey, type JobPayload } from '../../jobs/kinds.js';
 import { newId } from '../../lib/ids.js';
@@ -23,13 +23,12 @@ import * as repo from './repo.js';
 import { openIdentification } from './identity.js';
 import { latestReading } from '../identity/reading.js';
 import { runDocumentAad } from './decisions.js';
-import { compositeStatus, emitScreeningEvent, screeningEventBody } from './verdict.js';
+import { compositeStatus, emitScreeningEvent, screeningEventBody, verdictChanged, verdictSummary } from './verdict.js';
 import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
 import { planCheckIn } from '../messages/check-in.js';
 import { withdrawPortalMessages } from '../messages/service.js';
-import { planAlerts, verdictNews } from '../alerts/service.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = {
   riskTolerance: 'balanced',
@@ -230,6 +229,11 @@ export async function requestScreening(db: Db, deps: Deps, reservationId: string
   deps.wakeWorker();
 }
 
+/** The reaction to a booking's payment recorded, or its document read or selfie compared: the booking screened again. */
+export async function onBookingChecked(payload: JobPayload<'payment.recorded' | 'identity.checked'>, { deps, db, job }: JobContext): Promise<void> {
+  await requestScreening(db, deps, payload.reservation_id, job.kind === 'payment.recorded' ? 'payment_event' : 'document_read');
+}
+
 /** The job: screen, keep the decision record, store the verdict, tell who asked to be told. */
 export async function runScreening(payload: JobPayload<'screening.run'>, { deps }: JobContext): Promise<void> {
   const { reservation_id, trigger } = payload;
@@ -271,8 +275,9 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
       await planCheckIn(tx, deps, updated);
       if (compositeStatus(updated) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
     }
-    const alert = verdictNews(r, updated);
-    if (alert) await planAlerts(tx, deps, updated, alert);
+    // Who is told of it is the alerts module's to decide, from the event (jobs/kinds.ts).
+    const [before, after] = [verdictSummary(r), verdictSummary(updated)];
+    if (verdictChanged(before, after)) await recordEvent(tx, deps, 'verdict.changed', { account_id: r.account_id, reservation_id: r.id, before });
     if (r.callback_url) {
       await emitCallback(tx, deps, r.callback_url, { accountId: r.account_id, type: 'screening.finished', subjectId: r.id, body: await screeningEventBody(tx, deps, updated, document) });
     }

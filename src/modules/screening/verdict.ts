@@ -20,6 +20,25 @@ export function storedVerdict(r: ReservationRow): Verdict | null {
   return r.screening ? (JSON.parse(r.screening) as Verdict) : null;
 }
 
+/** A stored verdict in brief: its colour, its top risk and its score (nulls before the first). */
+export interface VerdictSummary {
+  risk_color: string | null;
+  top: { code: string; strength: string } | null;
+  score: number | null;
+}
+
+export function verdictSummary(r: ReservationRow): VerdictSummary {
+  const v = storedVerdict(r);
+  const top = v?.trace[0];
+  return { risk_color: r.risk_color, top: top ? { code: top.code, strength: top.strength } : null, score: v?.score ?? null };
+}
+
+/** Whether a new verdict is a change worth an event (verdict.changed): red or orange, and not what it was. */
+export function verdictChanged(before: VerdictSummary, after: VerdictSummary): boolean {
+  if (after.risk_color !== 'red' && after.risk_color !== 'orange') return false;
+  return after.risk_color !== before.risk_color || after.top?.code !== before.top?.code || after.top?.strength !== before.top?.strength || after.score !== before.score;
+}
+
 /** The manual decision wins; otherwise the screening status stands. */
 export function compositeStatus(r: ReservationRow): string {
   if (r.supervised === 'approve') return 'verified';

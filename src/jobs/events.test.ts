@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, createTestApp, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../test/harness.js';
+import { systemNote } from '../modules/screening/repo.js';
+import { handlers } from './handlers.js';
+import { JOB_KINDS, type JobKind } from './kinds.js';
+import { recordEvent } from './repo.js';
+import { Worker, type JobHandlers } from './worker.js';
+
+/**
+ * Reactions across modules are events recorded in the transaction of the change and handled in
+ * a transaction that also ends their job: a crash anywhere between the change and the reaction's
+ * commit leaves the event to be handled again, and a reaction is never applied twice.
+ */
+describe(`events and their reactions (${dbKind})`, () => {
+  let t: TestApp;
+  let me: Tenant;
+  before(async () => {
+    t = await createTestApp();
+    me = await tenant(t);
+  });
+  after(() => t.close());
+
+  const jobsOf = (kind: string) => t.deps.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute();
+  const notes = async (id: string) => (await t.deps.db.selectFrom('reservation_notes').select('text').where('reservation_id', '=', id).execute()).map((n) => n.text);
+  const newReservation = async () => (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Eve', last_name: 'Ent' } } })).json.id as string;
+  /** Runs a worker with these handlers until no job is left or waiting to run. */
+  const drain = async (given: JobHandlers) => {
+    const worker = new Worker(t.deps, given, { pollMs: 20 });
+    worker.start();
+    await eventually(async () => (await t.deps.db.selectFrom('jobs').select('id').where('state', '!=', 'failed').execute()).length === 0, 'the queue drained');
+    await worker.stop();
+  };
+
+  it('marks every event a reaction and catalogues a handler for it', () => {
+    const events = (Object.keys(JOB_KINDS) as JobKind[]).filter((k) => 'reaction' in JOB_KINDS[k]);
+    assert.deepEqual(events.sort(), ['identity.checked', 'payment.recorded', 'verdict.changed']);
+    for (const kind of events) assert.equal(typeof handlers[kind], 'function', kind);
+  });
+
+  it('undoes a reaction that fails after writing, and applies it once when it runs again', async () => {
+    await drain(handlers);
+    const id = await newReservation();
+    await drain(handlers);
+    await recordEvent(t.deps.db, t.deps, 'payment.recorded', { account_id: me.account.id, reservation_id: id });
+    let tries = 0;
+    // The reaction writes, then its process "crashes" before the commit: the first time only.
+    const crashing: JobHandlers['payment.recorded'] = async (payload, ctx) => {
+      tries++;
+      await ctx.db
+        .insertInto('reservation_notes')
+        .values(systemNote(payload.reservation_id, 'reacted', new Date().toISOString()))
+        .execute();
+      if (tries === 1) throw new Error('the process died here');
+    };
+    await drain({ ...handlers, 'payment.recorded': crashing });
+    assert.equal(tries, 2, 'tried again after the failure');
+    assert.deepEqual(
+      (await notes(id)).filter((n) => n === 'reacted'),
+      ['reacted'],
+      'the failed attempt wrote nothing',
+    );
+    assert.deepEqual(await jobsOf('payment.recorded'), []);
+  });
+
+  it('writes nothing where the job was taken from it while the reaction ran (its lease lost)', async () => {
+    const id = await newReservation();
+    await drain(handlers);
+    await recordEvent(t.deps.db, t.deps, 'payment.recorded', { account_id: me.account.id, reservation_id: id });
+    let ran = 0;
+    const outlived: JobHandlers['payment.recorded'] = async (payload, ctx) => {
+      ran++;
+      // Another worker took the job meanwhile (this one stalled past its lease). Written in the
+      // reaction's own transaction: on SQLite, a write beside it would wait for it to end.
+      if (ran === 1) await ctx.db.updateTable('jobs').set({ locked_by: 'another-worker' }).where('id', '=', ctx.job.id).execute();
+      await ctx.db
+        .insertInto('reservation_notes')
+        .values(systemNote(payload.reservation_id, 'outlived', new Date().toISOString()))
+        .execute();
+    };
+    const worker = new Worker(t.deps, { ...handlers, 'payment.recorded': outlived }, { pollMs: 20 });
+    worker.start();
+    await eventually(async () => ran >= 1 && (await jobsOf('payment.recorded'))[0]?.state !== 'running', 'the attempt ended');
+    await worker.stop();
+    assert.deepEqual(
+      (await notes(id)).filter((n) => n === 'outlived'),
+      [],
+    );
+  });
+
+  it('reacts once to a change recorded before a crash: a payment screens the booking again when a worker next runs', async () => {
+    const id = await newReservation();
+    await drain(handlers);
+    const runs = () => t.deps.db.selectFrom('screening_runs').select('trigger').where('reservation_id', '=', id).execute();
+    const before = (await runs()).length;
+    // No worker runs: the service that took the payment event stopped before any reaction.
+    const r = await call(t, 'POST', `/v1/reservations/${id}/payment-event`, {
+      key: me.key,
+      body: { event_source: 'stripe', event_id: 'evt_crash', event_type: 'validation', event_status: 'failed', timestamp: '2026-11-20T10:00:00Z' },
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.equal((await jobsOf('payment.recorded')).length, 1, 'the event is in the queue with the payment');
+    assert.equal((await runs()).length, before);
+    await drain(handlers);
+    await drain(handlers);
+    const after = await runs();
+    assert.deepEqual(
+      after.slice(before).map((x) => x.trigger),
+      ['payment_event'],
+    );
+  });
+});
