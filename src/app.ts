@@ -31,10 +31,11 @@ import { adverseMediaRoutes } from './modules/background-checks/adverse-media-ro
 import { checkRoutes } from './modules/background-checks/routes.js';
 import { ruleRoutes } from './modules/rules/routes.js';
 import { matchRoutes } from './modules/screening/match-routes.js';
-import { screeningSettingsRoutes } from './modules/settings/screening-routes.js';
+import { screeningSettingsRoutes } from './modules/screening/settings-routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { deliveryRoutes } from './modules/events/routes.js';
 import { apiDescription, referencePage } from './openapi.js';
 import { ScreeningEvent } from './modules/reservations/routes.js';
 import { assetRoutes } from './web/assets.js';
@@ -220,6 +221,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     async (v1) => {
       await v1.register(accountRoutes(deps));
       await v1.register(webhookRoutes(deps));
+      await v1.register(deliveryRoutes(deps));
       await v1.register(settingsRoutes(deps));
       await v1.register(reservationRoutes(deps));
       await v1.register(screeningSettingsRoutes(deps));

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { MAX_PORTAL_ALERT_HOURS, setPortalAlertHours } from '../../modules/alerts/service.js';
 import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../../modules/screening/settings.js';
-import { ScreeningSettingsUpdate } from '../../modules/settings/screening-routes.js';
+import { ScreeningSettingsUpdate } from '../../modules/screening/settings-routes.js';
 import { SCREENS, type Screen } from '../../modules/guests/index.js';
 import { SCREEN_SETTINGS, type ScreenSetting } from '../../modules/settings/screens.js';
 import { readScreenSettings, writeScreenSettings } from '../../modules/settings/service.js';

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { StringEnum } from '../../http/validation.js';
-import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from '../screening/settings.js';
-import { DOCUMENT_KINDS } from '../screening/types.js';
+import { OPTIONAL_CHECKS, readScreeningSettings, writeScreeningSettings } from './settings.js';
+import { DOCUMENT_KINDS } from './types.js';
 
 const tags = ['Settings'];
 
