@@ -15,8 +15,7 @@ import { acceptInvitation, invite, removeUser, ROLE_RANK, setOwnerPassword, user
 import type { Role } from '../src/db/schema.js';
 import { firstOwner } from '../src/modules/users/repo.js';
 import { createNamedKey } from '../src/modules/accounts/service.js';
-import { userSessions } from '../src/modules/sessions/service.js';
-import { signIn } from '../src/modules/sessions/service.js';
+import { signIn, userSessions } from '../src/modules/users/sessions.js';
 import sharp from 'sharp';
 import { runIdentityRead, submitDocument } from '../src/modules/identity/service.js';
 import { stopReadingProcesses } from '../src/lib/reading/process.js';

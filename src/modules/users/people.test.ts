@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { TOTP, Secret } from 'otpauth';
 import { hashPassword } from '../../lib/passwords.js';
 import { call, createTestApp, dbKind, linkInNewMail, mailSince, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import { completeSignIn, signIn } from '../sessions/service.js';
+import { completeSignIn, signIn } from './sessions.js';
 import { acceptInvitation, enableTwoFactor, invite, newTotpSecret, openToken, requestPasswordReset, resetFor, resetPassword, setOwnerPassword, userActor, type UserRow } from './service.js';
 
 const code = (secret: string, at: Date) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });

@@ -12,7 +12,7 @@ import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
 import { outboxFile, sendPeopleEmail, type Via } from '../messages/transports.js';
 import type { MessageParts } from '../messages/email.js';
-import { deleteUserSessions } from '../sessions/repo.js';
+import { deleteUserSessions } from './sessions-repo.js';
 import * as repo from './repo.js';
 import type { UserRow } from './repo.js';
 

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.js';
 import { statusOf } from '../../http/errors.js';
 import { createValidatorCompiler } from '../../http/validators.js';
 import { neededRole } from '../../http/auth.js';
-import { sessionFor, type LiveSession } from '../../modules/sessions/service.js';
+import { sessionFor, type LiveSession } from '../../modules/users/sessions.js';
 import { can, ROLE_WORDS, userActor, type UserRow } from '../../modules/users/service.js';
 import { CardPage, sendPage } from '../layout.js';
 import { accountPages } from './accounts.js';

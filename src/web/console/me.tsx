@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { AppError } from '../../lib/errors.js';
 import { ALERT_MODE_WORDS, ALERT_MODES, setAlertMode } from '../../modules/alerts/service.js';
-import { endSession, enrolled, tokenDigest, userSessions, type SessionRow } from '../../modules/sessions/service.js';
+import { endSession, enrolled, tokenDigest, userSessions, type SessionRow } from '../../modules/users/sessions.js';
 import { changePassword, disableTwoFactor, enableTwoFactor, newRecoveryCodesFor, newTotpSecret, recoveryCodesLeft, ROLE_HELP, ROLE_WORDS } from '../../modules/users/service.js';
 import { CardPage, Problems } from '../layout.js';
 import { ConsolePage, Csrf, CsrfField, Head, PostButton, seeOther, show, when, type Ctx } from './shell.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
-import { accountSessions, endSession } from '../../modules/sessions/service.js';
+import { accountSessions, endSession } from '../../modules/users/sessions.js';
 import {
   changeRole,
   invite,

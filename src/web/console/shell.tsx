@@ -6,7 +6,7 @@ import type { AccountRow } from '../../modules/accounts/repo.js';
 import type { ReservationRow } from '../../modules/reservations/repo.js';
 import { guestNameOf } from '../../modules/reservations/views.js';
 import type { UserRow } from '../../modules/users/repo.js';
-import { tokenDigest } from '../../modules/sessions/service.js';
+import { tokenDigest } from '../../modules/users/sessions.js';
 import type { Role } from '../../db/schema.js';
 import { can, ROLE_WORDS } from '../../modules/users/service.js';
 import { neededRole } from '../../http/auth.js';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
-import { completeSignIn, signIn, signOut } from '../../modules/sessions/service.js';
+import { completeSignIn, signIn, signOut } from '../../modules/users/sessions.js';
 import { acceptInvitation, INVITATION_DAYS, openToken, requestPasswordReset, resetPassword, RESET_MINUTES, ROLE_WORDS } from '../../modules/users/service.js';
 import { CardPage, Problems, sendPage } from '../layout.js';
 

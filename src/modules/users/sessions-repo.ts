@@ -3,7 +3,7 @@ import { countAll } from '../../db/dialect.js';
 import type { Selectable, Updateable } from 'kysely';
 import type { ConsoleSessionsTable } from '../../db/schema.js';
 import type { AccountRow } from '../accounts/repo.js';
-import type { UserRow } from '../users/repo.js';
+import type { UserRow } from './repo.js';
 
 export async function insertSession(db: Db, row: ConsoleSessionsTable): Promise<void> {
   await db.insertInto('console_sessions').values(row).execute();

@@ -7,10 +7,10 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { audit } from '../audit/repo.js';
-import { usersWithPassword, type UserRow } from '../users/repo.js';
-import { checkSecondFactor, userActor } from '../users/service.js';
-import * as repo from './repo.js';
-import type { SessionRow } from './repo.js';
+import { usersWithPassword, type UserRow } from './repo.js';
+import { checkSecondFactor, userActor } from './service.js';
+import * as repo from './sessions-repo.js';
+import type { SessionRow } from './sessions-repo.js';
 
 export type { SessionRow };
 
