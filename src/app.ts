@@ -21,6 +21,7 @@ import { ErrorResponse } from './http/schemas.js';
 import { formatValidationErrors } from './http/validation.js';
 import { createValidatorCompiler, lazySerializers } from './http/validators.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { signupRoutes } from './modules/signup/routes.js';
 import { Account } from './modules/accounts/schemas.js';
 import { reservationRoutes } from './modules/reservations/routes.js';
 import { Reservation } from './modules/reservations/schemas.js';
@@ -220,6 +221,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(
     async (v1) => {
       await v1.register(accountRoutes(deps));
+      await v1.register(signupRoutes(deps));
       await v1.register(webhookRoutes(deps));
       await v1.register(deliveryRoutes(deps));
       await v1.register(settingsRoutes(deps));

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
-import { authErrors, emptyBodyIsObject, isTrue } from '../../http/schemas.js';
-import { createSignupLink } from '../signup/service.js';
-import { AccountChildren, AccountKeys, ChildrenQuery, IdParams, RegisterBody, RegisteredAccount, SignupLink, SignupQuery, UpdateBody, UpdateQuery } from './schemas.js';
+import { authErrors, emptyBodyIsObject } from '../../http/schemas.js';
+import { AccountChildren, AccountKeys, ChildrenQuery, IdParams, RegisterBody, RegisteredAccount, UpdateBody, UpdateQuery } from './schemas.js';
 import * as accounts from './service.js';
 
 const AccountRef = Type.Ref('Account');
@@ -92,25 +91,5 @@ export const accountRoutes =
         });
         return accounts.toAccountView(updated);
       },
-    );
-
-    app.post(
-      '/accounts/signup',
-      {
-        config: { resellerOnly: true },
-        schema: {
-          tags,
-          operationId: 'createSignupLink',
-          summary: 'A single-use self-signup link that creates a child account of the caller',
-          querystring: SignupQuery,
-          response: { 200: SignupLink, ...authErrors },
-        },
-      },
-      async (request) =>
-        createSignupLink(deps, request.account, {
-          pms: request.query.pms,
-          redirect: request.query.redirect,
-          hidePassword: isTrue(request.query.hidepw),
-        }),
     );
   };

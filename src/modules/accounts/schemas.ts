@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../http/validation.js';
-import { Pagination, QueryFlag } from '../../http/schemas.js';
+import { Pagination } from '../../http/schemas.js';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Phone = Type.String({ maxLength: 40, pattern: '^[+0-9 ().-]*$' });
@@ -73,14 +73,3 @@ export const UpdateQuery = Type.Object(
 export const ChildrenQuery = Type.Object(Pagination, { additionalProperties: false });
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-
-export const SignupQuery = Type.Object(
-  {
-    pms: Type.String({ minLength: 1, description: '`api` or a configured PMS name' }),
-    redirect: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', description: 'where to send the new account after signup' })),
-    hidepw: Type.Optional(QueryFlag),
-  },
-  { additionalProperties: false },
-);
-
-export const SignupLink = Type.Object({ url: Type.String({ format: 'uri' }), expiry: Type.String({ format: 'date-time' }) }, { title: 'SignupLink' });

@@ -1,6 +1,5 @@
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
-import type { AccountRow } from '../accounts/repo.js';
 import type { Actor } from '../../lib/actor.js';
 import { auditActions, listAudit, type AuditFilter } from './repo.js';
 
@@ -27,7 +26,7 @@ function bound(value: string | undefined, name: string, endOfDay: boolean): stri
 /** Who did what in the account, latest first: people in the console, keys through the API. */
 export async function auditPage(
   deps: Deps,
-  account: AccountRow,
+  account: { id: string },
   q: { actor?: string | undefined; action?: string | undefined; from_date?: string | undefined; to_date?: string | undefined },
   from: number,
   size: number,
@@ -45,4 +44,4 @@ export async function auditPage(
   return { from, size, total, items };
 }
 
-export const actionsOf = (deps: Deps, account: AccountRow) => auditActions(deps.db, account.id);
+export const actionsOf = (deps: Deps, account: { id: string }) => auditActions(deps.db, account.id);

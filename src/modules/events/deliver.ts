@@ -4,7 +4,6 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { PermanentJobError } from '../../jobs/worker.js';
 import { iso } from '../../lib/time.js';
 import { OutboundRefused, postOutbound } from '../../lib/outbound.js';
-import { findAccount } from '../accounts/repo.js';
 import { disableWebhook } from '../webhooks/repo.js';
 import * as repo from './repo.js';
 import { signatureHeader } from './signing.js';
@@ -22,7 +21,7 @@ export async function deliverWebhook(payload: JobPayload<'webhook.deliver'>, { d
   if (!found) return; // erased with its subject
   const { delivery, event } = found;
   if (delivery.state !== 'pending') return;
-  const account = await findAccount(deps.db, delivery.account_id);
+  const account = await repo.findSigningSecrets(deps.db, delivery.account_id);
   if (!account) throw new PermanentJobError(`account ${delivery.account_id} is gone`);
 
   const secrets = [deps.secrets.open(account.webhook_secret_enc, `webhook_secret:${account.id}`)];

@@ -2,11 +2,22 @@ import type { Insertable, Selectable } from 'kysely';
 import { insertRows } from '../../db/compiled.js';
 import { withTx, type Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
-import type { EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { AccountsTable, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
 
 export type EventRow = Selectable<EventsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** The columns of an account's row that hold the secrets its deliveries are signed with (sealed), which this module keeps. */
+export type SigningSecrets = Pick<Selectable<AccountsTable>, 'id' | 'webhook_secret_enc' | 'webhook_secret_prev_enc' | 'webhook_secret_rotated_at'>;
+
+export function findSigningSecrets(db: Db, accountId: string): Promise<SigningSecrets | undefined> {
+  return db.selectFrom('accounts').select(['id', 'webhook_secret_enc', 'webhook_secret_prev_enc', 'webhook_secret_rotated_at']).where('id', '=', accountId).executeTakeFirst();
+}
+
+export async function saveSigningSecrets(db: Db, accountId: string, change: Omit<SigningSecrets, 'id'> & { updated_at: string }): Promise<void> {
+  await db.updateTable('accounts').set(change).where('id', '=', accountId).execute();
+}
 
 export async function insertEvent(db: Db, row: Insertable<EventsTable>): Promise<void> {
   await insertRows(db, 'events', [row]);

@@ -5,8 +5,6 @@ import { notFound } from '../../lib/errors.js';
 import { enqueue } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import type { AccountRow } from '../accounts/repo.js';
-import { updateAccount } from '../accounts/repo.js';
 import type { WebhookKey } from '../webhooks/keys.js';
 import { findEnabledWebhookUrl, findWebhookUrl } from '../webhooks/repo.js';
 import * as repo from './repo.js';
@@ -66,7 +64,7 @@ export async function emitCallback(db: Tx, deps: Deps, url: string, e: EventInpu
 }
 
 /** Sends an event again to the target's current URL, as a new delivery with fresh attempts. */
-export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId: string) {
+export async function replayDelivery(deps: Deps, account: { id: string }, deliveryId: string) {
   const found = await repo.findDelivery(deps.db, deliveryId);
   if (!found || found.delivery.account_id !== account.id) throw notFound(`delivery ${deliveryId}`);
   const { delivery } = found;
@@ -85,11 +83,11 @@ export async function replayDelivery(deps: Deps, account: AccountRow, deliveryId
 }
 
 /** A new signing secret; the old one keeps signing alongside it for 24 hours. */
-export async function rotateWebhookSecret(deps: Deps, account: AccountRow) {
+export async function rotateWebhookSecret(deps: Deps, account: Pick<repo.SigningSecrets, 'id' | 'webhook_secret_enc'>) {
   const now = iso(deps.clock());
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   await withTx(deps.db, (tx) =>
-    updateAccount(tx, account.id, {
+    repo.saveSigningSecrets(tx, account.id, {
       webhook_secret_prev_enc: account.webhook_secret_enc,
       webhook_secret_enc: deps.secrets.seal(secret, `webhook_secret:${account.id}`),
       webhook_secret_rotated_at: now,
@@ -100,7 +98,7 @@ export async function rotateWebhookSecret(deps: Deps, account: AccountRow) {
   return { signing_secret: secret, previous_secret_valid_until: iso(new Date(deps.clock().getTime() + 24 * 3600_000)) };
 }
 
-export async function deliveriesView(deps: Deps, account: AccountRow, from: number, size: number) {
+export async function deliveriesView(deps: Deps, account: { id: string }, from: number, size: number) {
   const { total, rows, attempts } = await repo.listDeliveries(deps.db, account.id, from, size);
   return {
     from,
