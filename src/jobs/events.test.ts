@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../test/harness.js';
-import { systemNote } from '../modules/screening/repo.js';
+import { systemNote } from '../modules/notes/index.js';
 import { handlers } from './handlers.js';
 import { JOB_KINDS, type JobKind } from './kinds.js';
 import { recordEvent } from './repo.js';

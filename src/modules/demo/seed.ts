@@ -11,7 +11,7 @@ import { insertPaymentEvents, insertReservations, type ReservationRow } from '..
 import { buildReservation, creationNote } from '../reservations/service.js';
 import type { CreateInput } from '../reservations/schemas.js';
 import { EVENT_TYPES } from '../screening/schemas.js';
-import { insertNotes } from '../screening/repo.js';
+import { insertNotes } from '../notes/index.js';
 import { enqueueAll } from '../../jobs/repo.js';
 import { listedPeople } from '../../providers/sanctions/index.js';
 import { buildEntry, insertEntries } from '../blocklist/service.js';

@@ -8,6 +8,9 @@ import type { ImageRow } from './repo.js';
 /** The camera's frames a selfie may come with, at most: a second or two of a phone's camera. */
 export const MOST_FRAMES = 8;
 
+/** How many days after check-out a document's photos and a selfie are kept, unless the account says otherwise (its screening settings' `document_photo_days`). */
+export const DOCUMENT_PHOTO_DAYS = 30;
+
 export interface Photo {
   side: 'front' | 'back' | 'selfie' | 'frame';
   data: Buffer;

@@ -5,7 +5,7 @@
  * tried). A reservation's reading screens it again; a one-off read answers and is forgotten.
  */
 import type { Deps } from '../../deps.js';
-import { withTx } from '../../db/connection.js';
+import { withTx, type Db } from '../../db/connection.js';
 import { enqueue, isRunning, recordEvent } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { collectYoung } from '../../lib/collect.js';
@@ -18,10 +18,10 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { deleteFiles } from '../guests/index.js';
 import { findById } from '../reservations/repo.js';
-import { screeningSettings } from '../screening/run.js';
-import { insertNote, systemNote } from '../screening/repo.js';
+import { readSetting } from '../settings/repo.js';
+import { insertNote, systemNote } from '../notes/index.js';
 import { compareSelfie, faceView, portraitOf } from './faces.js';
-import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
+import { CROP_SIDE, checkPhotos, DOCUMENT_PHOTO_DAYS, imageAad, sealedImage, type Photo } from './photos.js';
 import { resultAad } from './reading.js';
 import * as repo from './repo.js';
 
@@ -273,6 +273,12 @@ export async function assertReservation(deps: Deps, account: AccountRow, reserva
   if (!(await findById(deps.db, account.id, reservationId))) throw notFound(`reservation ${reservationId}`);
 }
 
+/** An account's photo retention in days: the screening settings' `document_photo_days`, stored with them; the default where unset. */
+async function photoDays(db: Db, accountId: string): Promise<number> {
+  const stored = (await readSetting(db, accountId, 'screening')) as { documentPhotoDays?: unknown } | undefined;
+  return typeof stored?.documentPhotoDays === 'number' ? stored.documentPhotoDays : DOCUMENT_PHOTO_DAYS;
+}
+
 /**
  * The retention chore: deletes the photos of documents whose reservation checked out more than
  * the account's `document_photo_days` ago, and says so in the reservation's history. What was
@@ -290,7 +296,7 @@ export async function purgeDocumentPhotos(deps: Deps): Promise<number> {
     if (due.length === 0) break;
     after = { check_out_date: due.at(-1)!.check_out_date!, id: due.at(-1)!.id };
     for (const v of due) {
-      if (!days.has(v.account_id)) days.set(v.account_id, (await screeningSettings(deps.db, v.account_id)).documentPhotoDays);
+      if (!days.has(v.account_id)) days.set(v.account_id, await photoDays(deps.db, v.account_id));
       const keep = days.get(v.account_id)!;
       const until = new Date(Date.parse(`${v.check_out_date}T00:00:00Z`) + keep * 86_400_000);
       if (until.getTime() > now.getTime()) continue;

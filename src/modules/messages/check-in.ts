@@ -8,7 +8,7 @@ import { emitWebhook } from '../events/service.js';
 import { effectiveProfile } from '../listings/profile.js';
 import * as reservations from '../reservations/repo.js';
 import type { ListingRow, ReservationRow } from '../reservations/repo.js';
-import { insertNote, systemNote } from '../screening/repo.js';
+import { insertNote, systemNote } from '../notes/index.js';
 import { compositeStatus } from '../screening/verdict.js';
 import { messageHtml, messageText } from './email.js';
 import * as repo from './repo.js';

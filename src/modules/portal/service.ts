@@ -20,7 +20,7 @@ import { MOST_FRAMES, type Photo } from '../identity/photos.js';
 import { photoRefusal, portalReading, submitDocument, type PortalReading } from '../identity/service.js';
 import { requestScreening, screeningSettings } from '../screening/run.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/profile.js';
-import { insertNote, systemNote } from '../screening/repo.js';
+import { insertNote, systemNote } from '../notes/index.js';
 import { resolveScreens } from '../settings/resolve.js';
 import type { ScreenMap } from '../settings/screens.js';
 import { establishmentFor } from '../authority/repo.js';

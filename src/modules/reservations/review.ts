@@ -6,7 +6,7 @@ import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
 import { planCheckIn } from '../messages/check-in.js';
 import { withdrawPortalMessages } from '../messages/service.js';
-import { insertNote, listNotes } from '../screening/repo.js';
+import { insertNote, listNotes } from '../notes/index.js';
 import { emitScreeningEvent } from '../screening/verdict.js';
 import { resolveScreens } from '../settings/resolve.js';
 import * as repo from './repo.js';

@@ -7,6 +7,7 @@ import { entryContent, sanctionsLists } from '../../providers/sanctions/index.js
 import type { Actor } from '../../lib/actor.js';
 import type { ReservationRow } from '../../db/schema.js';
 import { guestKey } from './dismissed.js';
+import { insertNote } from '../notes/index.js';
 import * as repo from './repo.js';
 import { requestScreening } from './run.js';
 
@@ -39,7 +40,7 @@ export async function dismissSanctionsHit(deps: Deps, author: Actor, r: Reservat
         author_id: author.id,
         created_at: at,
       });
-      await repo.insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: author.type, created_at: at });
+      await insertNote(tx, { id: newId('not'), reservation_id: r.id, text, author_id: author.id, author_name: author.name, author_type: author.type, created_at: at });
       await requestScreening(tx, deps, r.id, 'manual');
     },
     { subject: r.id },

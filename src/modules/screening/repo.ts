@@ -1,8 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import { insertRows } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/connection.js';
-import type { MatchDismissalsTable, NoteRow, PaymentEventRow, ReservationNotesTable, ReservationRow, ScreeningRunsTable } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import type { MatchDismissalsTable, PaymentEventRow, ReservationRow, ScreeningRunsTable } from '../../db/schema.js';
 
 // Screening reads the reservation it judges and writes only its verdict columns; the
 // reservations module owns the rest of the row and reaches screening, never the reverse.
@@ -61,19 +60,6 @@ export async function insertRun(tx: Tx, row: Insertable<ScreeningRunsTable>): Pr
 /** Every screening run of the reservation, newest first. */
 export function listRuns(db: Db, reservationId: string) {
   return db.selectFrom('screening_runs').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-}
-
-// The notes on a reservation are the trail of its review (the screening event carries them).
-export async function insertNote(db: Db, row: Insertable<ReservationNotesTable>): Promise<void> {
-  await insertRows(db, 'reservation_notes', [row]);
-}
-
-export async function insertNotes(tx: Tx, rows: Insertable<ReservationNotesTable>[]): Promise<void> {
-  await tx.insertInto('reservation_notes').values(rows).execute();
-}
-
-export async function listNotes(db: Db, reservationId: string): Promise<NoteRow[]> {
-  return db.selectFrom('reservation_notes').selectAll().where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
 }
 
 export async function listPaymentEvents(db: Db, reservationId: string): Promise<PaymentEventRow[]> {
@@ -149,9 +135,4 @@ export async function screenedBetween(
     .limit(w.limit)
     .execute();
   return { total: Number(counted.n), ids: rows.map((r) => r.reservation_id) };
-}
-
-/** A note the service itself writes on a reservation (author "guestscreen"). */
-export function systemNote(reservationId: string, text: string, at: string) {
-  return { id: newId('not'), reservation_id: reservationId, text, author_id: 'system', author_name: 'guestscreen', author_type: 'system', created_at: at };
 }

@@ -21,6 +21,7 @@ import type { ReservationRow } from '../../db/schema.js';
 import type { PaymentEvent } from './schemas.js';
 import * as repo from './repo.js';
 import { openIdentification } from './identity.js';
+import { DOCUMENT_PHOTO_DAYS } from '../identity/photos.js';
 import { latestReading } from '../identity/reading.js';
 import { runDocumentAad } from './decisions.js';
 import { compositeStatus, emitScreeningEvent, screeningEventBody, verdictChanged, verdictSummary } from './verdict.js';
@@ -36,7 +37,7 @@ export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = {
   disabledChecks: [],
   nameMatchThreshold: NAME_THRESHOLD,
   acceptedDocuments: ['passport', 'id_card'],
-  documentPhotoDays: 30,
+  documentPhotoDays: DOCUMENT_PHOTO_DAYS,
 };
 
 export async function screeningSettings(db: Db, accountId: string): Promise<ScreeningSettings> {

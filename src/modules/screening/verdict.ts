@@ -7,7 +7,8 @@ import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { emitWebhook } from '../events/service.js';
 import { latestReadingRef, type ReadingRef } from '../identity/reading.js';
-import { listNotes, screenedBetween, screenedPerDay } from './repo.js';
+import { listNotes } from '../notes/index.js';
+import { screenedBetween, screenedPerDay } from './repo.js';
 import type { Verdict } from './engine.js';
 import { CHECK_NAMES, type CheckResult, type Strength } from './types.js';
 

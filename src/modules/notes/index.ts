@@ -1,0 +1,1 @@
+export { insertNote, insertNotes, listNotes, systemNote } from './repo.js';
