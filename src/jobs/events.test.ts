@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, eventually, tenant, type Tenant, type TestApp } from '../../test/harness.js';
-import { systemNote } from '../modules/notes/index.js';
+import { insertNote, listNotes, systemNote } from '../modules/notes/index.js';
+import { listRuns } from '../modules/screening/repo.js';
 import { handlers } from './handlers.js';
 import { JOB_KINDS, type JobKind } from './kinds.js';
 import { recordEvent } from './repo.js';
@@ -22,7 +23,7 @@ describe(`events and their reactions (${dbKind})`, () => {
   after(() => t.close());
 
   const jobsOf = (kind: string) => t.deps.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute();
-  const notes = async (id: string) => (await t.deps.db.selectFrom('reservation_notes').select('text').where('reservation_id', '=', id).execute()).map((n) => n.text);
+  const notes = async (id: string) => (await listNotes(t.deps.db, id)).map((n) => n.text);
   const newReservation = async () => (await call(t, 'POST', '/v1/reservations', { key: me.key, body: { guest: { first_name: 'Eve', last_name: 'Ent' } } })).json.id as string;
   /** Runs a worker with these handlers until no job is left or waiting to run. */
   const drain = async (given: JobHandlers) => {
@@ -30,6 +31,13 @@ describe(`events and their reactions (${dbKind})`, () => {
     worker.start();
     await eventually(async () => (await t.deps.db.selectFrom('jobs').select('id').where('state', '!=', 'failed').execute()).length === 0, 'the queue drained');
     await worker.stop();
+  };
+  /** A booking screened and quiet, then a payment event recorded for it with no worker running. */
+  const paymentRecorded = async () => {
+    const id = await newReservation();
+    await drain(handlers);
+    await recordEvent(t.deps.db, t.deps, 'payment.recorded', { account_id: me.account.id, reservation_id: id });
+    return id;
   };
 
   it('marks every event a reaction and catalogues a handler for it', () => {
@@ -39,18 +47,12 @@ describe(`events and their reactions (${dbKind})`, () => {
   });
 
   it('undoes a reaction that fails after writing, and applies it once when it runs again', async () => {
-    await drain(handlers);
-    const id = await newReservation();
-    await drain(handlers);
-    await recordEvent(t.deps.db, t.deps, 'payment.recorded', { account_id: me.account.id, reservation_id: id });
+    const id = await paymentRecorded();
     let tries = 0;
     // The reaction writes, then its process "crashes" before the commit: the first time only.
     const crashing: JobHandlers['payment.recorded'] = async (payload, ctx) => {
       tries++;
-      await ctx.db
-        .insertInto('reservation_notes')
-        .values(systemNote(payload.reservation_id, 'reacted', new Date().toISOString()))
-        .execute();
+      await insertNote(ctx.db, systemNote(payload.reservation_id, 'reacted', new Date().toISOString()));
       if (tries === 1) throw new Error('the process died here');
     };
     await drain({ ...handlers, 'payment.recorded': crashing });
@@ -64,19 +66,14 @@ describe(`events and their reactions (${dbKind})`, () => {
   });
 
   it('writes nothing where the job was taken from it while the reaction ran (its lease lost)', async () => {
-    const id = await newReservation();
-    await drain(handlers);
-    await recordEvent(t.deps.db, t.deps, 'payment.recorded', { account_id: me.account.id, reservation_id: id });
+    const id = await paymentRecorded();
     let ran = 0;
     const outlived: JobHandlers['payment.recorded'] = async (payload, ctx) => {
       ran++;
       // Another worker took the job meanwhile (this one stalled past its lease). Written in the
       // reaction's own transaction: on SQLite, a write beside it would wait for it to end.
       if (ran === 1) await ctx.db.updateTable('jobs').set({ locked_by: 'another-worker' }).where('id', '=', ctx.job.id).execute();
-      await ctx.db
-        .insertInto('reservation_notes')
-        .values(systemNote(payload.reservation_id, 'outlived', new Date().toISOString()))
-        .execute();
+      await insertNote(ctx.db, systemNote(payload.reservation_id, 'outlived', new Date().toISOString()));
     };
     const worker = new Worker(t.deps, { ...handlers, 'payment.recorded': outlived }, { pollMs: 20 });
     worker.start();
@@ -91,8 +88,7 @@ describe(`events and their reactions (${dbKind})`, () => {
   it('reacts once to a change recorded before a crash: a payment screens the booking again when a worker next runs', async () => {
     const id = await newReservation();
     await drain(handlers);
-    const runs = () => t.deps.db.selectFrom('screening_runs').select('trigger').where('reservation_id', '=', id).execute();
-    const before = (await runs()).length;
+    const before = (await listRuns(t.deps.db, id)).length;
     // No worker runs: the service that took the payment event stopped before any reaction.
     const r = await call(t, 'POST', `/v1/reservations/${id}/payment-event`, {
       key: me.key,
@@ -100,12 +96,12 @@ describe(`events and their reactions (${dbKind})`, () => {
     });
     assert.equal(r.status, 200, r.body);
     assert.equal((await jobsOf('payment.recorded')).length, 1, 'the event is in the queue with the payment');
-    assert.equal((await runs()).length, before);
+    assert.equal((await listRuns(t.deps.db, id)).length, before);
     await drain(handlers);
-    await drain(handlers);
-    const after = await runs();
+    const after = await listRuns(t.deps.db, id);
+    // Newest first: the runs since the payment lead the list.
     assert.deepEqual(
-      after.slice(before).map((x) => x.trigger),
+      after.slice(0, after.length - before).map((x) => x.trigger),
       ['payment_event'],
     );
   });
