@@ -287,7 +287,7 @@ function program(): Command {
         import('./cli/backup.js'),
         runtime(),
         accountsRepo(),
-        accountsService(),
+        import('./modules/webhooks/secret.js'),
       ]);
       const config = loadConfig(o.dataDir ? { ...process.env, GUESTSCREEN_DATA_DIR: o.dataDir } : process.env);
       const restored = await restore(config, file, async () => {

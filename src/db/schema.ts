@@ -715,3 +715,5 @@ export interface Database {
 export type ReservationRow = Omit<Selectable<ReservationsTable>, 'seq' | 'search_text'> & { seq?: number };
 export type NoteRow = Selectable<ReservationNotesTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
+/** An account as stored: the accounts module writes it; every module below it that needs an account's row (people, their sessions) reads this type. */
+export type AccountRow = Selectable<AccountsTable>;

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { type Insertable, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { countAll, startsWithLike } from '../../db/dialect.js';
-import type { AccountsTable, ApiKeysTable } from '../../db/schema.js';
+import type { AccountRow, AccountsTable, ApiKeysTable } from '../../db/schema.js';
 
-export type AccountRow = Selectable<AccountsTable>;
+export type { AccountRow };
 
 export async function insertAccount(db: Db, row: Insertable<AccountsTable>): Promise<void> {
   await db.insertInto('accounts').values(row).execute();

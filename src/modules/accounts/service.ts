@@ -5,11 +5,11 @@ import { AppError, badRequest, conflict as conflictError, forbidden, notFound } 
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
-import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
 import { setOwnerPassword } from '../users/service.js';
 import { emitWebhook } from '../events/service.js';
+import { newWebhookSecret } from '../webhooks/secret.js';
 import * as repo from './repo.js';
 import type { AccountRow } from './repo.js';
 
@@ -71,7 +71,6 @@ export interface NewAccount {
 export const DEFAULT_PORTAL_ALERT_HOURS = 48;
 
 const keyAad = (keyId: string, accountId: string) => `api_key:${keyId}:${accountId}`;
-const webhookSecretAad = (accountId: string) => `webhook_secret:${accountId}`;
 
 /** Creates an account with its first API key and webhook signing secret, in the caller's transaction if any. */
 export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor: Actor | null): Promise<{ account: AccountRow; apiKey: string }> {
@@ -94,7 +93,7 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
     is_suspended: false,
     require_two_factor: false,
     portal_alert_hours: DEFAULT_PORTAL_ALERT_HOURS,
-    webhook_secret_enc: deps.secrets.seal(`whsec_${randomBytes(32).toString('base64')}`, webhookSecretAad(id)),
+    webhook_secret_enc: newWebhookSecret(deps, id).sealed,
     webhook_secret_prev_enc: null,
     webhook_secret_rotated_at: null,
     last_login: null,
@@ -120,10 +119,6 @@ export async function createAccount(deps: Deps, db: Db, input: NewAccount, actor
     }
   });
   return { account: row, apiKey };
-}
-
-export function webhookSecret(deps: Deps, account: AccountRow): string {
-  return deps.secrets.open(account.webhook_secret_enc, webhookSecretAad(account.id));
 }
 
 /** Creates the operator's root account on first start; returns its key only when it was just made. */
@@ -318,4 +313,13 @@ export async function rollNamedKey(deps: Deps, account: AccountRow, actor: Actor
   });
   deps.keyCache.clear();
   return { id: newKeyId, value, oldUntil };
+}
+
+/** Whether every person of the account must sign in with a second factor. */
+export async function setRequireTwoFactor(deps: Deps, account: AccountRow, by: Actor, on: boolean): Promise<void> {
+  const now = iso(deps.clock());
+  await withTx(deps.db, async (tx) => {
+    await repo.updateAccount(tx, account.id, { require_two_factor: on, updated_at: now });
+    await audit(tx, { account_id: account.id, actor: by, action: on ? 'account.two_factor_required' : 'account.two_factor_optional', subject_id: account.id, at: now });
+  });
 }

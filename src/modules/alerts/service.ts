@@ -12,7 +12,7 @@ import { translator } from '../../i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { releaseTime } from '../messages/check-in.js';
-import { sendPeopleEmail } from '../messages/transports.js';
+import { sendPeopleEmail } from '../mail/transports.js';
 import { findById, type ReservationRow } from '../reservations/repo.js';
 import { guestNameOf } from '../reservations/views.js';
 import { storedVerdict, type VerdictSummary } from '../screening/verdict.js';

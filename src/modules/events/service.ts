@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { withTx, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
@@ -6,6 +5,7 @@ import { enqueue } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { WebhookKey } from '../webhooks/keys.js';
+import { newWebhookSecret } from '../webhooks/secret.js';
 import { findEnabledWebhookUrl, findWebhookUrl } from '../webhooks/repo.js';
 import * as repo from './repo.js';
 
@@ -85,11 +85,11 @@ export async function replayDelivery(deps: Deps, account: { id: string }, delive
 /** A new signing secret; the old one keeps signing alongside it for 24 hours. */
 export async function rotateWebhookSecret(deps: Deps, account: Pick<repo.SigningSecrets, 'id' | 'webhook_secret_enc'>) {
   const now = iso(deps.clock());
-  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const { secret, sealed } = newWebhookSecret(deps, account.id);
   await withTx(deps.db, (tx) =>
     repo.saveSigningSecrets(tx, account.id, {
       webhook_secret_prev_enc: account.webhook_secret_enc,
-      webhook_secret_enc: deps.secrets.seal(secret, `webhook_secret:${account.id}`),
+      webhook_secret_enc: sealed,
       webhook_secret_rotated_at: now,
       updated_at: now,
     }),

@@ -10,7 +10,7 @@ import * as reservations from '../reservations/repo.js';
 import type { ListingRow, ReservationRow } from '../reservations/repo.js';
 import { insertNote, systemNote } from '../notes/index.js';
 import { compositeStatus } from '../screening/verdict.js';
-import { messageHtml, messageText } from './email.js';
+import { messageHtml, messageText } from '../mail/email.js';
 import * as repo from './repo.js';
 import { messageFrame, messageLocale, stargateView, stayValues } from './service.js';
 

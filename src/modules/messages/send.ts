@@ -8,7 +8,7 @@ import { compositeStatus } from '../screening/verdict.js';
 import * as repo from './repo.js';
 import { checkInToSend, CHECK_IN_TAG } from './check-in.js';
 import { stargateView } from './service.js';
-import { eraseFromOutbox, sendEmail, sendSms } from './transports.js';
+import { eraseFromOutbox, sendEmail, sendSms } from '../mail/transports.js';
 
 /** Sends one queued guest message, unless the reservation no longer needs it. */
 export async function sendGuestMessage(payload: JobPayload<'message.send'>, { deps }: JobContext): Promise<void> {

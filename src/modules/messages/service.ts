@@ -8,7 +8,7 @@ import type { ReservationRow } from '../reservations/repo.js';
 import { guestPortalUrl } from '../reservations/views.js';
 import { chooseLocale, translator, type Translator } from '../../i18n/index.js';
 import { effectiveProfile, type HostProfile } from '../listings/profile.js';
-import { messageHtml, messageText } from './email.js';
+import { messageHtml, messageText } from '../mail/email.js';
 import * as repo from './repo.js';
 
 type Tag = 'invitation' | 'reminder';

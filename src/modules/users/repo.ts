@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
-import type { UsersTable, UserTokensTable } from '../../db/schema.js';
+import type { AccountRow, UsersTable, UserTokensTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -144,4 +144,9 @@ export async function acceptTotpStep(db: Db, userId: string, step: number): Prom
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** The account a person belongs to, as a link they open names it (people sit below the accounts module: their sessions read the same row). */
+export function findAccountOf(db: Db, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
 }

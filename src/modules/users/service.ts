@@ -1,17 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { withTx, type Db } from '../../db/connection.js';
-import type { Role } from '../../db/schema.js';
+import type { AccountRow, Role } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
-import { findAccount, updateAccount, type AccountRow } from '../accounts/repo.js';
 import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/repo.js';
-import { outboxFile, sendPeopleEmail, type Via } from '../messages/transports.js';
-import type { MessageParts } from '../messages/email.js';
+import { outboxFile, sendPeopleEmail, type Via } from '../mail/transports.js';
+import type { MessageParts } from '../mail/email.js';
 import { deleteUserSessions } from './sessions-repo.js';
 import * as repo from './repo.js';
 import type { UserRow } from './repo.js';
@@ -232,7 +231,7 @@ export async function openToken(deps: Deps, token: string, purpose: 'invite' | '
   if (found.used_at) return { problem: `This ${what} has been used already${purpose === 'invite' ? ' or was replaced by a newer one' : ''}.` };
   if (found.expires_at <= iso(deps.clock())) return { problem: `This ${what} has expired. ${purpose === 'invite' ? 'Ask whoever invited you to send a new one.' : 'Ask for a new one.'}` };
   const user = await repo.findUser(deps.db, found.user_id);
-  const account = user && !user.removed_at ? await findAccount(deps.db, user.account_id) : undefined;
+  const account = user && !user.removed_at ? await repo.findAccountOf(deps.db, user.account_id) : undefined;
   if (!user || user.removed_at || !account) return { problem: `This ${what} is no longer valid.` };
   return { user, account };
 }
@@ -266,7 +265,7 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
       await repo.retireTokens(tx, user.id, 'reset', iso(now));
       return issueToken(tx, user.id, 'reset', now, RESET_MINUTES * 60_000);
     });
-    await sendReset(deps, await findAccount(deps.db, user.account_id), user, token, 'Someone');
+    await sendReset(deps, await repo.findAccountOf(deps.db, user.account_id), user, token, 'Someone');
   }
 }
 
@@ -410,14 +409,6 @@ export async function checkSecondFactor(deps: Deps, user: UserRow, code: string)
 }
 
 export const recoveryCodesLeft = (deps: Deps, user: UserRow) => repo.unusedRecoveryCodes(deps.db, user.id);
-
-export async function setRequireTwoFactor(deps: Deps, account: AccountRow, by: Actor, on: boolean): Promise<void> {
-  const now = iso(deps.clock());
-  await withTx(deps.db, async (tx) => {
-    await updateAccount(tx, account.id, { require_two_factor: on, updated_at: now });
-    await audit(tx, { account_id: account.id, actor: by, action: on ? 'account.two_factor_required' : 'account.two_factor_optional', subject_id: account.id, at: now });
-  });
-}
 
 export const findUser = (deps: Deps, id: string) => repo.findUser(deps.db, id);
 export const everyUser = (deps: Deps, accountId: string) => repo.everyUser(deps.db, accountId);

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection.js';
 import { countAll } from '../../db/dialect.js';
 import type { Selectable, Updateable } from 'kysely';
 import type { ConsoleSessionsTable } from '../../db/schema.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { AccountRow } from '../../db/schema.js';
 import type { UserRow } from './repo.js';
 
 export async function insertSession(db: Db, row: ConsoleSessionsTable): Promise<void> {

@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { AccountRow } from '../../db/schema.js';
 import { audit } from '../audit/repo.js';
 import { usersWithPassword, type UserRow } from './repo.js';
 import { checkSecondFactor, userActor } from './service.js';

@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
-import { webhookSecret, type AccountRow } from '../accounts/service.js';
+import type { AccountRow } from '../../db/schema.js';
+import { webhookSecret } from './secret.js';
 import type { WebhookKey } from './keys.js';
 import * as repo from './repo.js';
 

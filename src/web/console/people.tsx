@@ -2,22 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
+import { setRequireTwoFactor } from '../../modules/accounts/service.js';
 import { accountSessions, endSession } from '../../modules/users/sessions.js';
-import {
-  changeRole,
-  invite,
-  listPeople,
-  removeUser,
-  resendInvitation,
-  resetFor,
-  ROLE_HELP,
-  ROLE_WORDS,
-  ROLES,
-  setRequireTwoFactor,
-  INVITATION_DAYS,
-  RESET_MINUTES,
-  type PersonLink,
-} from '../../modules/users/service.js';
+import { changeRole, invite, listPeople, removeUser, resendInvitation, resetFor, ROLE_HELP, ROLE_WORDS, ROLES, INVITATION_DAYS, RESET_MINUTES, type PersonLink } from '../../modules/users/service.js';
 import { Problems } from '../layout.js';
 import { SessionsTable } from './me.js';
 import { ConsolePage, Csrf, CsrfField, dropEmpty, Head, PostButton, seeOther, show, when, type Ctx } from './shell.js';
