@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fromCel, operatorsOf, RULE_FIELDS, toCel, type Condition } from './builder.js';
-import { compileProblem, RULE_ENV } from './context.js';
+import { compileProblem, RULE_ENV } from '../screening/rule-context.js';
 
 describe('the rule builder', () => {
   it('writes CEL that compiles for every field and comparison it offers, and reads it back as it was built', () => {

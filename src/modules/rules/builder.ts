@@ -1,5 +1,5 @@
 import { CHECK_NAMES } from '../screening/types.js';
-import { RULE_FIELD_TYPES, WEEKDAYS } from './context.js';
+import { RULE_FIELD_TYPES, WEEKDAYS } from '../screening/rule-context.js';
 
 /**
  * Rules without code: a condition is a field of the rule context, a comparison and a value; a rule

@@ -17,10 +17,6 @@ export function listRules(db: Db, accountId: string): Promise<RuleRow[]> {
 }
 
 /** The rules a screening run applies: the account's enabled ones, by name. */
-export function enabledRules(db: Db, accountId: string) {
-  return db.selectFrom('rules').select(['name', 'expression', 'action']).where('account_id', '=', accountId).where('enabled', '=', true).orderBy('name').execute();
-}
-
 export async function updateRule(db: Db, id: string, change: Updateable<RulesTable>): Promise<void> {
   await db.updateTable('rules').set(change).where('id', '=', id).execute();
 }

@@ -14,7 +14,7 @@ import * as repo from './repo.js';
 import { screenedReservations } from '../reservations/repo.js';
 import { paymentEventsOf } from '../screening/repo.js';
 import { RULE_FIELDS, type RuleField } from './builder.js';
-import { compileProblem, evaluateRules, ruleContext, type RuleContext, type RuleDef } from './context.js';
+import { compileProblem, evaluateRules, ruleContext, type RuleContext, type RuleDef } from '../screening/rule-context.js';
 
 type Action = RuleDef['action'];
 

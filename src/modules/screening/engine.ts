@@ -5,7 +5,7 @@ import { blacklist } from './checks/blocklist.js';
 import { houseRules, unavailable } from './checks/other.js';
 import { paymentVerification } from './checks/payment.js';
 import { adverseMedia, sanctions } from './checks/watchlists.js';
-import { evaluateRules, ruleContext } from '../rules/context.js';
+import { evaluateRules, ruleContext } from './rule-context.js';
 import { say, listInWords } from '../../lib/host-messages.js';
 import { rank } from './checks/outcome.js';
 import { CHECK_NAMES, type Check, type CheckName, type CheckResult, type Finding, type RiskTolerance, type Snapshot, type Strength } from './types.js';

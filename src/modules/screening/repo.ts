@@ -136,3 +136,8 @@ export async function screenedBetween(
     .execute();
   return { total: Number(counted.n), ids: rows.map((r) => r.reservation_id) };
 }
+
+/** The account's enabled rules, in the order a screening evaluates them (the rules module writes them). */
+export function enabledRules(db: Db, accountId: string) {
+  return db.selectFrom('rules').select(['name', 'expression', 'action']).where('account_id', '=', accountId).where('enabled', '=', true).orderBy('name').execute();
+}

@@ -16,7 +16,6 @@ import { entryIdentifiers, sanctionsLists as listedSanctions, searchSanctions } 
 import { candidates, normaliseDocument } from '../blocklist/service.js';
 import { emitCallback } from '../events/service.js';
 import { readSetting } from '../settings/repo.js';
-import { enabledRules } from '../rules/repo.js';
 import type { ReservationRow } from '../../db/schema.js';
 import type { PaymentEvent } from './schemas.js';
 import * as repo from './repo.js';
@@ -96,7 +95,7 @@ export async function loadSnapshot(deps: Deps, r: ReservationRow): Promise<Snaps
       phone: r.guest_phone,
       document: (reading?.document?.document_number.check === 'valid' ? reading.document.document_number.value : null) ?? identification.document_number ?? null,
     }),
-    rules: (await enabledRules(deps.db, r.account_id)) as Snapshot['rules'],
+    rules: (await repo.enabledRules(deps.db, r.account_id)) as Snapshot['rules'],
   };
 }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { StringEnum } from '../../http/validation.js';
 import { fromCel, OPERATORS, RULE_FIELDS, toCel, type Condition, type Join, type Operator } from '../../modules/rules/builder.js';
-import { compileProblem } from '../../modules/rules/context.js';
+import { compileProblem } from '../../modules/screening/rule-context.js';
 import { Expression, RuleAction } from '../../modules/rules/routes.js';
 import { createRule, deleteRule, dryRun, getRule, listRules, updateRule } from '../../modules/rules/service.js';
 import { ConsolePage, CsrfField, type Ctx, Head, PostButton, seeOther, show, STATUS_WORDS, PostForm } from './shell.js';

@@ -2,8 +2,8 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { PrintedPage } from '../../lib/documents/printed.js';
 import { parsePhoneNumberFromString } from '../../lib/phone.js';
 import { ageOn } from '../../lib/time.js';
-import { CHECK_NAMES, type CheckResult, type Snapshot } from '../screening/types.js';
-import { threeDSecureFailed } from '../screening/checks/payment.js';
+import { CHECK_NAMES, type CheckResult, type Snapshot } from './types.js';
+import { threeDSecureFailed } from './checks/payment.js';
 
 /**
  * The variables a rule sees. Every field is always present: a missing text is "", a missing
