@@ -28,7 +28,7 @@ import { rowsOf } from '../src/db/sqlite/bind.js';
 import { SEARCH_KEY_SEQ } from '../src/db/sqlite/search-index.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
-import { VIEW_COLUMNS, type ReservationViewRow } from '../src/modules/reservations/repo.js';
+import { VIEW_COLUMNS, type ReservationViewRow } from '../src/modules/bookings/index.js';
 import { toReservationView } from '../src/modules/reservations/views.js';
 import type { Deps } from '../src/deps.js';
 

@@ -23,7 +23,7 @@ import { SqliteReaders } from '../src/db/sqlite/readers.js';
 import { ftsPhrase } from '../src/db/sqlite/search-index.js';
 import { hashApiKey } from '../src/lib/api-keys.js';
 import { SecretBox } from '../src/lib/secret-box.js';
-import { VIEW_COLUMNS } from '../src/modules/reservations/repo.js';
+import { VIEW_COLUMNS } from '../src/modules/bookings/index.js';
 
 const [portArg, accountId, where] = process.argv.slice(2);
 if (!portArg || !accountId || !where) throw new Error('usage: floor.ts <port> <account id> <sqlite file | postgres url>');

@@ -37,7 +37,7 @@ import { PORTAL_TRIES, type PortalReading } from '../modules/identity/service.js
 import type { Logo, Terms } from '../modules/listings/profile.js';
 import { checkInOutlook } from '../modules/messages/check-in.js';
 import type { DocumentProblem } from '../modules/screening/checks/identification.js';
-import type { ReservationRow } from '../modules/reservations/repo.js';
+import type { ReservationRow } from '../modules/bookings/index.js';
 import { openIdentification } from '../modules/screening/identity.js';
 import { guestTranslator, guestWords, rememberLanguage, Switcher } from './guest.js';
 import { CardPage, pageErrorHandler, Problems, SELFIE_SCRIPT, sendPage } from './layout.js';

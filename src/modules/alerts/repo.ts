@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { AlertsTable } from '../../db/schema.js';
-import type { ReservationRow } from '../reservations/repo.js';
+import type { ReservationRow } from '../bookings/index.js';
 import type { UserRow } from '../users/repo.js';
 
 export type AlertRow = Selectable<AlertsTable>;

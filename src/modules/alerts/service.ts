@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { releaseTime } from '../messages/check-in.js';
 import { sendPeopleEmail } from '../mail/transports.js';
-import { findById, type ReservationRow } from '../reservations/repo.js';
+import { findById, type ReservationRow } from '../bookings/index.js';
 import { guestNameOf } from '../reservations/views.js';
 import { storedVerdict, type VerdictSummary } from '../screening/verdict.js';
 import { rank } from '../screening/checks/outcome.js';

@@ -10,7 +10,7 @@ import { withTx } from '../../db/connection.js';
 import type { System } from '../guests/index.js';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/repo.js';
-import { saveListingInfo } from '../reservations/repo.js';
+import { saveListingInfo } from '../bookings/index.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';

@@ -12,7 +12,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { dayIn } from '../../lib/time.js';
 import { alertHourly, sendAlert } from '../alerts/service.js';
 import { openPortal, reopenPoliceStep, saveStep, submitPortal, writePoliceDetails } from '../portal/service.js';
-import { findReservation } from '../reservations/repo.js';
+import { findReservation } from '../bookings/index.js';
 import { setOwnerPassword } from '../users/service.js';
 import { refreshAlloggiatiTables } from './establishments.js';
 import { openReportsView, runAuthorityPlan, trackMissedStays } from './reports.js';

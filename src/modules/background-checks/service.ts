@@ -18,7 +18,7 @@ import { matchName, NAME_THRESHOLD, SAME_NAME } from '../../lib/names/match.js';
 import { dateInWords, listInWords, say, topicsInWords, type HostMessage } from '../../lib/host-messages.js';
 import { renderReport, type ReportHeading } from './pdf.js';
 import { findAccount } from '../accounts/repo.js';
-import { findById } from '../reservations/repo.js';
+import { findById } from '../bookings/index.js';
 import * as repo from './repo.js';
 import type { BackgroundResults, ReportItem, Section } from './types.js';
 import type { CheckRow, CheckType } from './repo.js';

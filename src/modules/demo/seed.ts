@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { findAccount } from '../accounts/repo.js';
 import { createAccount } from '../accounts/service.js';
-import { insertPaymentEvents, insertReservations, type ReservationRow } from '../reservations/repo.js';
+import { insertPaymentEvents, insertReservations, type ReservationRow } from '../bookings/index.js';
 import { buildReservation, creationNote } from '../reservations/service.js';
 import type { CreateInput } from '../reservations/schemas.js';
 import { EVENT_TYPES } from '../screening/schemas.js';

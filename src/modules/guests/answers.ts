@@ -27,6 +27,9 @@ type Of = { account_id: string; id: string };
 const answersAad = (r: Of) => `guest_portal:${r.account_id}:${r.id}`;
 const fileAad = (r: Of, fileId: string) => `guest_portal_file:${r.account_id}:${r.id}:${fileId}`;
 
+/** The address of a stay's guest portal, as the messages and the API give it to guests. */
+export const guestPortalUrl = (deps: Pick<Deps, 'config'>, r: { gp_token: string }) => `${deps.config.publicUrl}/gp/${r.gp_token}`;
+
 /** A stay's answers, opened (none before the guest first opened the portal). */
 export function openAnswers(deps: Pick<Deps, 'secrets'>, r: Of, row: PortalRow | undefined): Answers {
   return row ? (JSON.parse(deps.secrets.open(row.answers_enc, answersAad(r))) as Answers) : {};

@@ -110,7 +110,7 @@ describe(`identity documents read from their photos (${dbKind})`, () => {
     assert.equal(summary.details.identification_document.status, 'PASS', JSON.stringify(summary.details.identification_document));
     // The screening webhook says a document was read, and nothing read from it.
     const { screeningEventBody } = await import('../screening/verdict.js');
-    const { findById } = await import('../reservations/repo.js');
+    const { findById } = await import('../bookings/index.js');
     const body = await screeningEventBody(t.deps.db, t.deps, (await findById(t.deps.db, me.account.id, id))!);
     assert.deepEqual(body.identity_document, { verification_id: sent.json.id, valid: true });
     assert.ok(!JSON.stringify(body).includes(truth.documentNumber), 'no field read rides along');

@@ -17,7 +17,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/repo.js';
 import { deleteFiles } from '../guests/index.js';
-import { findById } from '../reservations/repo.js';
+import { findById } from '../bookings/index.js';
 import { readSetting } from '../settings/repo.js';
 import { insertNote, systemNote } from '../notes/index.js';
 import { compareSelfie, faceView, portraitOf } from './faces.js';

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { sniffType } from '../guests/index.js';
-import * as reservations from '../reservations/repo.js';
+import * as reservations from '../bookings/index.js';
 import { readSetting, writeSetting } from '../settings/repo.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { checkInOf, checkInView } from '../messages/check-in.js';
-import * as reservations from '../reservations/repo.js';
+import * as reservations from '../bookings/index.js';
 import { accountProfile, effectiveProfile, storedProfile } from './profile.js';
 
 /** The day of "upcoming": stays that check in today or later. */

@@ -3,7 +3,7 @@ import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
-import { findById } from '../reservations/repo.js';
+import { findById } from '../bookings/index.js';
 import { compositeStatus } from '../screening/verdict.js';
 import * as repo from './repo.js';
 import { checkInToSend, CHECK_IN_TAG } from './check-in.js';

@@ -2,8 +2,8 @@ import type { Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
-import * as repo from './repo.js';
-import type { ReservationRow } from './repo.js';
+import * as repo from '../bookings/index.js';
+import type { ReservationRow } from '../bookings/index.js';
 
 /**
  * Keeps the account's listings as reservations mention them, and tells listing_webhook_url

@@ -7,8 +7,8 @@ import { iso } from '../../lib/time.js';
 import { withTx } from '../../db/connection.js';
 import { recordEvent } from '../../jobs/repo.js';
 import { listPaymentEvents } from '../screening/repo.js';
-import * as repo from './repo.js';
-import type { PaymentEventRow, ReservationRow } from './repo.js';
+import * as repo from '../bookings/index.js';
+import type { PaymentEventRow, ReservationRow } from '../bookings/index.js';
 import type { PaymentEvent } from './schemas.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createTestApp, dbKind, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import { searchReservations } from './repo.js';
+import { searchReservations } from '../bookings/index.js';
 import { withTx } from '../../db/connection.js';
 import { readersOf, SqliteReaders } from '../../db/sqlite/readers.js';
 

@@ -9,8 +9,8 @@ import { withdrawPortalMessages } from '../messages/service.js';
 import { insertNote, listNotes } from '../notes/index.js';
 import { emitScreeningEvent } from '../screening/verdict.js';
 import { resolveScreens } from '../settings/resolve.js';
-import * as repo from './repo.js';
-import type { ReservationRow } from './repo.js';
+import * as repo from '../bookings/index.js';
+import type { ReservationRow } from '../bookings/index.js';
 
 export type Supervised = 'approve' | 'decline';
 

@@ -10,7 +10,7 @@ import { decisionsView, DecisionList } from '../screening/decisions.js';
 import { STRENGTHS } from '../screening/types.js';
 import { dismissSanctionsHit } from '../screening/dismissals.js';
 import { waitForScreening } from '../screening/run.js';
-import type { ReservationRow } from './repo.js';
+import type { ReservationRow } from '../bookings/index.js';
 import { assertPublicHost } from '../../lib/outbound.js';
 import { outboundUrlProblem } from '../../lib/urls.js';
 import { stargateView } from '../messages/service.js';

@@ -22,8 +22,8 @@ import { insertNote, systemNote } from '../notes/index.js';
 import { deleteDismissalsOf } from '../screening/repo.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/service.js';
-import * as repo from './repo.js';
-import type { ReservationRow } from './repo.js';
+import * as repo from '../bookings/index.js';
+import type { ReservationRow } from '../bookings/index.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
 import { toReservationView } from './views.js';
 import { openIdentification, sealIdentification, type Identification } from '../screening/identity.js';
@@ -315,7 +315,7 @@ export async function purgeSearchIndex(_payload: JobPayload<'search.purge'>, { d
   await deps.dialect.compactSearchIndex(deps.db, { minSegments: 1 });
 }
 
-export { QUEUE_COLORS, type QueueColor } from './repo.js';
+export { QUEUE_COLORS, type QueueColor } from '../bookings/index.js';
 
 /** How far ahead a pending reservation joins the review queue (a red or orange one joins whatever its date). */
 export const QUEUE_HORIZON_DAYS = 7;

@@ -1,8 +1,7 @@
 import type { Deps } from '../../deps.js';
-import type { ReservationRow, ReservationViewRow } from './repo.js';
+import type { ReservationRow, ReservationViewRow } from '../bookings/index.js';
+import { guestPortalUrl } from '../guests/index.js';
 import { IDENTIFICATION_FIELDS, openIdentification } from '../screening/identity.js';
-
-export const guestPortalUrl = (deps: Deps, r: Pick<ReservationRow, 'gp_token'>) => `${deps.config.publicUrl}/gp/${r.gp_token}`;
 
 /** The spec's ReservationDetailsResponse. */
 export function toReservationView(deps: Deps, r: ReservationViewRow) {

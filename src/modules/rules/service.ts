@@ -11,7 +11,7 @@ import type { Verdict } from '../screening/engine.js';
 import { reservationPart, screeningSettings } from '../screening/run.js';
 import type { Snapshot } from '../screening/types.js';
 import * as repo from './repo.js';
-import { screenedReservations } from '../reservations/repo.js';
+import { screenedReservations } from '../bookings/index.js';
 import { paymentEventsOf } from '../screening/repo.js';
 import { RULE_FIELDS, type RuleField } from './builder.js';
 import { compileProblem, evaluateRules, ruleContext, type RuleContext, type RuleDef } from '../screening/rule-context.js';

@@ -7,7 +7,7 @@ import { translator } from '../../i18n/index.js';
 import { knownListing } from '../../modules/listings/service.js';
 import { answerText, type Field } from '../../modules/guests/index.js';
 import { policeDetails, reopenPoliceStep, writePoliceDetails } from '../../modules/portal/service.js';
-import type { ReservationRow } from '../../modules/reservations/repo.js';
+import type { ReservationRow } from '../../modules/bookings/index.js';
 import { getReservation } from '../../modules/reservations/service.js';
 import { CsrfField, dropEmpty, PostButton, PostForm, seeOther, when, type Ctx } from './shell.js';
 

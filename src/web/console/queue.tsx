@@ -3,7 +3,7 @@ import type { VNode } from 'preact';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { dateInWords } from '../../lib/host-messages.js';
-import type { ReservationRow } from '../../modules/reservations/repo.js';
+import type { ReservationRow } from '../../modules/bookings/index.js';
 import { StringEnum } from '../../http/validation.js';
 import { compositeStatus, outlook, RISK_COLORS, screenedGuests, screeningDays } from '../../modules/screening/verdict.js';
 import { BOOKING_STATUSES, DATE_FIELDS, SearchQuery, type SearchInput } from '../../modules/reservations/schemas.js';

@@ -16,7 +16,7 @@ import { answerInWords, guestPortalView, openUpload, portalProgress, type Screen
 import { countryCode, translator } from '../../i18n/index.js';
 import { policeDetails } from '../../modules/portal/service.js';
 import { paymentsPanel, paymentsView } from '../../modules/reservations/payments.js';
-import type { ReservationRow } from '../../modules/reservations/repo.js';
+import type { ReservationRow } from '../../modules/bookings/index.js';
 import * as review from '../../modules/reservations/review.js';
 import { getReservation, screenAgain } from '../../modules/reservations/service.js';
 import { sendUpload } from '../../modules/reservations/routes.js';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { dateInWords, momentInWords } from '../../lib/host-messages.js';
 import type { AccountRow } from '../../modules/accounts/repo.js';
-import type { ReservationRow } from '../../modules/reservations/repo.js';
+import type { ReservationRow } from '../../modules/bookings/index.js';
 import { guestNameOf } from '../../modules/reservations/views.js';
 import type { UserRow } from '../../modules/users/repo.js';
 import { tokenDigest } from '../../modules/users/sessions.js';
