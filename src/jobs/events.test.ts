@@ -42,7 +42,7 @@ describe(`events and their reactions (${dbKind})`, () => {
 
   it('marks every event a reaction and catalogues a handler for it', () => {
     const events = (Object.keys(JOB_KINDS) as JobKind[]).filter((k) => 'reaction' in JOB_KINDS[k]);
-    assert.deepEqual(events.sort(), ['identity.checked', 'payment.recorded', 'verdict.changed']);
+    assert.deepEqual(events.sort(), ['identity.checked', 'payment.recorded', 'status.changed', 'verdict.changed']);
     for (const kind of events) assert.equal(typeof handlers[kind], 'function', kind);
   });
 
@@ -104,5 +104,32 @@ describe(`events and their reactions (${dbKind})`, () => {
       after.slice(0, after.length - before).map((x) => x.trigger),
       ['payment_event'],
     );
+  });
+
+  it("plans a verified guest's check-in instructions once, where the reaction to the status failed after writing them", async () => {
+    const put = await call(t, 'PUT', '/v1/listings/casa-azul/check-in', { key: me.key, body: { address: 'Calle del Sol 4, Sevilla', door_code: '4817#' } });
+    assert.equal(put.status, 200, put.body);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const res = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
+      key: me.key,
+      body: {
+        listing_id: 'casa-azul',
+        check_in_date: day(1),
+        check_out_date: day(3),
+        guest: { first_name: 'Lucía', last_name: 'García', email: 'lucia@example.es' },
+      },
+    });
+    assert.equal(res.status, 200, res.body);
+    const id = res.json.id as string;
+    let tries = 0;
+    const crashing: JobHandlers['status.changed'] = async (payload, ctx) => {
+      tries++;
+      await handlers['status.changed'](payload, ctx);
+      if (tries === 1) throw new Error('the process died here');
+    };
+    await drain({ ...handlers, 'status.changed': crashing });
+    assert.equal(tries, 2, 'tried again after the failure');
+    const stargate = (await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key: me.key })).json as { tag: string }[];
+    assert.equal(stargate.filter((m) => m.tag === 'check_in').length, 1, JSON.stringify(stargate));
   });
 });

@@ -3,6 +3,7 @@ import { runAuthorityPlan, runAuthoritySend } from '../modules/authority/reports
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
+import { onStatusChanged } from '../modules/messages/check-in.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { rescreenOnBlocklistChange, rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { onBookingChecked, runScreening } from '../modules/screening/run.js';
@@ -19,6 +20,7 @@ export const handlers: JobHandlers = {
   'alert.send': sendAlert,
   'alert.hourly': alertHourly,
   'verdict.changed': onVerdictChanged,
+  'status.changed': onStatusChanged,
   'payment.recorded': onBookingChecked,
   'identity.checked': onBookingChecked,
   'screening.run': runScreening,

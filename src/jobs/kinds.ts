@@ -171,6 +171,13 @@ export const JOB_KINDS = {
     }),
     ...REACTION,
   },
+  'status.changed': {
+    // Screening stored a verdict that changed the booking's status (compositeStatus), or its
+    // first; messages plans the check-in instructions, or withdraws the portal's messages of a
+    // declined guest.
+    payload: BOOKING,
+    ...REACTION,
+  },
   'payment.recorded': {
     // The reservations module recorded a new payment event; screening runs again.
     payload: BOOKING,

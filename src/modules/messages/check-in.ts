@@ -12,7 +12,9 @@ import { insertNote, systemNote } from '../notes/index.js';
 import { compositeStatus } from '../screening/verdict.js';
 import { messageHtml, messageText } from '../mail/email.js';
 import * as repo from './repo.js';
-import { messageFrame, messageLocale, stargateView, stayValues } from './service.js';
+import { messageFrame, messageLocale, stargateView, stayValues, withdrawPortalMessages } from './service.js';
+import type { JobContext } from '../../jobs/worker.js';
+import type { JobPayload } from '../../jobs/kinds.js';
 
 /**
  * Check-in details held until the guest is verified. Each listing may have instructions (address,
@@ -107,6 +109,21 @@ export const releaseTime = (r: Pick<ReservationRow, 'check_in_date' | 'listing_t
 export const checkInMethod = (r: Pick<ReservationRow, 'guest_email' | 'guest_phone'>) => (r.guest_email ? 'email' : r.guest_phone ? 'sms' : null);
 
 const lead = (r: ReservationRow, today: string) => r.status === 'CONFIRMED' && Boolean(r.check_in_date && r.check_in_date >= today);
+
+/**
+ * The event: a booking's screening status changed. A verified guest's check-in instructions are
+ * planned, a declined guest's withheld and the portal's invitation and reminders withdrawn. Read
+ * from the booking as it is now, so a late or repeated event plans nothing twice.
+ */
+export async function onStatusChanged(payload: JobPayload<'status.changed'>, { deps, db }: JobContext): Promise<void> {
+  // The reaction's own transaction (withTx joins it).
+  await withTx(db, async (tx) => {
+    const r = await reservations.findReservation(tx, payload.account_id, payload.reservation_id);
+    if (!r) return; // erased meanwhile
+    await planCheckIn(tx, deps, r);
+    if (compositeStatus(r) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
+  });
+}
 
 /**
  * Brings a booking's check-in message in line with its status, in the caller's transaction: a

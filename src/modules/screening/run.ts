@@ -27,8 +27,6 @@ import { compositeStatus, emitScreeningEvent, screeningEventBody, verdictChanged
 import { ENGINE_VERSION, inputsDigest, screen } from './engine.js';
 import { accountHistory } from './history.js';
 import { CHECK_NAMES, type CheckName, type ScreeningSettings, type Snapshot } from './types.js';
-import { planCheckIn } from '../messages/check-in.js';
-import { withdrawPortalMessages } from '../messages/service.js';
 
 export const DEFAULT_SCREENING_SETTINGS: ScreeningSettings = {
   riskTolerance: 'balanced',
@@ -272,8 +270,8 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
     const updated = { ...r, ...stored };
     if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) {
       await emitScreeningEvent(tx, deps, updated, document);
-      await planCheckIn(tx, deps, updated);
-      if (compositeStatus(updated) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
+      // What the guest is sent next is the messages module's to decide, from the event.
+      await recordEvent(tx, deps, 'status.changed', { account_id: r.account_id, reservation_id: r.id });
     }
     // Who is told of it is the alerts module's to decide, from the event (jobs/kinds.ts).
     const [before, after] = [verdictSummary(r), verdictSummary(updated)];
