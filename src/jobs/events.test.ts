@@ -42,7 +42,7 @@ describe(`events and their reactions (${dbKind})`, () => {
 
   it('marks every event a reaction and catalogues a handler for it', () => {
     const events = (Object.keys(JOB_KINDS) as JobKind[]).filter((k) => 'reaction' in JOB_KINDS[k]);
-    assert.deepEqual(events.sort(), ['identity.checked', 'payment.recorded', 'status.changed', 'verdict.changed']);
+    assert.deepEqual(events.sort(), ['check_in.changed', 'identity.checked', 'payment.recorded', 'status.changed', 'verdict.changed']);
     for (const kind of events) assert.equal(typeof handlers[kind], 'function', kind);
   });
 
@@ -106,30 +106,49 @@ describe(`events and their reactions (${dbKind})`, () => {
     );
   });
 
-  it("plans a verified guest's check-in instructions once, where the reaction to the status failed after writing them", async () => {
-    const put = await call(t, 'PUT', '/v1/listings/casa-azul/check-in', { key: me.key, body: { address: 'Calle del Sol 4, Sevilla', door_code: '4817#' } });
-    assert.equal(put.status, 200, put.body);
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  /** A guest arriving tomorrow at this listing, with an e-mail and no portal: screening verifies them. */
+  const bookAt = async (listing: string) => {
     const res = await call(t, 'POST', '/v1/reservations?skip_gp=1', {
       key: me.key,
-      body: {
-        listing_id: 'casa-azul',
-        check_in_date: day(1),
-        check_out_date: day(3),
-        guest: { first_name: 'Lucía', last_name: 'García', email: 'lucia@example.es' },
-      },
+      body: { listing_id: listing, check_in_date: day(1), check_out_date: day(3), guest: { first_name: 'Lucía', last_name: 'García', email: 'lucia@example.es' } },
     });
     assert.equal(res.status, 200, res.body);
-    const id = res.json.id as string;
-    let tries = 0;
-    const crashing: JobHandlers['status.changed'] = async (payload, ctx) => {
-      tries++;
-      await handlers['status.changed'](payload, ctx);
-      if (tries === 1) throw new Error('the process died here');
-    };
-    await drain({ ...handlers, 'status.changed': crashing });
-    assert.equal(tries, 2, 'tried again after the failure');
-    const stargate = (await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key: me.key })).json as { tag: string }[];
-    assert.equal(stargate.filter((m) => m.tag === 'check_in').length, 1, JSON.stringify(stargate));
+    return res.json.id as string;
+  };
+  const instruct = async (listing: string) => {
+    const put = await call(t, 'PUT', `/v1/listings/${listing}/check-in`, { key: me.key, body: { address: 'Calle del Sol 4, Sevilla', door_code: '4817#' } });
+    assert.equal(put.status, 200, put.body);
+  };
+  /** The catalogued handler of an event, failing after it wrote the first time it runs. */
+  const crashingOnce = <K extends 'status.changed' | 'check_in.changed'>(kind: K) => {
+    const run = { tries: 0 };
+    const handler = (async (payload, ctx) => {
+      run.tries++;
+      await handlers[kind](payload, ctx);
+      if (run.tries === 1) throw new Error('the process died here');
+    }) as JobHandlers[K];
+    return { run, handlers: { ...handlers, [kind]: handler } };
+  };
+  const checkIns = async (id: string) => ((await call(t, 'GET', `/v1/reservations/${id}/stargate`, { key: me.key })).json as { tag: string }[]).filter((m) => m.tag === 'check_in');
+
+  it("plans a verified guest's check-in instructions once, where the reaction to the status failed after writing them", async () => {
+    await instruct('casa-azul');
+    const id = await bookAt('casa-azul');
+    const crash = crashingOnce('status.changed');
+    await drain(crash.handlers);
+    assert.equal(crash.run.tries, 2, 'tried again after the failure');
+    assert.equal((await checkIns(id)).length, 1);
+  });
+
+  it('plans instructions saved after the guest was verified once, where the reaction to them failed after writing', async () => {
+    const id = await bookAt('casa-verde');
+    await drain(handlers);
+    assert.equal((await checkIns(id)).length, 0, 'no instructions yet');
+    await instruct('casa-verde');
+    const crash = crashingOnce('check_in.changed');
+    await drain(crash.handlers);
+    assert.equal(crash.run.tries, 2, 'tried again after the failure');
+    assert.equal((await checkIns(id)).length, 1);
   });
 });

@@ -3,7 +3,7 @@ import { runAuthorityPlan, runAuthoritySend } from '../modules/authority/reports
 import { rematchChecksOnListChange, runCheck, runCheckr } from '../modules/background-checks/service.js';
 import { deliverWebhook } from '../modules/events/deliver.js';
 import { eraseSentCopies, sendGuestMessage } from '../modules/messages/send.js';
-import { onStatusChanged } from '../modules/messages/check-in.js';
+import { onCheckInChanged, onStatusChanged } from '../modules/messages/check-in.js';
 import { purgeSearchIndex } from '../modules/reservations/service.js';
 import { rescreenOnBlocklistChange, rescreenOnListChange } from '../modules/screening/rescreen.js';
 import { onBookingChecked, runScreening } from '../modules/screening/run.js';
@@ -21,6 +21,7 @@ export const handlers: JobHandlers = {
   'alert.hourly': alertHourly,
   'verdict.changed': onVerdictChanged,
   'status.changed': onStatusChanged,
+  'check_in.changed': onCheckInChanged,
   'payment.recorded': onBookingChecked,
   'identity.checked': onBookingChecked,
   'screening.run': runScreening,

@@ -178,6 +178,12 @@ export const JOB_KINDS = {
     payload: BOOKING,
     ...REACTION,
   },
+  'check_in.changed': {
+    // A listing's check-in instructions were saved; messages plans them for its upcoming
+    // bookings already verified.
+    payload: Type.Object({ account_id: Type.String(), listing_id: Type.String() }),
+    ...REACTION,
+  },
   'payment.recorded': {
     // The reservations module recorded a new payment event; screening runs again.
     payload: BOOKING,

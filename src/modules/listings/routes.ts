@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
 import { accountFor } from '../accounts/service.js';
-import { changeCheckIn, checkInView, DEFAULT_CHECK_IN_HOURS, readCheckIn } from '../messages/check-in.js';
+import { changeCheckIn, checkInView, DEFAULT_CHECK_IN_HOURS, readCheckIn } from './check-in.js';
 import { accountProfile, listingProfile, MAX_LOGO_BYTES, profileView, writeAccountProfile, writeListingProfile } from './profile.js';
 
 const tags = ['Host profile'];

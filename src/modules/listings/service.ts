@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
-import { checkInOf, checkInView } from '../messages/check-in.js';
+import { checkInOf, checkInView } from './check-in.js';
 import * as reservations from '../bookings/index.js';
 import { accountProfile, effectiveProfile, storedProfile } from './profile.js';
 

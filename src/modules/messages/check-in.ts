@@ -6,8 +6,9 @@ import { newId } from '../../lib/ids.js';
 import { iso, startOfDayIn } from '../../lib/time.js';
 import { emitWebhook } from '../events/service.js';
 import { effectiveProfile } from '../listings/profile.js';
+import { CHECK_IN_FIELDS, readCheckIn, type CheckInDetails } from '../listings/check-in.js';
 import * as reservations from '../bookings/index.js';
-import type { ListingRow, ReservationRow } from '../bookings/index.js';
+import type { ReservationRow } from '../bookings/index.js';
 import { insertNote, systemNote } from '../notes/index.js';
 import { compositeStatus } from '../screening/verdict.js';
 import { messageHtml, messageText } from '../mail/email.js';
@@ -21,87 +22,15 @@ import type { JobPayload } from '../../jobs/kinds.js';
  * door code, Wi-Fi, directions), sealed at rest. Once a confirmed booking's composite status is
  * verified (by screening or by the host's approval) they are queued for the guest, by e-mail or
  * else SMS, to go out `hours` before the check-in day; the send checks again, so a booking
- * declined or cancelled in between gets nothing and its host is told.
+ * declined or cancelled in between gets nothing and its host is told. The instructions are the
+ * listing's (listings/check-in.ts).
  */
-export interface CheckInDetails {
-  address: string | null;
-  door_code: string | null;
-  wifi_name: string | null;
-  wifi_password: string | null;
-  directions: string | null;
-}
-export const CHECK_IN_FIELDS = ['address', 'door_code', 'wifi_name', 'wifi_password', 'directions'] as const;
+
 /** The fields kept out of what is stored of a sent message (the guest_messages row, /stargate). */
 const SECRET_FIELDS = new Set<keyof CheckInDetails>(['door_code', 'wifi_password']);
-export const DEFAULT_CHECK_IN_HOURS = 48;
 export const CHECK_IN_TAG = 'check_in';
 
-const aad = (accountId: string, listingId: string) => `listing_check_in:${accountId}:${listingId}`;
-
-export interface CheckInSetting {
-  details: CheckInDetails;
-  hours: number;
-}
-
-export async function readCheckIn(deps: Deps, db: Db, accountId: string, listingId: string): Promise<CheckInSetting | null> {
-  const row = await reservations.findListing(db, accountId, listingId);
-  return row ? checkInOf(deps, row) : null;
-}
-
-/** A listing row's instructions, opened. */
-export function checkInOf(deps: Deps, row: Pick<ListingRow, 'account_id' | 'listing_id' | 'check_in_enc' | 'check_in_hours'>): CheckInSetting | null {
-  if (!row.check_in_enc) return null;
-  return { details: JSON.parse(deps.secrets.open(row.check_in_enc, aad(row.account_id, row.listing_id))) as CheckInDetails, hours: row.check_in_hours ?? DEFAULT_CHECK_IN_HOURS };
-}
-
-/**
- * Saves (or, with null, removes) a listing's instructions, then plans the release for the
- * listing's upcoming bookings that are already verified.
- */
-export async function writeCheckIn(deps: Deps, accountId: string, listingId: string, setting: CheckInSetting | null): Promise<void> {
-  const now = iso(deps.clock());
-  await reservations.saveListingInfo(
-    deps.db,
-    accountId,
-    listingId,
-    setting ? { check_in_enc: deps.secrets.seal(JSON.stringify(setting.details), aad(accountId, listingId)), check_in_hours: setting.hours } : { check_in_enc: null, check_in_hours: null },
-    now,
-  );
-  if (!setting) return;
-  for (const r of await reservations.upcomingAtListing(deps.db, accountId, listingId, now.slice(0, 10))) await withTx(deps.db, (tx) => planCheckIn(tx, deps, r));
-}
-
 /** When the details go out: `hours` before the check-in day begins where the listing is (its time zone; UTC when the booking names none). */
-/** A change to a listing's instructions: a field given replaces, null or blank clears, one left out stays. */
-export type CheckInChange = { [F in (typeof CHECK_IN_FIELDS)[number]]?: string | null | undefined } & { send_hours_before?: number | undefined };
-
-/** The instructions as the API and the console show them: every field, and the hours with their default. */
-export function checkInView(s: CheckInSetting | null) {
-  const d = s?.details;
-  return {
-    address: d?.address ?? null,
-    door_code: d?.door_code ?? null,
-    wifi_name: d?.wifi_name ?? null,
-    wifi_password: d?.wifi_password ?? null,
-    directions: d?.directions ?? null,
-    send_hours_before: s?.hours ?? DEFAULT_CHECK_IN_HOURS,
-  };
-}
-
-/** Applies a change to a listing's instructions and saves them; with every field cleared they are removed. */
-export async function changeCheckIn(deps: Deps, accountId: string, listingId: string, change: CheckInChange): Promise<CheckInSetting | null> {
-  const current = await readCheckIn(deps, deps.db, accountId, listingId);
-  const details: CheckInDetails = { ...(current?.details ?? { address: null, door_code: null, wifi_name: null, wifi_password: null, directions: null }) };
-  for (const f of CHECK_IN_FIELDS) {
-    const v = change[f];
-    if (v !== undefined) details[f] = v?.trim() || null;
-  }
-  const hours = change.send_hours_before ?? current?.hours ?? DEFAULT_CHECK_IN_HOURS;
-  const next = CHECK_IN_FIELDS.every((f) => !details[f]) ? null : { details, hours };
-  await writeCheckIn(deps, accountId, listingId, next);
-  return next;
-}
-
 export const releaseTime = (r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, hours: number) =>
   new Date(startOfDayIn(r.check_in_date!, r.listing_timezone_name).getTime() - hours * 3600_000);
 
@@ -122,6 +51,14 @@ export async function onStatusChanged(payload: JobPayload<'status.changed'>, { d
     if (!r) return; // erased meanwhile
     await planCheckIn(tx, deps, r);
     if (compositeStatus(r) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
+  });
+}
+
+/** The event: a listing's instructions were saved; its upcoming bookings already verified get them. */
+export async function onCheckInChanged(payload: JobPayload<'check_in.changed'>, { deps, db }: JobContext): Promise<void> {
+  const today = iso(deps.clock()).slice(0, 10);
+  await withTx(db, async (tx) => {
+    for (const r of await reservations.upcomingAtListing(tx, payload.account_id, payload.listing_id, today)) await planCheckIn(tx, deps, r);
   });
 }
 

@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { CheckInUpdate, ProfileUpdate } from '../../modules/listings/routes.js';
 import { MAX_LOGO_BYTES, storedProfile, type HostProfile, type HostProfileInput, writeListingProfile } from '../../modules/listings/profile.js';
 import { addListing, guestsSee, knownListing, listingDetail, listListings, previewBooking } from '../../modules/listings/service.js';
-import { changeCheckIn } from '../../modules/messages/check-in.js';
+import { changeCheckIn } from '../../modules/listings/check-in.js';
 import { previewPortal } from '../../modules/portal/service.js';
 import type { EstablishmentView } from '../../modules/authority/establishments.js';
 import { guestTranslator } from '../guest.js';
