@@ -6,10 +6,10 @@ import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../../lib/actor.js';
-import { audit } from '../audit/repo.js';
-import { setOwnerPassword } from '../users/service.js';
-import { emitWebhook } from '../events/service.js';
-import { newWebhookSecret } from '../webhooks/secret.js';
+import { audit } from '../audit/index.js';
+import { setOwnerPassword } from '../users/index.js';
+import { emitWebhook } from '../events/index.js';
+import { newWebhookSecret } from '../webhooks/index.js';
 import * as repo from './repo.js';
 import type { AccountRow } from './repo.js';
 

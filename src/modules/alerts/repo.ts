@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { AlertsTable } from '../../db/schema.js';
 import type { ReservationRow } from '../bookings/index.js';
-import type { UserRow } from '../users/repo.js';
+import type { UserRow } from '../users/index.js';
 
 export type AlertRow = Selectable<AlertsTable>;
 

@@ -14,7 +14,7 @@ import { newId } from '../../lib/ids.js';
 import { dayIn, iso, startOfDayIn } from '../../lib/time.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
-import { emitWebhook } from '../events/service.js';
+import { emitWebhook } from '../events/index.js';
 import { answerText, findPortal, guestCount, openAnswers, type Answer, type Answers, type System } from '../guests/index.js';
 import * as reservations from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';

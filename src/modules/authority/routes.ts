@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors, ErrorResponse, MessageResponse } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
-import { accountFor } from '../accounts/service.js';
+import { accountFor } from '../accounts/index.js';
 import { SYSTEMS } from '../guests/index.js';
 import { getEstablishment, removeEstablishment, setEstablishment } from './establishments.js';
 import { receiptPdf, reportsView, sendNow } from './reports.js';

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { AccountRow } from '../accounts/index.js';
 import { entryFingerprint } from '../../lib/blocklist-fingerprint.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { Insertable } from 'kysely';

@@ -5,16 +5,16 @@ import type { PaymentEventsTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import { findAccount } from '../accounts/repo.js';
-import { createAccount } from '../accounts/service.js';
+import { findAccount } from '../accounts/index.js';
+import { createAccount } from '../accounts/index.js';
 import { insertPaymentEvents, insertReservations, type ReservationRow } from '../bookings/index.js';
-import { buildReservation, creationNote } from '../reservations/service.js';
-import type { CreateInput } from '../reservations/schemas.js';
-import { EVENT_TYPES } from '../screening/schemas.js';
+import { buildReservation, creationNote } from '../reservations/index.js';
+import type { CreateInput } from '../reservations/index.js';
+import { EVENT_TYPES } from '../screening/index.js';
 import { insertNotes } from '../notes/index.js';
 import { enqueueAll } from '../../jobs/repo.js';
 import { listedPeople } from '../../providers/sanctions/index.js';
-import { buildEntry, insertEntries } from '../blocklist/service.js';
+import { buildEntry, insertEntries } from '../blocklist/index.js';
 
 // Guests come from many countries; each faker locale gives names, cities and phone formats of its own.
 const LOCALES: { faker: Faker; country: string; currency: string; tz: string }[] = [

@@ -4,7 +4,7 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { PermanentJobError } from '../../jobs/worker.js';
 import { iso } from '../../lib/time.js';
 import { OutboundRefused, postOutbound } from '../../lib/outbound.js';
-import { disableWebhook } from '../webhooks/repo.js';
+import { disableWebhook } from '../webhooks/index.js';
 import * as repo from './repo.js';
 import { signatureHeader } from './signing.js';
 

@@ -17,7 +17,7 @@ import type { SelfieCheck, Signal, SignalResult } from '../../lib/faces/selfie.j
 import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { AccountRow } from '../accounts/index.js';
 import { CROP_SIDE, checkPhotos, imageAad, sealedImage, type Photo } from './photos.js';
 import { faceAad, resultAad } from './reading.js';
 import * as repo from './repo.js';

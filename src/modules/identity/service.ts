@@ -15,10 +15,10 @@ import type { DocumentReading, PhotoProblem, ReadDocument } from '../../lib/docu
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import type { AccountRow } from '../accounts/repo.js';
+import type { AccountRow } from '../accounts/index.js';
 import { deleteFiles } from '../guests/index.js';
 import { findById } from '../bookings/index.js';
-import { readSetting } from '../settings/repo.js';
+import { readSetting } from '../settings/index.js';
 import { insertNote, systemNote } from '../notes/index.js';
 import { compareSelfie, faceView, portraitOf } from './faces.js';
 import { CROP_SIDE, checkPhotos, DOCUMENT_PHOTO_DAYS, imageAad, sealedImage, type Photo } from './photos.js';

@@ -5,7 +5,7 @@ import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { sniffType } from '../guests/index.js';
 import * as reservations from '../bookings/index.js';
-import { readSetting, writeSetting } from '../settings/repo.js';
+import { readSetting, writeSetting } from '../settings/index.js';
 
 /**
  * What the guest sees of the host: the name, logo and accent colour on the portal and in

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { authErrors } from '../../http/schemas.js';
 import { Nullable } from '../../http/validation.js';
-import { accountFor } from '../accounts/service.js';
+import { accountFor } from '../accounts/index.js';
 import { changeCheckIn, checkInView, DEFAULT_CHECK_IN_HOURS, readCheckIn } from './check-in.js';
 import { accountProfile, listingProfile, MAX_LOGO_BYTES, profileView, writeAccountProfile, writeListingProfile } from './profile.js';
 

@@ -2,13 +2,13 @@ import { withTx } from '../../db/connection.js';
 import type { JobContext } from '../../jobs/worker.js';
 import type { JobPayload } from '../../jobs/kinds.js';
 import { iso } from '../../lib/time.js';
-import { emitWebhook } from '../events/service.js';
+import { emitWebhook } from '../events/index.js';
 import { findById } from '../bookings/index.js';
-import { compositeStatus } from '../screening/verdict.js';
+import { compositeStatus } from '../screening/index.js';
 import * as repo from './repo.js';
 import { checkInToSend, CHECK_IN_TAG } from './check-in.js';
 import { stargateView } from './service.js';
-import { eraseFromOutbox, sendEmail, sendSms } from '../mail/transports.js';
+import { eraseFromOutbox, sendEmail, sendSms } from '../mail/index.js';
 
 /** Sends one queued guest message, unless the reservation no longer needs it. */
 export async function sendGuestMessage(payload: JobPayload<'message.send'>, { deps }: JobContext): Promise<void> {

@@ -7,8 +7,8 @@ import { iso } from '../../lib/time.js';
 import type { ReservationRow } from '../bookings/index.js';
 import { guestPortalUrl } from '../guests/index.js';
 import { chooseLocale, translator, type Translator } from '../../i18n/index.js';
-import { effectiveProfile, type HostProfile } from '../listings/profile.js';
-import { messageHtml, messageText } from '../mail/email.js';
+import { effectiveProfile, type HostProfile } from '../listings/index.js';
+import { messageHtml, messageText } from '../mail/index.js';
 import * as repo from './repo.js';
 
 type Tag = 'invitation' | 'reminder';

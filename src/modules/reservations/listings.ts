@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
-import { emitWebhook } from '../events/service.js';
+import { emitWebhook } from '../events/index.js';
 import * as repo from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
 

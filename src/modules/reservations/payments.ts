@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { withTx } from '../../db/connection.js';
 import { recordEvent } from '../../jobs/repo.js';
-import { listPaymentEvents } from '../screening/repo.js';
+import { listPaymentEvents } from '../screening/index.js';
 import * as repo from '../bookings/index.js';
 import type { PaymentEventRow, ReservationRow } from '../bookings/index.js';
 import type { PaymentEvent } from './schemas.js';

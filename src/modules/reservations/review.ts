@@ -3,12 +3,12 @@ import type { Deps } from '../../deps.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../../lib/actor.js';
-import { audit } from '../audit/repo.js';
-import { planCheckIn } from '../messages/check-in.js';
-import { withdrawPortalMessages } from '../messages/service.js';
+import { audit } from '../audit/index.js';
+import { planCheckIn } from '../messages/index.js';
+import { withdrawPortalMessages } from '../messages/index.js';
 import { insertNote, listNotes } from '../notes/index.js';
-import { emitScreeningEvent } from '../screening/verdict.js';
-import { resolveScreens } from '../settings/resolve.js';
+import { emitScreeningEvent } from '../screening/index.js';
+import { resolveScreens } from '../settings/index.js';
 import * as repo from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
 

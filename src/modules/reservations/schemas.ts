@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Money, Pagination, QueryFlag } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
-import { IDENTIFICATION_FIELDS } from '../screening/identity.js';
-import { RISK_COLORS } from '../screening/verdict.js';
+import { IDENTIFICATION_FIELDS } from '../screening/index.js';
+import { RISK_COLORS } from '../screening/index.js';
 
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELED', 'INQUIRY'] as const;
 
@@ -23,7 +23,7 @@ const guestFields = {
   ),
 };
 
-export { IDENTIFICATION_FIELDS } from '../screening/identity.js';
+export { IDENTIFICATION_FIELDS } from '../screening/index.js';
 
 const IDENTIFICATION_DATES = new Set(['birth_date', 'expiry_date', 'issue_date']);
 
@@ -161,7 +161,7 @@ export const ReservationList = Type.Object(
   { title: 'ReservationPage' },
 );
 
-export { EVENT_STATUSES, EVENT_TYPES, PaymentEventBody, type PaymentEvent } from '../screening/schemas.js';
+export { EVENT_STATUSES, EVENT_TYPES, PaymentEventBody, type PaymentEvent } from '../screening/index.js';
 
 /** The spec's ReservationPaymentsResponse. */
 const Paid = { currency: Type.String(), amount: Type.Number(), receipt_url: Type.String(), timestamp: Type.String() };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { ReservationRow, ReservationViewRow } from '../bookings/index.js';
 import { guestPortalUrl } from '../guests/index.js';
-import { IDENTIFICATION_FIELDS, openIdentification } from '../screening/identity.js';
+import { IDENTIFICATION_FIELDS, openIdentification } from '../screening/index.js';
 
 /** The spec's ReservationDetailsResponse. */
 export function toReservationView(deps: Deps, r: ReservationViewRow) {

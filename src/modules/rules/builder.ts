@@ -1,5 +1,5 @@
-import { CHECK_NAMES } from '../screening/types.js';
-import { RULE_FIELD_TYPES, WEEKDAYS } from '../screening/rule-context.js';
+import { CHECK_NAMES } from '../screening/index.js';
+import { RULE_FIELD_TYPES, WEEKDAYS } from '../screening/index.js';
 
 /**
  * Rules without code: a condition is a field of the rule context, a comparison and a value; a rule

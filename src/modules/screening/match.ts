@@ -2,8 +2,8 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { matchName, type TokenPair } from '../../lib/names/match.js';
 import { listedEntries, sanctionsLists, searchSanctions, type ListedEntry } from '../../providers/sanctions/index.js';
-import type { AccountRow } from '../accounts/repo.js';
-import { candidates as blocklistCandidates } from '../blocklist/service.js';
+import type { AccountRow } from '../accounts/index.js';
+import { candidates as blocklistCandidates } from '../blocklist/index.js';
 import type { ReservationRow } from '../../db/schema.js';
 
 export type { ListedEntry };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { iso } from '../../lib/time.js';
-import { accountFor, type AccountRow } from '../accounts/service.js';
-import { writeSetting } from '../settings/repo.js';
+import { accountFor, type AccountRow } from '../accounts/index.js';
+import { writeSetting } from '../settings/index.js';
 import { screeningSettings } from './run.js';
 import { CHECK_NAMES, type CheckName, type DocumentKind, type RiskTolerance } from './types.js';
 

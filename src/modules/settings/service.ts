@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
-import { accountFor, type AccountRow } from '../accounts/service.js';
+import { accountFor, type AccountRow } from '../accounts/index.js';
 import * as repo from './repo.js';
 import type { Screen } from '../guests/index.js';
 import { DEFAULT_SCREENS, type ConfigKey, type ScreenSetting } from './screens.js';

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../../db/schema.js';
-import { audit } from '../audit/repo.js';
+import { audit } from '../audit/index.js';
 import { usersWithPassword, type UserRow } from './repo.js';
 import { checkSecondFactor, userActor } from './service.js';
 import * as repo from './sessions-repo.js';

@@ -1,4 +1,4 @@
-import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/service.js';
+import { normaliseDocument, normaliseEmail, normalisePhone } from '../../blocklist/index.js';
 import { listInWords, say } from '../../../lib/host-messages.js';
 import { matchName } from '../../../lib/names/match.js';
 import { normaliseName } from '../../../lib/names/names.js';

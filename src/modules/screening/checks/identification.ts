@@ -1,5 +1,5 @@
 import { parse as parseMrz } from 'mrz';
-import { normaliseDocument } from '../../blocklist/service.js';
+import { normaliseDocument } from '../../blocklist/index.js';
 import { matchName, SAME_PERSON } from '../../../lib/names/match.js';
 import { dateInWords, listInWords, say, type HostMessage } from '../../../lib/host-messages.js';
 import type { SelfieCheck } from '../../../lib/faces/selfie.js';
