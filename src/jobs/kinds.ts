@@ -172,9 +172,8 @@ export const JOB_KINDS = {
     ...REACTION,
   },
   'status.changed': {
-    // Screening stored a verdict that changed the booking's status (compositeStatus), or its
-    // first; messages plans the check-in instructions, or withdraws the portal's messages of a
-    // declined guest.
+    // Screening stored a verdict that changed the booking's status (compositeStatus); messages
+    // plans the check-in instructions, or withdraws the portal's messages of a declined guest.
     payload: BOOKING,
     ...REACTION,
   },

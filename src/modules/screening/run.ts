@@ -268,11 +268,11 @@ export async function runScreening(payload: JobPayload<'screening.run'>, { deps 
     const stored = { verification_status: verdict.status, screening: JSON.stringify(verdict), risk_color: verdict.risk_color, screened_at: started };
     if (!(await repo.storeVerdict(tx, r.id, stored))) return;
     const updated = { ...r, ...stored };
-    if (compositeStatus(updated) !== compositeStatus(r) || r.screened_at === null) {
-      await emitScreeningEvent(tx, deps, updated, document);
-      // What the guest is sent next is the messages module's to decide, from the event.
-      await recordEvent(tx, deps, 'status.changed', { account_id: r.account_id, reservation_id: r.id });
-    }
+    const statusChanged = compositeStatus(updated) !== compositeStatus(r);
+    if (statusChanged || r.screened_at === null) await emitScreeningEvent(tx, deps, updated, document);
+    // What the guest is sent next is the messages module's to decide, from the event: only a
+    // change of status can change it (a first screening that leaves the booking pending does not).
+    if (statusChanged) await recordEvent(tx, deps, 'status.changed', { account_id: r.account_id, reservation_id: r.id });
     // Who is told of it is the alerts module's to decide, from the event (jobs/kinds.ts).
     const [before, after] = [verdictSummary(r), verdictSummary(updated)];
     if (verdictChanged(before, after)) await recordEvent(tx, deps, 'verdict.changed', { account_id: r.account_id, reservation_id: r.id, before });
