@@ -86,6 +86,16 @@ export function dueForDigest(db: Db, since: string): Promise<UserRow[]> {
     .execute();
 }
 
+/** A person's choice of how to be told (the users row's `alerts`, which this module keeps). */
+export async function saveAlertMode(db: Db, userId: string, mode: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ alerts: mode, updated_at: at }).where('id', '=', userId).execute();
+}
+
+/** The account's hours before check-in for unfinished portals (the accounts row's `portal_alert_hours`, which this module keeps). */
+export async function savePortalAlertHours(db: Db, accountId: string, hours: number, at: string): Promise<void> {
+  await db.updateTable('accounts').set({ portal_alert_hours: hours, updated_at: at }).where('id', '=', accountId).execute();
+}
+
 export async function digestSent(db: Db, userId: string, at: string): Promise<void> {
   await db.updateTable('users').set({ last_digest_at: at }).where('id', '=', userId).execute();
 }

@@ -18,9 +18,9 @@ import { guestNameOf } from '../reservations/index.js';
 import { storedVerdict, type VerdictSummary } from '../screening/index.js';
 import { rank } from '../screening/index.js';
 import type { Strength } from '../screening/index.js';
-import { findUser, updateUser, type UserRow } from '../users/index.js';
+import { findUser, type UserRow } from '../users/index.js';
 import { userActor } from '../users/index.js';
-import { updateAccount, type AccountRow } from '../accounts/index.js';
+import type { AccountRow } from '../accounts/index.js';
 import { audit } from '../audit/index.js';
 import { badRequest } from '../../lib/errors.js';
 import * as repo from './repo.js';
@@ -93,7 +93,7 @@ export async function setAlertMode(deps: Deps, user: UserRow, mode: AlertMode): 
   if (!ALERT_MODES.includes(mode)) throw badRequest(`alerts must be one of ${ALERT_MODES.join(', ')}`);
   const now = iso(deps.clock());
   await withTx(deps.db, async (tx) => {
-    await updateUser(tx, user.id, { alerts: mode, updated_at: now });
+    await repo.saveAlertMode(tx, user.id, mode, now);
     await audit(tx, { account_id: user.account_id, actor: userActor(user), action: 'user.alerts_changed', subject_id: user.id, detail: { alerts: mode }, at: now });
   });
 }
@@ -102,7 +102,7 @@ export async function setAlertMode(deps: Deps, user: UserRow, mode: AlertMode): 
 export async function setPortalAlertHours(deps: Deps, account: AccountRow, hours: number): Promise<void> {
   if (!Number.isInteger(hours) || hours < 0 || hours > MAX_PORTAL_ALERT_HOURS) throw badRequest(`portal_alert_hours must be a whole number from 0 to ${MAX_PORTAL_ALERT_HOURS}`);
   // Its audit line is the console's, as for the other settings (audit/trail.ts).
-  await updateAccount(deps.db, account.id, { portal_alert_hours: hours, updated_at: iso(deps.clock()) });
+  await repo.savePortalAlertHours(deps.db, account.id, hours, iso(deps.clock()));
 }
 
 export const MAX_PORTAL_ALERT_HOURS = 14 * 24;
