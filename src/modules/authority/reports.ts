@@ -16,7 +16,7 @@ import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { emitWebhook } from '../events/index.js';
 import { answerText, findPortal, guestCount, openAnswers, type Answer, type Answers, type System } from '../guests/index.js';
-import * as reservations from '../bookings/index.js';
+import * as bookings from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
 import { alloggiatiConnection, openEstablishment, sesConnection, SYSTEM_NAMES } from './establishments.js';
 import { AlloggiatiRefusal, generateToken, receipt, submitRows } from './alloggiati.js';
@@ -254,7 +254,7 @@ export async function trackReports(tx: Tx, deps: Deps, r: ReservationRow, establ
 export async function trackMissedStays(deps: Deps): Promise<number> {
   const missed = await repo.staysWithoutReports(deps.db, iso(deps.clock()).slice(0, 10), 500);
   for (const { account_id, id } of missed) {
-    const r = await reservations.findById(deps.db, account_id, id);
+    const r = await bookings.findById(deps.db, account_id, id);
     if (r) await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: false }));
   }
   return missed.length;
@@ -273,7 +273,7 @@ export async function runAuthorityPlan(payload: { account_id: string; listing_id
   const today = iso(deps.clock()).slice(0, 10);
   let after = '';
   for (;;) {
-    const page = await reservations.staysNotEnded(deps.db, payload.account_id, payload.listing_id || null, today, after, 200);
+    const page = await bookings.staysNotEnded(deps.db, payload.account_id, payload.listing_id || null, today, after, 200);
     for (const r of page) {
       const establishment = await repo.establishmentFor(deps.db, r.account_id, r.listing_id);
       if (establishment?.listing_id === payload.listing_id) await withTx(deps.db, (tx) => planReports(tx, deps, r, { now: false }));
@@ -286,7 +286,7 @@ export async function runAuthorityPlan(payload: { account_id: string; listing_id
 
 /** The booking's reports, as the API answers them. */
 export async function reportsView(deps: Deps, accountId: string, reservationId: string): Promise<(ReportView & { proof: ReturnType<typeof reportProof> })[]> {
-  const r = await reservations.findById(deps.db, accountId, reservationId);
+  const r = await bookings.findById(deps.db, accountId, reservationId);
   if (!r) throw notFound(`reservation ${reservationId}`);
   const now = deps.clock();
   return (await repo.reportsOf(deps.db, r.id)).map((row) => ({ ...reportView(row, now), proof: reportProof(deps, row) }));
@@ -340,7 +340,7 @@ function alloggiatiHold(stay: repo.ReportRow[], r: ReservationRow, dataDir: stri
  */
 export async function sendNow(deps: Deps, accountId: string, reservationId: string): Promise<{ reports: ReportView[]; sent: boolean; nothing_sent: NothingSent | null }> {
   const { rows, why } = await withTx(deps.db, async (tx) => {
-    const r = await reservations.findById(tx, accountId, reservationId);
+    const r = await bookings.findById(tx, accountId, reservationId);
     if (!r) throw notFound(`reservation ${reservationId}`);
     if (r.status === 'CANCELED') throw new AppError('conflict', 'this reservation was cancelled: its guests are not reported');
     // Planned, a booking has a report for each guest; none, when no police system is set.
@@ -427,7 +427,7 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
   const { deps } = ctx;
   const rows = await repo.reportsOf(deps.db, payload.reservation_id);
   if (!rows.length) return;
-  const r = await reservations.findById(deps.db, rows[0]!.account_id, payload.reservation_id);
+  const r = await bookings.findById(deps.db, rows[0]!.account_id, payload.reservation_id);
   const establishment = r && (await repo.establishmentFor(deps.db, r.account_id, r.listing_id));
   if (!r || !establishment) return;
   const open = openEstablishment(deps, establishment);
@@ -717,7 +717,7 @@ export async function storeReceipt(deps: Deps, establishment: Pick<repo.Establis
 
 /** A day's receipt of the establishment a booking reports through, as a PDF; undefined when none was kept. */
 export async function receiptPdf(deps: Deps, accountId: string, reservationId: string, day: string): Promise<Buffer | undefined> {
-  const r = await reservations.findById(deps.db, accountId, reservationId);
+  const r = await bookings.findById(deps.db, accountId, reservationId);
   const establishment = r && (await repo.establishmentFor(deps.db, accountId, r.listing_id));
   const row = establishment && (await repo.findReceipt(deps.db, accountId, establishment.id, day));
   return row ? Buffer.from(deps.secrets.open(row.pdf_enc, `authority_receipt:${accountId}:${establishment.id}:${day}`), 'base64') : undefined;

@@ -4,9 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import { enqueue } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
-import type { WebhookKey } from '../webhooks/index.js';
-import { newWebhookSecret } from '../webhooks/index.js';
-import { findEnabledWebhookUrl, findWebhookUrl } from '../webhooks/index.js';
+import { type WebhookKey, newWebhookSecret, findEnabledWebhookUrl, findWebhookUrl } from '../webhooks/index.js';
 import * as repo from './repo.js';
 
 export interface EventInput {

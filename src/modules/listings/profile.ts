@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { iso } from '../../lib/time.js';
 import { sniffType } from '../guests/index.js';
-import * as reservations from '../bookings/index.js';
+import * as bookings from '../bookings/index.js';
 import { readSetting, writeSetting } from '../settings/index.js';
 
 /**
@@ -56,7 +56,7 @@ export async function accountProfile(db: Db, accountId: string): Promise<HostPro
 }
 
 export async function listingProfile(db: Db, accountId: string, listingId: string): Promise<HostProfile> {
-  return storedProfile((await reservations.findListing(db, accountId, listingId))?.profile);
+  return storedProfile((await bookings.findListing(db, accountId, listingId))?.profile);
 }
 
 /** What the guest of a booking sees: the listing's fields over the account's. */
@@ -101,7 +101,7 @@ export async function writeAccountProfile(deps: Deps, accountId: string, b: Host
 export async function writeListingProfile(deps: Deps, accountId: string, listingId: string, b: HostProfileInput): Promise<HostProfile> {
   const next = applyChange(deps, await listingProfile(deps.db, accountId, listingId), b);
   const empty = FIELDS.every((f) => next[f] === null);
-  await reservations.saveListingInfo(deps.db, accountId, listingId, { profile: empty ? null : JSON.stringify(next) }, iso(deps.clock()));
+  await bookings.saveListingInfo(deps.db, accountId, listingId, { profile: empty ? null : JSON.stringify(next) }, iso(deps.clock()));
   return next;
 }
 

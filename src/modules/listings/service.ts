@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../lib/errors.js';
 import { checkInOf, checkInView } from './check-in.js';
-import * as reservations from '../bookings/index.js';
+import * as bookings from '../bookings/index.js';
 import { accountProfile, effectiveProfile, storedProfile } from './profile.js';
 
 /** The day of "upcoming": stays that check in today or later. */
@@ -9,10 +9,10 @@ const today = (deps: Deps) => deps.clock().toISOString().slice(0, 10);
 
 /** A page of the account's listings, each with its stays to come, for the console's list. */
 export async function listListings(deps: Deps, accountId: string, from: number, size: number) {
-  const page = await reservations.listingsPage(deps.db, accountId, from, size);
+  const page = await bookings.listingsPage(deps.db, accountId, from, size);
   const upcoming = new Map(
     (
-      await reservations.upcomingByListing(
+      await bookings.upcomingByListing(
         deps.db,
         accountId,
         page.rows.map((r) => r.listing_id),
@@ -30,9 +30,9 @@ export async function listListings(deps: Deps, accountId: string, from: number, 
 export async function listingDetail(deps: Deps, accountId: string, listingId: string, stays: number) {
   const listing = await knownListing(deps, accountId, listingId);
   const [upcoming, account, latest] = await Promise.all([
-    reservations.upcomingAtListing(deps.db, accountId, listingId, today(deps), stays),
+    bookings.upcomingAtListing(deps.db, accountId, listingId, today(deps), stays),
     accountProfile(deps.db, accountId),
-    reservations.latestAtListing(deps.db, accountId, listingId),
+    bookings.latestAtListing(deps.db, accountId, listingId),
   ]);
   return { listing, upcoming, own: storedProfile(listing.profile), account, checkIn: checkInView(checkInOf(deps, listing)), previewable: latest !== undefined };
 }
@@ -43,20 +43,20 @@ export async function listingDetail(deps: Deps, accountId: string, listingId: st
  */
 export async function addListing(deps: Deps, accountId: string, listingId: string, nickname: string | undefined): Promise<void> {
   const at = deps.clock().toISOString();
-  await reservations.saveListingInfo(deps.db, accountId, listingId, {}, at);
-  if (nickname) await reservations.renameListing(deps.db, accountId, listingId, nickname, at);
+  await bookings.saveListingInfo(deps.db, accountId, listingId, {}, at);
+  if (nickname) await bookings.renameListing(deps.db, accountId, listingId, nickname, at);
 }
 
 /** One of the account's listings, or a 404: the console shows and changes only listings it has. */
 export async function knownListing(deps: Deps, accountId: string, listingId: string) {
-  const listing = await reservations.findListing(deps.db, accountId, listingId);
+  const listing = await bookings.findListing(deps.db, accountId, listingId);
   if (!listing) throw notFound(`listing ${listingId}`);
   return listing;
 }
 
 /** The booking whose guest's portal a preview shows: the listing's latest. */
 export async function previewBooking(deps: Deps, accountId: string, listingId: string) {
-  const r = await reservations.latestAtListing(deps.db, accountId, listingId);
+  const r = await bookings.latestAtListing(deps.db, accountId, listingId);
   if (!r) throw notFound(`a booking at listing ${listingId}`);
   return r;
 }

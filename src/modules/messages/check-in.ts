@@ -5,9 +5,8 @@ import { enqueueAll } from '../../jobs/repo.js';
 import { newId } from '../../lib/ids.js';
 import { iso, startOfDayIn } from '../../lib/time.js';
 import { emitWebhook } from '../events/index.js';
-import { effectiveProfile } from '../listings/index.js';
-import { CHECK_IN_FIELDS, readCheckIn, type CheckInDetails } from '../listings/index.js';
-import * as reservations from '../bookings/index.js';
+import { effectiveProfile, CHECK_IN_FIELDS, readCheckIn, type CheckInDetails } from '../listings/index.js';
+import * as bookings from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
 import { insertNote, systemNote } from '../notes/index.js';
 import { compositeStatus } from '../screening/index.js';
@@ -47,7 +46,7 @@ const lead = (r: ReservationRow, today: string) => r.status === 'CONFIRMED' && B
 export async function onStatusChanged(payload: JobPayload<'status.changed'>, { deps, db }: JobContext): Promise<void> {
   // The reaction's own transaction (withTx joins it).
   await withTx(db, async (tx) => {
-    const r = await reservations.findReservation(tx, payload.account_id, payload.reservation_id);
+    const r = await bookings.findReservation(tx, payload.account_id, payload.reservation_id);
     if (!r) return; // erased meanwhile
     await planCheckIn(tx, deps, r);
     if (compositeStatus(r) === 'declined') await withdrawPortalMessages(tx, deps, r.id, 'declined');
@@ -58,7 +57,7 @@ export async function onStatusChanged(payload: JobPayload<'status.changed'>, { d
 export async function onCheckInChanged(payload: JobPayload<'check_in.changed'>, { deps, db }: JobContext): Promise<void> {
   const today = iso(deps.clock()).slice(0, 10);
   await withTx(db, async (tx) => {
-    for (const r of await reservations.upcomingAtListing(tx, payload.account_id, payload.listing_id, today)) await planCheckIn(tx, deps, r);
+    for (const r of await bookings.upcomingAtListing(tx, payload.account_id, payload.listing_id, today)) await planCheckIn(tx, deps, r);
   });
 }
 

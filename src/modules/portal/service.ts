@@ -6,27 +6,17 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { emitWebhook } from '../events/index.js';
 import { withdrawPortalMessages } from '../messages/index.js';
-import { paymentsView } from '../reservations/index.js';
-import * as reservations from '../bookings/index.js';
+import { paymentsView, toReservationView } from '../reservations/index.js';
+import * as bookings from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
-import { toReservationView } from '../reservations/index.js';
-import { openIdentification, sealIdentification, type Identification } from '../screening/index.js';
-import { documentProblems, type DocumentProblem } from '../screening/index.js';
+import { openIdentification, sealIdentification, type Identification, documentProblems, type DocumentProblem, requestScreening, screeningSettings } from '../screening/index.js';
 import { countryCode } from '../../i18n/index.js';
 import type { ReadDocument } from '../../lib/documents/read.js';
-import { latestReading } from '../identity/index.js';
-import { portalSelfie, submitSelfie, type PortalSelfie } from '../identity/index.js';
-import { MOST_FRAMES, type Photo } from '../identity/index.js';
-import { photoRefusal, portalReading, submitDocument, type PortalReading } from '../identity/index.js';
-import { requestScreening, screeningSettings } from '../screening/index.js';
+import { latestReading, portalSelfie, submitSelfie, type PortalSelfie, MOST_FRAMES, type Photo, photoRefusal, portalReading, submitDocument, type PortalReading } from '../identity/index.js';
 import { effectiveProfile, termsVersion, type HostProfile } from '../listings/index.js';
 import { insertNote, systemNote } from '../notes/index.js';
-import { resolveScreens } from '../settings/index.js';
-import type { ScreenMap } from '../settings/index.js';
-import { establishmentFor } from '../authority/index.js';
-import { planReports } from '../authority/index.js';
-import { SYSTEM_NAMES } from '../authority/index.js';
-import { guestProblems } from '../authority/index.js';
+import { resolveScreens, type ScreenMap } from '../settings/index.js';
+import { establishmentFor, planReports, SYSTEM_NAMES, guestProblems } from '../authority/index.js';
 import * as guests from '../guests/index.js';
 import {
   answerText,
@@ -86,7 +76,7 @@ export interface Portal {
 
 /** The portal behind a link, or a 404/410 the page shows as a readable error. */
 export async function openPortal(deps: Deps, token: string): Promise<Portal> {
-  const r = await reservations.findByPortalToken(deps.db, token);
+  const r = await bookings.findByPortalToken(deps.db, token);
   if (!r) throw new GuestError('not_found', 'error.portal.not_found', 'This link does not lead to a booking. Check that it was copied whole, or ask your host for a new one.');
   if (r.status === 'CANCELED') throw new GuestError('gone', 'error.portal.canceled', 'This booking was cancelled, so there is nothing more to fill in.');
   if (r.check_out_date) {
@@ -104,7 +94,7 @@ export const previewPortal = (deps: Deps, r: ReservationRow): Promise<Portal> =>
 
 /** A booking's portal: its steps, the host as its guest sees them, and the answers `row` holds. */
 async function portalOf(deps: Deps, r: ReservationRow, row: PortalRow | undefined): Promise<Portal> {
-  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => reservations.hasEarlierWithContact(deps.db, r));
+  const { screens } = await resolveScreens(deps.db, r.account_id, r.source, () => bookings.hasEarlierWithContact(deps.db, r));
   const [profile, settings, establishment] = await Promise.all([
     effectiveProfile(deps.db, r.account_id, r.listing_id),
     screeningSettings(deps.db, r.account_id),
@@ -308,7 +298,7 @@ export async function saveStep(deps: Deps, p: Portal, t: Translator, screen: Scr
 export const reopenedStep = (p: Portal): Screen | undefined => (p.row?.completed_at ? p.steps.find((s) => p.answers[s]?.reopened) : undefined);
 
 async function replanFromAnswers(tx: Tx, deps: Deps, accountId: string, reservationId: string): Promise<void> {
-  const fresh = await reservations.findById(tx, accountId, reservationId);
+  const fresh = await bookings.findById(tx, accountId, reservationId);
   if (fresh) await planReports(tx, deps, fresh, { now: false });
 }
 
@@ -417,12 +407,12 @@ export async function submitPortal(deps: Deps, p: Portal): Promise<void> {
   await withTx(deps.db, async (tx) => {
     const row = await lockPortal(tx, deps, p.reservation);
     if (row.completed_at) return;
-    const r = await reservations.findById(tx, p.reservation.account_id, p.reservation.id);
+    const r = await bookings.findById(tx, p.reservation.account_id, p.reservation.id);
     if (!r) throw notFound(`reservation ${p.reservation.id}`);
     const answers = openAnswers(deps, r, row);
     const { patch, changed } = fillReservation(deps, r, answers);
     const updated: ReservationRow = { ...r, ...patch, guestportal_completed: true, updated_at: now };
-    await reservations.updateReservation(tx, r.id, { ...patch, guestportal_completed: true, updated_at: now });
+    await bookings.updateReservation(tx, r.id, { ...patch, guestportal_completed: true, updated_at: now });
     const done: PortalRow = { ...row, completed_at: now, updated_at: now };
     await guests.markCompleted(tx, r.id, now);
     await insertNote(tx, systemNote(r.id, 'The guest completed the guest portal.', now));

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Money, Pagination, QueryFlag } from '../../http/schemas.js';
 import { Nullable, StringEnum } from '../../http/validation.js';
-import { IDENTIFICATION_FIELDS } from '../screening/index.js';
-import { RISK_COLORS } from '../screening/index.js';
+import { IDENTIFICATION_FIELDS, RISK_COLORS } from '../screening/index.js';
 
 export const BOOKING_STATUSES = ['CONFIRMED', 'CANCELED', 'INQUIRY'] as const;
 

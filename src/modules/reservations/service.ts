@@ -1,5 +1,4 @@
-import { followedBy, trackReports } from '../authority/index.js';
-import type { EstablishmentRow } from '../authority/index.js';
+import { followedBy, trackReports, type EstablishmentRow } from '../authority/index.js';
 import { withTx, type Tx } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
@@ -14,19 +13,15 @@ import type { Actor } from '../../lib/actor.js';
 import { audit } from '../audit/index.js';
 import { emitWebhook } from '../events/index.js';
 import { findEnabledWebhookUrl } from '../webhooks/index.js';
-import { planCheckIn } from '../messages/index.js';
-import { cancelQueuedMessages, queueGuestMessages } from '../messages/index.js';
-import { requestScreening } from '../screening/index.js';
-import { forgetHistory } from '../screening/index.js';
+import { planCheckIn, cancelQueuedMessages, queueGuestMessages } from '../messages/index.js';
+import { requestScreening, forgetHistory, deleteDismissalsOf, openIdentification, sealIdentification, type Identification } from '../screening/index.js';
 import { insertNote, systemNote } from '../notes/index.js';
-import { deleteDismissalsOf } from '../screening/index.js';
 import { trackListing } from './listings.js';
 import { assertKnownPms } from '../signup/index.js';
 import * as repo from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
 import type { CreateInput, SearchInput, UpdateInput } from './schemas.js';
 import { toReservationView } from './views.js';
-import { openIdentification, sealIdentification, type Identification } from '../screening/index.js';
 
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

@@ -1,5 +1,4 @@
-import { CHECK_NAMES } from '../screening/index.js';
-import { RULE_FIELD_TYPES, WEEKDAYS } from '../screening/index.js';
+import { CHECK_NAMES, RULE_FIELD_TYPES, WEEKDAYS } from '../screening/index.js';
 
 /**
  * Rules without code: a condition is a field of the rule context, a comparison and a value; a rule

@@ -5,16 +5,23 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import type { AccountRow } from '../accounts/index.js';
-import type { PaymentEvent } from '../screening/index.js';
-import { openIdentification } from '../screening/index.js';
-import type { Verdict } from '../screening/index.js';
-import { reservationPart, screeningSettings } from '../screening/index.js';
-import type { Snapshot } from '../screening/index.js';
+import {
+  type PaymentEvent,
+  openIdentification,
+  type Verdict,
+  reservationPart,
+  screeningSettings,
+  type Snapshot,
+  paymentEventsOf,
+  compileProblem,
+  evaluateRules,
+  ruleContext,
+  type RuleContext,
+  type RuleDef,
+} from '../screening/index.js';
 import * as repo from './repo.js';
 import { screenedReservations } from '../bookings/index.js';
-import { paymentEventsOf } from '../screening/index.js';
 import { RULE_FIELDS, type RuleField } from './builder.js';
-import { compileProblem, evaluateRules, ruleContext, type RuleContext, type RuleDef } from '../screening/index.js';
 
 type Action = RuleDef['action'];
 

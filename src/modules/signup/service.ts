@@ -5,8 +5,7 @@ import { badRequest, GuestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { iso } from '../../lib/time.js';
-import { findAccount, type AccountRow } from '../accounts/index.js';
-import { createAccount } from '../accounts/index.js';
+import { findAccount, type AccountRow, createAccount } from '../accounts/index.js';
 import * as repo from './repo.js';
 import type { SignupLinkRow } from './repo.js';
 
