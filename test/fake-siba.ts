@@ -8,7 +8,7 @@
  * that establishment, and can refuse a guest's bulletin by document number (`ErrosBA`, its `Linha`).
  * It can also drop a connection, answer an HTML error page, or answer late.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
@@ -16,9 +16,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { validateXML } from 'xmllint-wasm';
 
 const SHARED = fileURLToPath(new URL('../../shared/authority/siba/', import.meta.url));
-const XSD = readFileSync(`${SHARED}bal.xsd`, 'utf8');
-/** SIBA's ICAO codes (Germany is D, not DEU). */
-export const ICAO = new Set([...readFileSync(`${SHARED}countries.xml`, 'utf8').matchAll(/<Codigo_ICAO>([^<]+)<\/Codigo_ICAO>/g)].map((m) => m[1]!.trim()));
+/** Whether the shared SIBA files (bal.xsd, countries.xml) are beside this checkout: a copy of the tree elsewhere skips what needs them. */
+export const SIBA_FILES_PRESENT = existsSync(`${SHARED}bal.xsd`) && existsSync(`${SHARED}countries.xml`);
 
 const parser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, trimValues: true, isArray: (name) => name === 'Boletim_Alojamento' });
 type Node = Record<string, unknown>;
@@ -55,6 +54,9 @@ const errors = (lines: { line: number; code: string; words: string }[]) =>
 
 /** Starts a SIBA that takes these units (NIPC, establishment and key). */
 export async function startFakeSiba(units: { unit: string; establishment: string; key: string }[]): Promise<FakeSiba> {
+  const XSD = readFileSync(`${SHARED}bal.xsd`, 'utf8');
+  // SIBA's ICAO codes (Germany is D, not DEU).
+  const ICAO = new Set([...readFileSync(`${SHARED}countries.xml`, 'utf8').matchAll(/<Codigo_ICAO>([^<]+)<\/Codigo_ICAO>/g)].map((m) => m[1]!.trim()));
   const app = Fastify({ bodyLimit: 10 * 1024 * 1024 });
   const taken: TakenFile[] = [];
   const invalid: string[] = [];
