@@ -105,9 +105,12 @@ const EnvSchema = Type.Object({
   GUESTSCREEN_SES_URL: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_SES_TEST_URL: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_ALLOGGIATI_URL: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SIBA_URL: Type.Optional(Type.String({ minLength: 1 })),
+  GUESTSCREEN_SIBA_TEST_URL: Type.Optional(Type.String({ minLength: 1 })),
   GUESTSCREEN_IDEMPOTENCY_LOCK_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_JOB_LEASE_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
   GUESTSCREEN_SYNC_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
+  GUESTSCREEN_AUTHORITY_TIMEOUT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_IDENTITY_READ_WAIT_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })),
   GUESTSCREEN_LOOKUP_CACHE_SECONDS: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
   GUESTSCREEN_LOOKUP_QUOTA_PER_DAY: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
@@ -187,7 +190,7 @@ export interface Config {
   /** A sanctions list older than this many days is warned of: at start, in the console, in /metrics. */
   sanctionsMaxAgeDays: number;
   /** Where each police system answers: production and test (SES has a pre-production service; Alloggiati Web's test is an operation). */
-  authorities: { ses: { production: string; test: string }; alloggiati: string };
+  authorities: { ses: { production: string; test: string }; alloggiati: string; siba: { production: string; test: string }; timeoutMs: number };
   idempotencyLockSeconds: number;
   jobLeaseSeconds: number;
   syncTimeoutMs: number;
@@ -328,11 +331,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       test: e.GUESTSCREEN_SES_TEST_URL ?? 'https://hospedajes.pre-ses.mir.es/hospedajes-web/ws/v1/comunicacion',
     },
     alloggiati: e.GUESTSCREEN_ALLOGGIATI_URL ?? 'https://alloggiatiweb.poliziadistato.it/service/service.asmx',
+    siba: {
+      production: e.GUESTSCREEN_SIBA_URL ?? 'https://siba.ssi.gov.pt/baws/boletinsalojamento.asmx',
+      test: e.GUESTSCREEN_SIBA_TEST_URL ?? 'https://siba.ssi.gov.pt/bawsdev/boletinsalojamento.asmx',
+    },
+    timeoutMs: (e.GUESTSCREEN_AUTHORITY_TIMEOUT_SECONDS === undefined ? 20 : Number(e.GUESTSCREEN_AUTHORITY_TIMEOUT_SECONDS)) * 1000,
   };
   for (const [name, u] of [
     ['GUESTSCREEN_SES_URL', authorities.ses.production],
     ['GUESTSCREEN_SES_TEST_URL', authorities.ses.test],
     ['GUESTSCREEN_ALLOGGIATI_URL', authorities.alloggiati],
+    ['GUESTSCREEN_SIBA_URL', authorities.siba.production],
+    ['GUESTSCREEN_SIBA_TEST_URL', authorities.siba.test],
   ] as const) {
     const problem = outboundUrlProblem(u);
     if (problem) problems.push(`${name}: '${withoutCredentials(u)}' ${problem}`);

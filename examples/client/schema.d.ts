@@ -1409,22 +1409,22 @@ export interface components {
                 guest: number;
                 /** @description null once the guest was erased: the proof of filing is kept */
                 guest_name: string | null;
-                system: "ses" | "alloggiati";
+                system: "ses" | "alloggiati" | "siba";
                 system_name: string;
                 /** @description the mode it went in (or, not sent yet, will go in): test, the authority’s test service, which files nothing; production, for real */
                 mode: "test" | "production";
                 /** @description the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production */
                 tested: boolean;
-                /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error */
-                state: "missing" | "ready" | "sent" | "accepted" | "rejected";
-                /** @description not accepted, and past its deadline (24 hours from arrival) */
+                /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error; not_required: the authority does not take this guest (SIBA: a Portuguese citizen), nothing is sent */
+                state: "missing" | "ready" | "sent" | "accepted" | "rejected" | "not_required";
+                /** @description not accepted, and past its deadline (24 hours from arrival; SIBA: 3 working days) */
                 late: boolean;
                 /** @description the portal’s field names the guest still has to give, or check_in_date/check_out_date the booking lacks */
                 missing: string[];
                 due_at: string;
                 sent_at: string | null;
                 answered_at: string | null;
-                /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest */
+                /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest; SIBA gives none (proof.sent and proof.answer are the proof) */
                 receipt: string | null;
                 error: {
                     /** @description the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost */
@@ -1436,7 +1436,7 @@ export interface components {
                 } | null;
                 /** @description the host’s proof of each send: on a booking’s reports, not in webhooks */
                 proof?: {
-                    /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased */
+                    /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; SIBA, the file (MovimentoBAL); null before any send, or once the guest was erased */
                     sent: string | null;
                     /** @description what the authority answered for the guest (JSON, in its own field names) */
                     answer: string | null;
@@ -2272,8 +2272,8 @@ export interface components {
             send_hours_before?: number;
         };
         AuthorityEstablishment: {
-            /** @description ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web */
-            system: "ses" | "alloggiati";
+            /** @description ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web; siba: Portugal's SIBA */
+            system: "ses" | "alloggiati" | "siba";
             system_name: string;
             /** @description test: the authority’s test service or check, nothing filed; production: reports for real */
             mode: "test" | "production";
@@ -2285,6 +2285,28 @@ export interface components {
             establishment_code: string | null;
             /** @description Alloggiati Web, short-let accounts: IdAppartamento */
             apartment_id: string | null;
+            /** @description SIBA: the host’s NIPC (UnidadeHoteleira) */
+            nipc: string | null;
+            /** @description SIBA: the establishment’s number (Estabelecimento), 00 the first */
+            establishment_number: string | null;
+            unit: {
+                /** @description Nome (at most 40) */
+                name: string;
+                /** @description Abreviatura (at most 15; default the name’s start) */
+                abbreviation: string;
+                /** @description Morada (at most 40) */
+                address: string;
+                /** @description Localidade (at most 30) */
+                town: string;
+                /** @description Codigo_Postal and Zona_Postal: 4 + 3 digits, 1000-001 */
+                postcode: string;
+                /** @description Telefone (at most 10 digits) */
+                phone: string;
+                /** @description Nome_Contacto (at most 40) */
+                contact_name: string;
+                /** @description Email_Contacto */
+                contact_email: string | null;
+            } | null;
             /** @description SES: certificates to trust besides the system’s are set */
             ca_bundle_set: boolean;
             /** @description when the credentials were last given; they are never answered back */
@@ -2301,7 +2323,7 @@ export interface components {
             updated_at: string;
         };
         AuthorityEstablishmentInput: {
-            system: "ses" | "alloggiati";
+            system: "ses" | "alloggiati" | "siba";
             /** @description default: as before, or test for a new establishment */
             mode?: "test" | "production";
             /** @description SES: codigoArrendador (required) */
@@ -2318,6 +2340,31 @@ export interface components {
             password?: string;
             /** @description Alloggiati Web: the WSKEY made in its portal (write-only) */
             ws_key?: string;
+            /** @description SIBA: the host’s NIPC, 9 digits (required) */
+            nipc?: string;
+            /** @description SIBA: the establishment’s number, 00 the first (required) */
+            establishment_number?: string;
+            /** @description SIBA: the establishment’s details (required: all but abbreviation and contact_email); fields left out keep what was set */
+            unit?: {
+                /** @description Nome (at most 40) */
+                name?: string;
+                /** @description Abreviatura (at most 15; default the name’s start) */
+                abbreviation?: string;
+                /** @description Morada (at most 40) */
+                address?: string;
+                /** @description Localidade (at most 30) */
+                town?: string;
+                /** @description Codigo_Postal and Zona_Postal: 4 + 3 digits, 1000-001 */
+                postcode?: string;
+                /** @description Telefone (at most 10 digits) */
+                phone?: string;
+                /** @description Nome_Contacto (at most 40) */
+                contact_name?: string;
+                /** @description Email_Contacto (optional) */
+                contact_email?: string | null;
+            };
+            /** @description SIBA: the access key (chave de acesso) its portal gives for web-service sending (write-only) */
+            access_key?: string;
         };
         AuthorityReport: {
             id: string;
@@ -2325,22 +2372,22 @@ export interface components {
             guest: number;
             /** @description null once the guest was erased: the proof of filing is kept */
             guest_name: string | null;
-            system: "ses" | "alloggiati";
+            system: "ses" | "alloggiati" | "siba";
             system_name: string;
             /** @description the mode it went in (or, not sent yet, will go in): test, the authority’s test service, which files nothing; production, for real */
             mode: "test" | "production";
             /** @description the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production */
             tested: boolean;
-            /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error */
-            state: "missing" | "ready" | "sent" | "accepted" | "rejected";
-            /** @description not accepted, and past its deadline (24 hours from arrival) */
+            /** @description missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error; not_required: the authority does not take this guest (SIBA: a Portuguese citizen), nothing is sent */
+            state: "missing" | "ready" | "sent" | "accepted" | "rejected" | "not_required";
+            /** @description not accepted, and past its deadline (24 hours from arrival; SIBA: 3 working days) */
             late: boolean;
             /** @description the portal’s field names the guest still has to give, or check_in_date/check_out_date the booking lacks */
             missing: string[];
             due_at: string;
             sent_at: string | null;
             answered_at: string | null;
-            /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest */
+            /** @description the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest; SIBA gives none (proof.sent and proof.answer are the proof) */
             receipt: string | null;
             error: {
                 /** @description the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost */
@@ -2352,7 +2399,7 @@ export interface components {
             } | null;
             /** @description the host’s proof of each send: on a booking’s reports, not in webhooks */
             proof?: {
-                /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased */
+                /** @description what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; SIBA, the file (MovimentoBAL); null before any send, or once the guest was erased */
                 sent: string | null;
                 /** @description what the authority answered for the guest (JSON, in its own field names) */
                 answer: string | null;

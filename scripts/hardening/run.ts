@@ -45,6 +45,8 @@ const t = await createTestApp({
   GUESTSCREEN_SES_URL: 'http://127.0.0.1:9/ses',
   GUESTSCREEN_SES_TEST_URL: 'http://127.0.0.1:9/ses',
   GUESTSCREEN_ALLOGGIATI_URL: 'http://127.0.0.1:9/alloggiati',
+  GUESTSCREEN_SIBA_URL: 'http://127.0.0.1:9/siba',
+  GUESTSCREEN_SIBA_TEST_URL: 'http://127.0.0.1:9/siba',
 });
 try {
   const world = await buildWorld(t);

@@ -34,6 +34,7 @@ import * as m0030 from './migrations/0030-authority.js';
 import * as m0031 from './migrations/0031-authority-reports.js';
 import * as m0032 from './migrations/0032-authority-claims.js';
 import * as m0033 from './migrations/0033-declines-handled.js';
+import * as m0034 from './migrations/0034-authority-file-numbers.js';
 
 type Step = { up(db: Kysely<unknown>, d: DialectHelpers): Promise<void> };
 
@@ -73,6 +74,7 @@ const STEPS: Record<string, Step> = {
   '0031-authority-reports': m0031,
   '0032-authority-claims': m0032,
   '0033-declines-handled': m0033,
+  '0034-authority-file-numbers': m0034,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -645,6 +645,14 @@ export interface AuthorityReceiptsTable {
   fetched_at: string;
 }
 
+/** The last file number sent to an authority's establishment (SIBA's `Numero_Ficheiro`). */
+export interface AuthorityFileNumbersTable {
+  system: string;
+  unit: string;
+  establishment: string;
+  last_number: number;
+}
+
 export interface AuthorityEstablishmentsTable {
   id: string;
   account_id: string;
@@ -709,6 +717,7 @@ export interface Database {
   authority_establishments: AuthorityEstablishmentsTable;
   authority_reports: AuthorityReportsTable;
   authority_receipts: AuthorityReceiptsTable;
+  authority_file_numbers: AuthorityFileNumbersTable;
 }
 
 /** A reservation as stored (SQLite's `seq` and PostgreSQL's `search_text` are the storage's own): the reservations module writes it, screening reads it. */

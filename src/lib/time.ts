@@ -48,6 +48,16 @@ export function dayIn(at: string, timeZone: string | null | undefined): string {
   }
 }
 
+/** A moment as a time zone's wall clock reads it, `YYYY-MM-DDTHH:MM:SS` (UTC's when the zone is unknown). */
+export function localTimeIn(at: Date, timeZone: string): string {
+  const t = at.getTime();
+  try {
+    return iso(new Date(t + zoneOffsetMs(t, timeZone))).slice(0, 19);
+  } catch {
+    return iso(at).slice(0, 19);
+  }
+}
+
 /** Whole years from a birth date to a day, both YYYY-MM-DD: an age on that day. */
 export function ageOn(birth: string, day: string): number {
   const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];

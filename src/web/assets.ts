@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyPluginAsync } from 'fastify';
 import { packageFile } from '../lib/packages.js';
-import { CONSOLE_SCRIPT, FAVICON, HTMX, SELFIE_SCRIPT, STYLESHEET } from './layout.js';
+import { CONSOLE_SCRIPT, FAVICON, HTMX, POLICE_SCRIPT, SELFIE_SCRIPT, STYLESHEET } from './layout.js';
 
 const require = createRequire(import.meta.url);
 
@@ -17,6 +17,7 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
     { url: HTMX, file: require.resolve('htmx.org/dist/htmx.min.js'), type: 'text/javascript; charset=utf-8' },
     { url: CONSOLE_SCRIPT, file: packageFile('public/console.js'), type: 'text/javascript; charset=utf-8' },
     { url: SELFIE_SCRIPT, file: packageFile('public/selfie.js'), type: 'text/javascript; charset=utf-8' },
+    { url: POLICE_SCRIPT, file: packageFile('public/police.js'), type: 'text/javascript; charset=utf-8' },
     // The icon a browser shows on the tab: where a page names none, browsers ask for /favicon.ico.
     { url: FAVICON, file: packageFile('public/favicon.svg'), type: 'image/svg+xml' },
     { url: '/favicon.ico', file: packageFile('public/favicon.ico'), type: 'image/x-icon' },

@@ -11,6 +11,8 @@ export const HTMX = '/assets/htmx.min.js';
 export const CONSOLE_SCRIPT = '/assets/console.js';
 /** The guest portal's camera for the selfie (public/selfie.js). */
 export const SELFIE_SCRIPT = '/assets/selfie.js';
+/** The guest portal's police step: fields not asked of a guest of one nationality hidden (public/police.js). */
+export const POLICE_SCRIPT = '/assets/police.js';
 
 interface DocumentProps {
   title: string;

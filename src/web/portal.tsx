@@ -10,7 +10,7 @@ import type { Translator } from '../i18n/index.js';
 import { AppError, badRequest, GuestError } from '../lib/errors.js';
 import { dayIn } from '../lib/time.js';
 import { findTextProblem } from '../http/input-rules.js';
-import { MAX_FILE_BYTES, SCREEN_DEFS, SCREENS, type Answer, type Field, type Screen, type Upload } from '../modules/guests/index.js';
+import { fieldName, MAX_FILE_BYTES, SCREEN_DEFS, SCREENS, type Answer, type Field, type Screen, type Upload } from '../modules/guests/index.js';
 import {
   documentPhotoRefusal,
   documentPhotos,
@@ -40,7 +40,7 @@ import type { DocumentProblem } from '../modules/screening/checks/identification
 import type { ReservationRow } from '../modules/bookings/index.js';
 import { openIdentification } from '../modules/screening/identity.js';
 import { guestTranslator, guestWords, rememberLanguage, Switcher } from './guest.js';
-import { CardPage, pageErrorHandler, Problems, SELFIE_SCRIPT, sendPage } from './layout.js';
+import { CardPage, pageErrorHandler, POLICE_SCRIPT, Problems, SELFIE_SCRIPT, sendPage } from './layout.js';
 
 const Params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
 const StepParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), screen: Type.String({ maxLength: 40 }) });
@@ -93,9 +93,10 @@ function authorityDefaults(deps: Deps, p: Portal, read: Record<string, string> |
     second_last_name: pick('second_last_name') ?? second,
     birth_date: pick('birth_date'),
     nationality,
-    document_type: p.authority?.system === 'ses' ? sesType : type === 'residence_permit' ? undefined : type,
+    document_type: p.authority?.system === 'ses' ? sesType : p.authority?.system === 'siba' ? sibaType(type) : type === 'residence_permit' ? undefined : type,
     document_number: pick('document_number'),
-    document_country: p.authority?.system === 'alloggiati' ? nationality : undefined,
+    // A passport or identity card is, as a first guess the guest can correct, their own country's.
+    document_country: p.authority?.system === 'alloggiati' || p.authority?.system === 'siba' ? nationality : undefined,
     sex: id.sex,
     email: given(about, 'email') ?? r.guest_email ?? undefined,
     phone: given(about, 'phone') ?? r.guest_phone ?? undefined,
@@ -103,6 +104,9 @@ function authorityDefaults(deps: Deps, p: Portal, read: Record<string, string> |
   };
   return Object.fromEntries(Object.entries(out).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
 }
+
+/** SIBA's document types: a passport, an identity card, or another document (a residence permit among them). */
+const sibaType = (type: string | undefined) => (type === 'passport' || type === 'id_card' ? type : type ? 'other' : undefined);
 
 /** Nations whose people carry two surnames, the father's then the mother's (Spain and Spanish-speaking America); unknown, a guess. */
 const TWO_SURNAMES = new Set(['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'VE', 'EC', 'GT', 'CU', 'BO', 'DO', 'HN', 'PY', 'SV', 'NI', 'CR', 'PA', 'UY', 'PR', 'GQ']);
@@ -253,7 +257,7 @@ function FieldInput({ t, f, values, saved, error }: { t: Translator; f: Field; v
     <>
       <label for={id}>
         {text}
-        {f.required ? null : <small> {t.t('portal.optional')}</small>}
+        {f.required || f.neededIfAsked ? null : <small> {t.t('portal.optional')}</small>}
       </label>
       <FieldError t={t} id={id} error={error} />
     </>
@@ -419,7 +423,7 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
   const warnings = values ? [] : documentWarnings(p, screen, saved, today(deps));
   const title = t.t(def.title);
   return (
-    <GuestPage v={v} title={title} pageScript={screen === 'Selfie' && !v.preview ? SELFIE_SCRIPT : undefined}>
+    <GuestPage v={v} title={title} pageScript={v.preview ? undefined : screen === 'Selfie' ? SELFIE_SCRIPT : fields.some((f) => f.unlessNationality) ? POLICE_SCRIPT : undefined}>
       <StayLine t={t} r={r} />
       <p class="steps">{t.t('portal.step', { n, total: p.steps.length })}</p>
       <h1>{title}</h1>
@@ -438,7 +442,19 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
           <>
             {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
             {/* Under its guest's heading, a field goes by its own name ("Nombre", not "Huésped 2: nombre"). */}
-            <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
+            {f.unlessNationality ? (
+              // Not asked of a guest of that nationality: public/police.js hides it once the guest's nationality reads so.
+              <div
+                class="field"
+                data-unless-field={`f_${fieldName(guestOf(f.name), 'nationality')}`}
+                data-unless-code={f.unlessNationality}
+                data-unless-name={t.countryName(f.unlessNationality) ?? f.unlessNationality}
+              >
+                <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
+              </div>
+            ) : (
+              <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
+            )}
           </>
         ))}
         {fields.some((f) => f.kind === 'country') ? (

@@ -5,7 +5,7 @@ import type { JobPayload } from '../../jobs/kinds.js';
 import { screeningKey } from '../../jobs/kinds.js';
 import { enqueueAll, isWaiting } from '../../jobs/repo.js';
 import { dateInWords, momentInWords } from '../../lib/host-messages.js';
-import { markAlerted, reportsToAlert, ALERT_HOURS_BEFORE, isFiled, portalOpened, reportsView, stayZone, type ReportView, missingInWords } from '../authority/index.js';
+import { markAlerted, reportsToAlert, ALERT_HOURS_BEFORE, isSettled, portalOpened, reportsView, stayZone, type ReportView, missingInWords } from '../authority/index.js';
 import { translator } from '../../i18n/index.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -145,7 +145,7 @@ const weight = (s: Strength | 'rule') => (s === 'rule' ? rank('strong') : rank(s
  * portal is still unfinished, a police report is still not accepted.
  */
 function stillNeeded(r: ReservationRow, reason: string, today: string, reports: ReportView[] = []): boolean {
-  if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => !isFiled(x));
+  if (reason === 'report') return r.status !== 'CANCELED' && reports.some((x) => !isSettled(x));
   if (r.supervised || r.status === 'CANCELED') return false;
   if (reason === 'portal') return !r.guestportal_completed && (r.check_in_date ?? '') >= today;
   return r.risk_color === reason;
@@ -174,7 +174,7 @@ function describe(deps: Deps, r: ReservationRow, reason: string, reports: Report
   const stay = r.check_in_date ? `${dateInWords(r.check_in_date)}${r.check_out_date ? ` to ${dateInWords(r.check_out_date)}` : ''}` : 'no dates yet';
   const where = r.listing_nickname ? ` at ${r.listing_nickname}` : '';
   if (reason === 'report') {
-    const open = reports.filter((x) => !isFiled(x));
+    const open = reports.filter((x) => !isSettled(x));
     const due = open.map((x) => x.due_at).sort()[0];
     const late = open.some((x) => x.late);
     return {

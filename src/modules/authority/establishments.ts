@@ -3,8 +3,9 @@
  * with which system, identifiers and credentials. Credentials are sealed like webhook secrets,
  * never answered back (only that they are set, and since when), and checked on saving by the
  * authority's own test call: SES.HOSPEDAJES's `catalogo`, Alloggiati Web's token and
- * `Authentication_Test`. An establishment starts in test mode (SES's pre-production service,
- * Alloggiati's `Test`, which files nothing) and reports for real only once switched to production.
+ * `Authentication_Test`, SIBA's delivery of a file without bulletins. An establishment starts in
+ * test mode (SES's pre-production service, Alloggiati's `Test`, which files nothing, SIBA's
+ * development service) and reports for real only once switched to production.
  */
 import { withTx } from '../../db/connection.js';
 import type { System } from '../guests/index.js';
@@ -13,16 +14,18 @@ import { enqueue } from '../../jobs/repo.js';
 import { saveListingInfo } from '../bookings/index.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { iso } from '../../lib/time.js';
+import { iso, localTimeIn } from '../../lib/time.js';
 import { VERSION } from '../../version.js';
 import { alloggiatiTablesAsOf } from './tables.js';
 import { AlloggiatiRefusal, checkCredentials, type AlloggiatiConnection } from './alloggiati.js';
 import { fetchAlloggiatiTables, type TablesImported } from './import.js';
 import * as repo from './repo.js';
 import { catalogue, SesRefusal, type SesConnection } from './ses.js';
+import { deliverBulletins, SibaRefusal, type SibaConnection } from './siba.js';
+import { movimentoBal, UNIT_BOUNDS, type SibaUnit } from './siba-files.js';
 import { AuthorityUnreachable } from './soap.js';
 
-export const SYSTEM_NAMES: Record<System, string> = { ses: 'SES.HOSPEDAJES', alloggiati: 'Alloggiati Web' };
+export const SYSTEM_NAMES: Record<System, string> = { ses: 'SES.HOSPEDAJES', alloggiati: 'Alloggiati Web', siba: 'SIBA' };
 export type Mode = 'test' | 'production';
 
 /** What a host sets: the system, its identifiers, and its credentials (left out: the ones set before stay). */
@@ -36,6 +39,24 @@ export interface EstablishmentInput {
   username?: string | undefined;
   password?: string | undefined;
   ws_key?: string | undefined;
+  /** SIBA: the host's NIPC, the establishment's number, its details for every file, and the access key. */
+  nipc?: string | undefined;
+  establishment_number?: string | undefined;
+  unit?: Partial<SibaUnitInput> | undefined;
+  access_key?: string | undefined;
+}
+
+/** The establishment's own details SIBA takes in every file's `Unidade_Hoteleira` block. */
+export interface SibaUnitInput {
+  name: string;
+  abbreviation: string;
+  address: string;
+  town: string;
+  /** Portugal's postcode, 4 + 3 digits (1000-001). */
+  postcode: string;
+  phone: string;
+  contact_name: string;
+  contact_email: string | null;
 }
 
 interface Settings {
@@ -43,15 +64,17 @@ interface Settings {
   establishment_code?: string;
   ca_bundle?: string;
   apartment_id?: string;
+  nipc?: string;
+  establishment_number?: string;
+  unit?: SibaUnitInput;
 }
 interface Credentials {
-  username: string;
-  password: string;
+  username?: string;
+  password?: string;
   ws_key?: string;
+  access_key?: string;
 }
 
-/** How long the authority's test call may take when credentials are saved. */
-const CHECK_TIMEOUT_MS = 20_000;
 const sealedFor = (accountId: string, listingId: string) => `authority_credentials:${accountId}:${listingId}`;
 
 /** What the API and the console show of an establishment: never its credentials. */
@@ -65,6 +88,9 @@ export function establishmentView(row: repo.EstablishmentRow) {
     landlord_code: settings.landlord_code ?? null,
     establishment_code: settings.establishment_code ?? null,
     apartment_id: settings.apartment_id ?? null,
+    nipc: settings.nipc ?? null,
+    establishment_number: settings.establishment_number ?? null,
+    unit: settings.unit ?? null,
     ca_bundle_set: Boolean(settings.ca_bundle),
     credentials_set_at: row.credentials_set_at,
     checked_at: row.checked_at,
@@ -94,11 +120,81 @@ function settingsOf(input: EstablishmentInput, before: Settings): Settings {
       ...(ca ? { ca_bundle: ca } : {}),
     };
   }
+  if (input.system === 'siba') return sibaSettings(input, before);
   const apartment = input.apartment_id === undefined ? before.apartment_id : (input.apartment_id ?? undefined);
   return apartment ? { apartment_id: apartment } : {};
 }
 
+/** The unit's fields as bal.xsd bounds them: each field's name on the API, its element, whether required. */
+const UNIT_FIELDS = [
+  ['name', 'Nome', true],
+  ['abbreviation', 'Abreviatura', false],
+  ['address', 'Morada', true],
+  ['town', 'Localidade', true],
+  ['phone', 'Telefone', true],
+  ['contact_name', 'Nome_Contacto', true],
+  ['contact_email', 'Email_Contacto', false],
+] as const;
+
+/** A SIBA establishment's settings, each checked against bal.xsd's bounds (what is not given now is kept from before). */
+function sibaSettings(input: EstablishmentInput, before: Settings): Settings {
+  const nipc = needed('nipc', input.nipc ?? before.nipc, 'siba');
+  if (!/^\d{9}$/.test(nipc)) throw badRequest('body.nipc: the NIPC (número de identificação de pessoa coletiva, or the host’s NIF) is 9 digits');
+  const number = needed('establishment_number', input.establishment_number ?? before.establishment_number, 'siba');
+  if (!/^\d{1,2}$/.test(number)) throw badRequest('body.establishment_number: the establishment’s number in SIBA, 00 for the first, is at most 2 digits');
+  const given = { ...before.unit, ...input.unit } as Record<string, string | null | undefined>;
+  const unit: Record<string, string | null> = {};
+  for (const [name, element, required] of UNIT_FIELDS) {
+    const value = typeof given[name] === 'string' ? given[name].trim() : '';
+    if (required && !value) throw badRequest(`body.unit.${name}: required for SIBA`);
+    if (value.length > UNIT_BOUNDS[element]) throw badRequest(`body.unit.${name}: at most ${UNIT_BOUNDS[element]} characters (SIBA's ${element})`);
+    unit[name] = value || null;
+  }
+  if (unit.contact_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(unit.contact_email)) throw badRequest('body.unit.contact_email: must be an e-mail address');
+  if (unit.phone && !/^\+?\d{6,10}$/.test(unit.phone.replaceAll(' ', ''))) throw badRequest('body.unit.phone: a phone number of at most 10 digits (SIBA’s Telefone)');
+  const postcode = typeof given.postcode === 'string' ? given.postcode.trim() : '';
+  if (!/^\d{4}-\d{3}$/.test(postcode)) throw badRequest('body.unit.postcode: a Portuguese postcode, 4 and 3 digits (1000-001)');
+  return {
+    nipc,
+    establishment_number: number.padStart(2, '0'),
+    unit: {
+      name: unit.name!,
+      // The abbreviation is required by the XSD: the name's start when none is given.
+      abbreviation: unit.abbreviation ?? unit.name!.slice(0, UNIT_BOUNDS.Abreviatura).trim(),
+      address: unit.address!,
+      town: unit.town!,
+      postcode,
+      phone: unit.phone!.replaceAll(' ', ''),
+      contact_name: unit.contact_name!,
+      contact_email: unit.contact_email ?? null,
+    },
+  };
+}
+
+/** The establishment as every SIBA file's `Unidade_Hoteleira` gives it. */
+export function sibaUnit(settings: Settings): SibaUnit {
+  const u = settings.unit!;
+  return {
+    Codigo_Unidade_Hoteleira: settings.nipc ?? '',
+    Estabelecimento: settings.establishment_number ?? '00',
+    Nome: u.name,
+    Abreviatura: u.abbreviation,
+    Morada: u.address,
+    Localidade: u.town,
+    Codigo_Postal: u.postcode.slice(0, 4),
+    Zona_Postal: u.postcode.slice(5),
+    Telefone: u.phone,
+    Fax: '',
+    Nome_Contacto: u.contact_name,
+    Email_Contacto: u.contact_email ?? undefined,
+  };
+}
+
 function credentialsOf(input: EstablishmentInput, before: Credentials | undefined): { credentials: Credentials; changed: boolean } {
+  if (input.system === 'siba') {
+    const given = input.access_key !== undefined;
+    return { credentials: { access_key: needed('access_key', input.access_key ?? before?.access_key, 'siba') }, changed: given };
+  }
   const given = input.username !== undefined || input.password !== undefined || input.ws_key !== undefined;
   const base = given ? undefined : before;
   const credentials: Credentials = {
@@ -113,12 +209,12 @@ function credentialsOf(input: EstablishmentInput, before: Credentials | undefine
 export function sesConnection(deps: Deps, settings: Settings, credentials: Credentials, mode: Mode): SesConnection {
   return {
     endpoint: deps.config.authorities.ses[mode],
-    user: credentials.username,
-    password: credentials.password,
+    user: credentials.username ?? '',
+    password: credentials.password ?? '',
     codigoArrendador: settings.landlord_code ?? '',
     aplicacion: `guestscreen ${VERSION}`,
     ca: settings.ca_bundle,
-    timeoutMs: CHECK_TIMEOUT_MS,
+    timeoutMs: deps.config.authorities.timeoutMs,
     // The endpoint is the operator's setting, not a host's: a test rig may be on a private network.
     allowPrivate: true,
   };
@@ -128,13 +224,37 @@ export function sesConnection(deps: Deps, settings: Settings, credentials: Crede
 export function alloggiatiConnection(deps: Deps, settings: Settings, credentials: Credentials): AlloggiatiConnection {
   return {
     endpoint: deps.config.authorities.alloggiati,
-    user: credentials.username,
-    password: credentials.password,
+    user: credentials.username ?? '',
+    password: credentials.password ?? '',
     wsKey: credentials.ws_key ?? '',
     apartment: settings.apartment_id,
-    timeoutMs: CHECK_TIMEOUT_MS,
+    timeoutMs: deps.config.authorities.timeoutMs,
     allowPrivate: true,
   };
+}
+
+/** The connection to SIBA of an establishment, in its mode (the development service in test mode). */
+export function sibaConnection(deps: Deps, settings: Settings, credentials: Credentials, mode: Mode): SibaConnection {
+  return {
+    endpoint: deps.config.authorities.siba[mode],
+    unit: settings.nipc ?? '',
+    establishment: settings.establishment_number ?? '00',
+    key: credentials.access_key ?? '',
+    timeoutMs: deps.config.authorities.timeoutMs,
+    allowPrivate: true,
+  };
+}
+
+/**
+ * SIBA's check: a file of the establishment's block and no bulletin, delivered with the host's
+ * unit and key to the mode's service. SIBA has no call that files nothing and no test of a key
+ * alone; a file without bulletins reports nobody, and proves the unit, the key and the block
+ * (its refusal names what it refused). It takes a file number, which the counter keeps.
+ */
+async function checkSiba(deps: Deps, settings: Settings, credentials: Credentials, mode: Mode): Promise<void> {
+  const conn = sibaConnection(deps, settings, credentials, mode);
+  const number = await repo.nextFileNumber(deps.db, 'siba', conn.unit, conn.establishment);
+  await deliverBulletins(conn, movimentoBal(sibaUnit(settings), [], { number, at: localTimeIn(deps.clock(), 'Europe/Lisbon') }));
 }
 
 /**
@@ -144,10 +264,16 @@ export function alloggiatiConnection(deps: Deps, settings: Settings, credentials
 async function checkWithAuthority(deps: Deps, system: System, settings: Settings, credentials: Credentials, mode: Mode): Promise<string | null> {
   try {
     if (system === 'ses') await catalogue(sesConnection(deps, settings, credentials, mode), 'TIPO_DOCUMENTO');
+    else if (system === 'siba') await checkSiba(deps, settings, credentials, mode);
     else await checkCredentials(alloggiatiConnection(deps, settings, credentials));
     return null;
   } catch (err) {
     if (err instanceof AuthorityUnreachable) return err.message;
+    if (err instanceof SibaRefusal)
+      throw new AppError(
+        'unprocessable',
+        `SIBA refused ${err.unauthorised ? 'this NIPC, establishment number or access key' : 'this establishment'} (${mode} mode): ${err.errors.map((e) => `${e.code} ${e.description}`.trim()).join('; ')}; nothing was saved`,
+      );
     if (err instanceof SesRefusal || err instanceof AlloggiatiRefusal)
       throw new AppError('unprocessable', `${SYSTEM_NAMES[system]} refused these credentials (${mode} mode): ${err.message}; nothing was saved`);
     throw err;

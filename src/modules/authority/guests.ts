@@ -7,8 +7,9 @@
 import countries from 'i18n-iso-countries';
 import { ageOn } from '../../lib/time.js';
 import type { GuestPhrase, Translator } from '../../i18n/index.js';
-import { askedOf, authorityField, authoritySpecs, fieldName, type Answer, type System } from '../guests/index.js';
+import { askedOf, authorityField, authoritySpecs, fieldName, neededOf, type Answer, type System } from '../guests/index.js';
 import type { SesPerson } from './ses-files.js';
+import { sibaCountry, type SibaBulletin } from './siba-files.js';
 import { alloggiatiTablesAsOf, comuneCode, municipalityCode, stateCode } from './tables.js';
 import type { GuestRow } from './alloggiati-files.js';
 
@@ -40,6 +41,11 @@ export function guestProblems(system: System, answer: Answer, guest: number, arr
     problems.push({ field: fieldName(guest, name), label: spec.label, guest, problem });
   };
   for (const spec of authoritySpecs(system)) if (spec.required && askedOf(spec, guest) && !v(spec.name)) add(spec.name, 'problem.required');
+  if (system === 'siba') {
+    // A Portuguese guest gives the name and nationality only: not reported.
+    for (const spec of authoritySpecs(system)) if (!spec.required && neededOf(spec, v('nationality')) && !v(spec.name)) add(spec.name, 'problem.authority.siba_needed');
+    return problems;
+  }
   if (system === 'alloggiati') {
     const birth = v('birth_date');
     if (v('birth_country') === 'IT' && !v('birth_place')) add('birth_place', 'problem.authority.birth_place');
@@ -170,4 +176,28 @@ export function alloggiatiRows(answer: Answer, guests: number, stay: { arrival: 
     rows.push(row);
   }
   return { rows, unknown };
+}
+
+/** SIBA reports foreign guests only: a Portuguese citizen is not reported (Lei 23/2007, art. 15). */
+export const sibaExempt = (answer: Answer, guest: number) => str(answer, fieldName(guest, 'nationality')) === 'PT';
+
+const SIBA_DOCUMENT_CODES: Record<string, SibaBulletin['Tipo_Documento']> = { passport: 'P', id_card: 'B', other: 'O' };
+
+/** A guest's answers as SIBA's bulletin: the surname as `Apelido`, countries as its ICAO codes, the stay's dates as booked. */
+export function sibaBulletin(answer: Answer, guest: number, stay: { arrival: string; departure: string | null }): SibaBulletin {
+  const v = (name: string) => str(answer, fieldName(guest, name));
+  return {
+    Apelido: v('last_name'),
+    Nome: v('first_name') || undefined,
+    Nacionalidade: sibaCountry(v('nationality')),
+    Data_Nascimento: v('birth_date'),
+    Local_Nascimento: v('birth_place') || undefined,
+    Documento_Identificacao: v('document_number').toUpperCase(),
+    Pais_Emissor_Documento: sibaCountry(v('document_country')),
+    Tipo_Documento: SIBA_DOCUMENT_CODES[v('document_type')] ?? 'O',
+    Data_Entrada: stay.arrival,
+    Data_Saida: stay.departure ?? undefined,
+    Pais_Residencia_Origem: sibaCountry(v('residence_country')),
+    Local_Residencia_Origem: v('city'),
+  };
 }

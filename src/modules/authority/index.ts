@@ -2,4 +2,4 @@
 export { SYSTEM_NAMES } from './establishments.js';
 export { guestProblems, missingInWords } from './guests.js';
 export { establishmentFor, markAlerted, reportsToAlert, type EstablishmentRow } from './repo.js';
-export { ALERT_HOURS_BEFORE, followedBy, isFiled, planReports, portalOpened, reportsView, stayZone, trackReports, type ReportView } from './reports.js';
+export { ALERT_HOURS_BEFORE, followedBy, isFiled, isSettled, planReports, portalOpened, reportsView, stayZone, trackReports, type ReportView } from './reports.js';

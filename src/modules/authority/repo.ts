@@ -113,6 +113,7 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
     .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name', 'reservations.listing_timezone_name'])
     .where('authority_reports.account_id', '=', accountId)
     .where('reservations.status', '!=', 'CANCELED')
+    .where('authority_reports.state', '!=', 'not_required')
     .where((eb) => eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')]));
   if (listingId !== undefined) q = q.where('reservations.listing_id', '=', listingId);
   return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
@@ -166,6 +167,7 @@ export async function reportsToAlert(db: Db, until: string): Promise<{ account_i
   return db
     .selectFrom('authority_reports')
     .select(['account_id', 'reservation_id'])
+    .where('state', '!=', 'not_required')
     .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
     .where('alerted_at', 'is', null)
     .where('due_at', '<=', until)
@@ -179,6 +181,7 @@ export async function markAlerted(db: Db, reservationId: string, at: string): Pr
     .updateTable('authority_reports')
     .set({ alerted_at: at })
     .where('reservation_id', '=', reservationId)
+    .where('state', '!=', 'not_required')
     .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
     .where('alerted_at', 'is', null)
     .execute();
@@ -197,9 +200,40 @@ export function findReceipt(db: Db, accountId: string, establishmentId: string, 
   return db.selectFrom('authority_receipts').selectAll().where('account_id', '=', accountId).where('establishment_id', '=', establishmentId).where('day', '=', day).executeTakeFirst();
 }
 
+/**
+ * The next file number of an authority's establishment, taken: one statement, so two sends at
+ * once get two numbers, and a number once taken is never given again (a send that fails keeps it).
+ */
+export async function nextFileNumber(db: Db, system: string, unit: string, establishment: string): Promise<number> {
+  const row = await db
+    .insertInto('authority_file_numbers')
+    .values({ system, unit, establishment, last_number: 1 })
+    .onConflict((oc) => oc.columns(['system', 'unit', 'establishment']).doUpdateSet({ last_number: sql<number>`authority_file_numbers.last_number + 1` }))
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
+}
+
 /** Reports of a system made before a moment, deleted; how many. */
 export async function deleteReportsBefore(db: Db, system: string, before: string): Promise<number> {
   const r = await db.deleteFrom('authority_reports').where('system', '=', system).where('created_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Reports of a system whose stay ended before a day (YYYY-MM-DD), deleted; how many. */
+export async function deleteReportsDepartedBefore(db: Db, system: string, day: string): Promise<number> {
+  const r = await db
+    .deleteFrom('authority_reports')
+    .where('system', '=', system)
+    .where(
+      'reservation_id',
+      'in',
+      db
+        .selectFrom('reservations')
+        .select('reservations.id')
+        .where((eb) => eb(eb.fn.coalesce('reservations.check_out_date', 'reservations.check_in_date'), '<', day)),
+    )
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

@@ -11,24 +11,28 @@ import { withTx, type Db, type Tx } from '../../db/connection.js';
 import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { dayIn, iso, startOfDayIn } from '../../lib/time.js';
+import { DAY_MS, dayIn, iso, localTimeIn, startOfDayIn } from '../../lib/time.js';
+import { addWorkingDays } from '../../lib/working-days.js';
 import { enqueue } from '../../jobs/repo.js';
 import type { JobContext } from '../../jobs/worker.js';
 import { emitWebhook } from '../events/index.js';
 import { answerText, findPortal, guestCount, openAnswers, type Answer, type Answers, type System } from '../guests/index.js';
 import * as bookings from '../bookings/index.js';
 import type { ReservationRow } from '../bookings/index.js';
-import { alloggiatiConnection, openEstablishment, sesConnection, SYSTEM_NAMES } from './establishments.js';
+import { alloggiatiConnection, openEstablishment, sesConnection, sibaConnection, sibaUnit, SYSTEM_NAMES } from './establishments.js';
 import { AlloggiatiRefusal, generateToken, receipt, submitRows } from './alloggiati.js';
 import { orderedRows, type Outcome } from './alloggiati-files.js';
 import { alloggiatiTablesAsOf } from './tables.js';
-import { alloggiatiRows, guestGiven, guestName, guestProblems, sesPerson } from './guests.js';
+import { alloggiatiRows, guestGiven, guestName, guestProblems, sesPerson, sibaBulletin, sibaExempt } from './guests.js';
 import * as repo from './repo.js';
 import { cancelCommunications, queryLots, sendPart, SesRefusal } from './ses.js';
 import type { SesStay } from './ses-files.js';
+import { deliverBulletins, SibaRefusal } from './siba.js';
+import { movimentoBal } from './siba-files.js';
 import { AuthorityUnreachable } from './soap.js';
 
-export type ReportState = 'missing' | 'ready' | 'sending' | 'sent' | 'accepted' | 'rejected';
+/** `not_required`: a guest the system does not take (a Portuguese citizen, for SIBA): nothing to send, nothing due. */
+export type ReportState = 'missing' | 'ready' | 'sending' | 'sent' | 'accepted' | 'rejected' | 'not_required';
 
 /** The error code of a send never answered: it may be filed, so only the host sends it again. */
 const UNCONFIRMED = 'unconfirmed';
@@ -37,6 +41,8 @@ const NO_TABLES = 'no_tables';
 const TOO_LATE = 'too_late';
 const CHANGED = 'changed_after_filing';
 const HELD_BACK = 'held_back';
+/** SIBA: the connection dropped before its answer; the same file, its number unchanged, goes again (SIBA takes a number once). */
+const RESEND = 'resend_same_file';
 /** Seconds to the next look at a lot SES has not processed yet, after `polls` looks. */
 const pollDelay = (polls: number) => Math.min(600, 15 * 2 ** polls);
 /** The host is alerted this long before a report not accepted falls due. */
@@ -49,6 +55,8 @@ const CLAIM_MS = 120_000;
 
 /** Filed for real: accepted by the authority's production service. A test answer is never a filing. */
 export const isFiled = (row: Pick<repo.ReportRow, 'state' | 'mode'>) => row.state === 'accepted' && row.mode === 'production';
+/** Nothing more is owed for a guest: filed for real, or not one the system takes. */
+export const isSettled = (row: Pick<repo.ReportRow, 'state' | 'mode'>) => isFiled(row) || row.state === 'not_required';
 
 /** A report as the API and the console show it. */
 export function reportView(row: repo.ReportRow, now: Date) {
@@ -64,7 +72,7 @@ export function reportView(row: repo.ReportRow, now: Date) {
     // What the authority's test service answered: a refusal of ours before any call is not a test.
     tested: mode === 'test' && (state === 'accepted' || state === 'sent' || state === 'sending' || (state === 'rejected' && !LOCAL_CODES.has(row.error_code ?? ''))),
     state: state === 'sending' ? ('sent' as const) : state,
-    late: !isFiled(row) && Date.parse(row.due_at) < now.getTime(),
+    late: !isSettled(row) && Date.parse(row.due_at) < now.getTime(),
     missing: JSON.parse(row.missing) as string[],
     due_at: row.due_at,
     sent_at: row.sent_at,
@@ -94,8 +102,20 @@ const ALLOGGIATI_FIXES: Record<string, string> = {
   [HELD_BACK]: 'Not sent: another guest of the stay was refused. Fix that guest’s details, then send again.',
 };
 
+/** What the host does about SIBA's answers and ours. */
+const SIBA_FIXES: Record<string, string> = {
+  [UNCONFIRMED]: 'SIBA did not answer this send, and gives no receipt: look for these guests’ bulletins in the SIBA portal. If they are there, nothing more is needed; if not, send again.',
+  [HELD_BACK]: 'Not sent: SIBA refused another guest of this file. Fix that guest’s details, then send again.',
+  [RESEND]: 'The connection to SIBA dropped before its answer: the same file goes again on its own, with its number unchanged, so SIBA cannot take it twice.',
+  '60': 'SIBA did not recognise the NIPC, the establishment number or the access key: check them in the police settings of the listing (the key is in the SIBA portal, under the web-service sending mode), then send again.',
+};
+
 /** What to do about a report's error, in words. */
 export function fixFor(code: string | null, system: System = 'ses'): string {
+  if (system === 'siba') {
+    if (code && SIBA_FIXES[code]) return SIBA_FIXES[code];
+    return 'SIBA refused this guest’s bulletin (its words above): correct the guest’s details with them, then send again.';
+  }
   if (system === 'alloggiati') {
     if (code && ALLOGGIATI_FIXES[code]) return ALLOGGIATI_FIXES[code];
     return 'Alloggiati Web refused this guest’s row (its words above): correct the guest’s details with them, then send again.';
@@ -109,16 +129,19 @@ export type ReportView = ReturnType<typeof reportView>;
 
 /**
  * When a stay's reports fall due: 24 hours from arrival (the time the guest gave, else the start
- * of the arrival day) in the listing's time zone; undefined without an arrival date.
+ * of the arrival day) in the listing's time zone; for SIBA, the end of the third working day after
+ * the arrival day in Portugal (weekends and national holidays not counted). Undefined without an
+ * arrival date.
  */
 export function dueAt(r: Pick<ReservationRow, 'check_in_date' | 'listing_timezone_name'>, system: string, arrivalTime?: string): Date | undefined {
   if (!r.check_in_date) return undefined;
+  if (system === 'siba') return new Date(startOfDayIn(addWorkingDays(r.check_in_date, 3, 'PT'), stayZone(r, system)).getTime() + DAY_MS);
   const [h, m] = (arrivalTime ?? '00:00').split(':').map(Number) as [number, number];
   return new Date(startOfDayIn(r.check_in_date, stayZone(r, system)).getTime() + ((h + 24) * 60 + m) * 60_000);
 }
 
 /** Where each authority's law counts the hours: the mainland's time, for a booking that does not say its listing's zone. */
-const SYSTEM_ZONES: Record<string, string> = { ses: 'Europe/Madrid', alloggiati: 'Europe/Rome' };
+const SYSTEM_ZONES: Record<string, string> = { ses: 'Europe/Madrid', alloggiati: 'Europe/Rome', siba: 'Europe/Lisbon' };
 
 /** The time zone a stay's police deadlines are counted and shown in: the listing's, else that of the country whose authority it reports to. */
 export const stayZone = (r: Pick<ReservationRow, 'listing_timezone_name'>, system: string): string | null => r.listing_timezone_name ?? SYSTEM_ZONES[system] ?? null;
@@ -179,7 +202,9 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
       // Alloggiati Web takes no correction by web service: a guest filed for real and changed since stays filed, with a note.
       const uncorrectable = system === 'alloggiati' && kept !== undefined && isFiled(kept) && kept.sent_digest !== sent;
       const stays = onItsWay || filed || uncorrectable;
-      const state: ReportState = stays ? (kept.state as ReportState) : missing.length || !given ? 'missing' : 'ready';
+      // A guest SIBA does not take (a Portuguese citizen) has nothing to send: the report says so.
+      const exempt = system === 'siba' && given && sibaExempt(answer, g);
+      const state: ReportState = stays ? (kept.state as ReportState) : exempt ? 'not_required' : missing.length || !given ? 'missing' : 'ready';
       const row: repo.ReportRow = {
         id: before?.id ?? newId('rep'),
         account_id: r.account_id,
@@ -190,7 +215,7 @@ export async function planReports(tx: Tx, deps: Deps, r: ReservationRow, opts: {
         // What was sent keeps the mode it went in; what is still to go, the establishment's.
         mode: stays ? kept.mode : establishment.mode,
         state,
-        missing: JSON.stringify(state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
+        missing: JSON.stringify(state === 'not_required' ? [] : state === 'missing' && !given && !missing.length ? ['first_name'] : missing),
         sent_digest: kept?.sent_digest ?? null,
         lot: kept?.lot ?? null,
         receipt: kept?.receipt ?? null,
@@ -306,6 +331,7 @@ export function whyNothingGoes(rows: repo.ReportRow[], r: ReservationRow, dataDi
     return { code: 'on_its_way', message: `Nothing sent now: a send to ${name} is already on its way; its answer shows here.` };
   if (!rows.some((x) => x.state === 'ready')) {
     if (rows.every(isFiled)) return { code: 'filed', message: `Nothing sent: every guest is filed with ${name} already.` };
+    if (rows.every(isSettled)) return { code: 'filed', message: `Nothing sent: every guest ${name} takes is filed with it already; the others are not reported to it.` };
     const missing = rows.filter((x) => x.state === 'missing');
     if (missing.length) return { code: 'missing', message: `Nothing sent: ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
     return { code: 'changed', message: 'Nothing sent: no report is ready to go (below, what each needs).' };
@@ -313,6 +339,11 @@ export function whyNothingGoes(rows: repo.ReportRow[], r: ReservationRow, dataDi
   const missing = rows.filter((x) => x.state === 'missing');
   if (missing.length)
     return { code: 'missing', message: `Nothing sent: the stay goes whole, and ${missing.map(who).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not given all ${name} needs (below).` };
+  if (rows[0]!.system === 'siba' && sibaNotArrived(r, now))
+    return {
+      code: 'not_arrived',
+      message: `Nothing sent yet: SIBA takes no correction or cancellation, so a stay goes from its arrival day; it goes on its own on ${dateInWords(r.check_in_date ?? '')}.`,
+    };
   const held = rows[0]!.system === 'alloggiati' ? alloggiatiHold(rows, r, dataDir, now) : null;
   if (held === 'not_arrived') return { code: held, message: `Nothing sent yet: Alloggiati Web takes a stay only from its arrival day; it goes on its own on ${dateInWords(r.check_in_date ?? '')}.` };
   if (held) return { code: held, message: `Nothing sent: ${ALLOGGIATI_FIXES[{ changed: CHANGED, too_late: TOO_LATE, no_tables: NO_TABLES }[held]]}` };
@@ -466,6 +497,7 @@ export async function runAuthoritySend(payload: { reservation_id: string }, ctx:
     return;
   }
   if (open.system === 'alloggiati') return sendAlloggiati(deps, r, establishment, open, stay);
+  if (open.system === 'siba') return sendSiba(deps, r, open, stay);
   const conn = sesConnection(deps, open.settings, open.credentials, open.mode);
 
   // A lot SES has taken: asked about, never sent again.
@@ -698,6 +730,77 @@ async function sendAlloggiati(deps: Deps, r: ReservationRow, establishment: repo
   }
 }
 
+/** Whether a stay's arrival day has not come yet in Portugal (or the stay has none). */
+const sibaNotArrived = (r: ReservationRow, now: Date) => !r.check_in_date || r.check_in_date > dayIn(iso(now), stayZone(r, 'siba'));
+
+/**
+ * A stay's foreign guests filed with SIBA: one `MovimentoBAL` of the guests ready (those filed and
+ * unchanged are not sent again; a Portuguese guest never), its number the establishment's next,
+ * delivered on the arrival day. SIBA's `0` is the filing, and the proof is the file, its number
+ * and that answer: it gives no receipt. A changed guest or departure goes again in a new file, as
+ * SIBA takes no correction. A refusal names the bulletin (`Linha`): that guest is refused in
+ * SIBA's words, the others of the file held back. A dropped connection sends the same file again,
+ * its number unchanged, which SIBA cannot take twice; a send not answered (a time-out) waits for
+ * the host to look in SIBA's portal.
+ */
+async function sendSiba(deps: Deps, r: ReservationRow, open: ReturnType<typeof openEstablishment>, stay: repo.ReportRow[]): Promise<void> {
+  if (r.status === 'CANCELED') return;
+  const owed = stay.filter((x) => x.state !== 'not_required');
+  if (!owed.some((x) => x.state === 'ready') || owed.some((x) => x.state === 'missing' || x.state === 'sent')) return;
+  // Not arrived yet: the job queued for the arrival day sends it.
+  if (sibaNotArrived(r, deps.clock())) return;
+  const ready = owed.filter((x) => x.state === 'ready');
+  // A file whose answer a dropped connection lost goes again under its own number.
+  const again = ready.every((x) => x.error_code === RESEND && x.lot && x.lot === ready[0]!.lot) ? Number(ready[0]!.lot) : null;
+  // Claimed before the number is taken and the call made: a second job, or a second "send now", finds it taken and does nothing.
+  const claimed = await claimStay(deps, ready, open.mode, true);
+  if (!claimed) return;
+  const conn = sibaConnection(deps, open.settings, open.credentials, open.mode);
+  const number = again ?? (await repo.nextFileNumber(deps.db, 'siba', conn.unit, conn.establishment));
+  const answers = openAnswers(deps, r, await findPortal(deps.db, r.id));
+  const answer = answers.AuthorityReporting?.answer ?? {};
+  const arrival = r.check_in_date!; // a stay without one is not arrived
+  const file = movimentoBal(
+    sibaUnit(open.settings),
+    claimed.map((row) => sibaBulletin(answer, row.guest_index, { arrival, departure: r.check_out_date })),
+    { number, at: localTimeIn(deps.clock(), 'Europe/Lisbon') },
+  );
+  const sent = (row: repo.ReportRow) => ({
+    claimed_until: null,
+    lot: String(number),
+    sent_digest: reportDigest(deps, 'siba', r, answers, row.guest_index),
+    sent_enc: sealSent(deps, row, file),
+    answered_at: iso(deps.clock()),
+  });
+  try {
+    await deliverBulletins(conn, file);
+    const taken = JSON.stringify({ Numero_Ficheiro: number, EntregaBoletinsAlojamentoResult: '0' });
+    for (const row of claimed) await setReports(deps, [row], { ...sent(row), state: 'accepted', error_code: null, error_message: null, answer: taken });
+  } catch (err) {
+    if (err instanceof SibaRefusal) {
+      const refused = JSON.stringify({ Numero_Ficheiro: number, ErrosBA: err.errors });
+      // The same file refused whole on its second delivery: the first, whose answer was lost, may have been taken.
+      if (again !== null && !err.unauthorised && err.errors.every((e) => e.line === 0)) {
+        await setReports(deps, claimed, { ...sent(claimed[0]!), state: 'sent', error_code: UNCONFIRMED, error_message: err.errors.map((e) => e.description).join('; '), answer: refused });
+        return;
+      }
+      const whole = err.errors.filter((e) => e.line === 0 || e.line > claimed.length);
+      for (const [i, row] of claimed.entries()) {
+        const own = err.errors.filter((e) => e.line === i + 1);
+        const words = own.length ? own : whole;
+        const patch = words.length ? { error_code: words[0]!.code || null, error_message: words.map((e) => e.description).join('; ') || null } : { error_code: HELD_BACK, error_message: null };
+        await setReports(deps, [row], { ...sent(row), ...patch, state: 'rejected', answer: refused });
+      }
+      return;
+    }
+    if (err instanceof AuthorityUnreachable && err.dropped) {
+      await setReports(deps, claimed, { state: 'ready', claimed_until: null, sent_at: null, lot: String(number), error_code: RESEND, error_message: err.message });
+      throw err;
+    }
+    return afterFailure(deps, claimed, err, true);
+  }
+}
+
 /** The day's receipt fetched and kept (the one kept before, listing fewer guests, replaced). */
 async function keepReceipt(deps: Deps, conn: ReturnType<typeof alloggiatiConnection>, token: string, establishment: repo.EstablishmentRow, day: string): Promise<void> {
   await storeReceipt(deps, establishment, day, await receipt(conn, token, day));
@@ -725,17 +828,23 @@ export async function receiptPdf(deps: Deps, accountId: string, reservationId: s
 
 /**
  * How long the law asks a host to keep the proof of each report, in years: Spain's register of
- * guests 3 years (Real Decreto 933/2021), Italy's receipts 5 years [implementations]. Kept that
- * long from the report's making, then deleted (docs/privacy.md).
+ * guests 3 years (Real Decreto 933/2021), Italy's receipts 5 years [implementations], Portugal's
+ * bulletins 1 year from the day after the departure (Lei 23/2007, art. 15). Kept that long from
+ * the report's making (SIBA's, from the stay's departure), then deleted (docs/privacy.md).
  */
-export const RETENTION_YEARS: Record<System, number> = { ses: 3, alloggiati: 5 };
+export const RETENTION_YEARS: Record<System, number> = { ses: 3, alloggiati: 5, siba: 1 };
+/** The systems whose retention runs from the stay's departure rather than the report's making. */
+const FROM_DEPARTURE = new Set<string>(['siba']);
 
 /** The hourly chore: reports and receipts past their legal retention deleted. */
 export async function purgeExpiredReports(deps: Deps): Promise<number> {
   const now = deps.clock();
   const yearsAgo = (years: number) => new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate()));
   let erased = 0;
-  for (const [system, years] of Object.entries(RETENTION_YEARS)) erased += await repo.deleteReportsBefore(deps.db, system, iso(yearsAgo(years)));
+  for (const [system, years] of Object.entries(RETENTION_YEARS))
+    erased += FROM_DEPARTURE.has(system)
+      ? await repo.deleteReportsDepartedBefore(deps.db, system, iso(new Date(yearsAgo(years).getTime() - DAY_MS)).slice(0, 10))
+      : await repo.deleteReportsBefore(deps.db, system, iso(yearsAgo(years)));
   erased += await repo.deleteReceiptsBefore(deps.db, iso(yearsAgo(RETENTION_YEARS.alloggiati)).slice(0, 10));
   if (erased > 0) deps.log?.info({ erased }, 'erased police reports and receipts past their legal retention');
   return erased;

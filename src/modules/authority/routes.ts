@@ -15,7 +15,7 @@ const Establishment = Type.Object(
   {
     system: Type.Union(
       SYSTEMS.map((s) => Type.Literal(s)),
-      { description: "ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web" },
+      { description: "ses: Spain's SES.HOSPEDAJES; alloggiati: Italy's Alloggiati Web; siba: Portugal's SIBA" },
     ),
     system_name: Type.String(),
     mode: Type.Union([Type.Literal('test'), Type.Literal('production')], { description: 'test: the authority’s test service or check, nothing filed; production: reports for real' }),
@@ -23,6 +23,9 @@ const Establishment = Type.Object(
     landlord_code: Nullable(Type.String({ description: 'SES: codigoArrendador' })),
     establishment_code: Nullable(Type.String({ description: 'SES: codigoEstablecimiento' })),
     apartment_id: Nullable(Type.String({ description: 'Alloggiati Web, short-let accounts: IdAppartamento' })),
+    nipc: Nullable(Type.String({ description: 'SIBA: the host’s NIPC (UnidadeHoteleira)' })),
+    establishment_number: Nullable(Type.String({ description: 'SIBA: the establishment’s number (Estabelecimento), 00 the first' })),
+    unit: Nullable(Type.Object(SibaUnitFields(false), { description: 'SIBA: the establishment’s details every file carries (Unidade_Hoteleira)' })),
     ca_bundle_set: Type.Boolean({ description: 'SES: certificates to trust besides the system’s are set' }),
     credentials_set_at: Type.String({ description: 'when the credentials were last given; they are never answered back' }),
     checked_at: Nullable(Type.String({ description: 'when the authority last took the credentials' })),
@@ -38,6 +41,20 @@ const Establishment = Type.Object(
 );
 
 const Short = (max: number, description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: max, description }));
+/** SIBA's `Unidade_Hoteleira`, its bounds bal.xsd's (checked again, with their names, on saving). */
+function SibaUnitFields(input: boolean) {
+  const text = (max: number, description: string) => (input ? Type.Optional(Type.String({ maxLength: max + 20, description })) : Type.String({ description }));
+  return {
+    name: text(40, 'Nome (at most 40)'),
+    abbreviation: text(15, 'Abreviatura (at most 15; default the name’s start)'),
+    address: text(40, 'Morada (at most 40)'),
+    town: text(30, 'Localidade (at most 30)'),
+    postcode: text(8, 'Codigo_Postal and Zona_Postal: 4 + 3 digits, 1000-001'),
+    phone: text(10, 'Telefone (at most 10 digits)'),
+    contact_name: text(40, 'Nome_Contacto (at most 40)'),
+    contact_email: input ? Type.Optional(Nullable(Type.String({ maxLength: 140, description: 'Email_Contacto (optional)' }))) : Nullable(Type.String({ description: 'Email_Contacto' })),
+  };
+}
 const EstablishmentInput = Type.Object(
   {
     system: Type.Union(SYSTEMS.map((s) => Type.Literal(s))),
@@ -49,6 +66,15 @@ const EstablishmentInput = Type.Object(
     username: Short(50, 'the web-service user (SES) or the Alloggiati Web user; left out with password and ws_key: the ones set before stay'),
     password: Short(100, 'write-only'),
     ws_key: Short(100, 'Alloggiati Web: the WSKEY made in its portal (write-only)'),
+    nipc: Short(9, 'SIBA: the host’s NIPC, 9 digits (required)'),
+    establishment_number: Short(2, 'SIBA: the establishment’s number, 00 the first (required)'),
+    unit: Type.Optional(
+      Type.Object(SibaUnitFields(true), {
+        additionalProperties: false,
+        description: 'SIBA: the establishment’s details (required: all but abbreviation and contact_email); fields left out keep what was set',
+      }),
+    ),
+    access_key: Short(100, 'SIBA: the access key (chave de acesso) its portal gives for web-service sending (write-only)'),
   },
   { additionalProperties: false, title: 'AuthorityEstablishmentInput' },
 );
@@ -65,18 +91,23 @@ const Report = Type.Object(
     }),
     tested: Type.Boolean({ description: 'the authority’s test service answered it: nothing was filed, and it goes again for real once the establishment is in production' }),
     state: Type.Union(
-      ['missing', 'ready', 'sent', 'accepted', 'rejected'].map((s) => Type.Literal(s)),
+      ['missing', 'ready', 'sent', 'accepted', 'rejected', 'not_required'].map((s) => Type.Literal(s)),
       {
         description:
-          'missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error',
+          'missing: the guest has not given all the authority needs (see missing); ready: goes on the arrival day; sent: waiting for the authority; accepted: filed (receipt); rejected: see error; not_required: the authority does not take this guest (SIBA: a Portuguese citizen), nothing is sent',
       },
     ),
-    late: Type.Boolean({ description: 'not accepted, and past its deadline (24 hours from arrival)' }),
+    late: Type.Boolean({ description: 'not accepted, and past its deadline (24 hours from arrival; SIBA: 3 working days)' }),
     missing: Type.Array(Type.String(), { description: 'the portal’s field names the guest still has to give, or check_in_date/check_out_date the booking lacks' }),
     due_at: Type.String(),
     sent_at: Nullable(Type.String()),
     answered_at: Nullable(Type.String()),
-    receipt: Nullable(Type.String({ description: 'the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest' })),
+    receipt: Nullable(
+      Type.String({
+        description:
+          'the proof of filing: SES, its codigoComunicacion; Alloggiati Web, the day (YYYY-MM-DD) of the receipt (Ricevuta) that lists the guest; SIBA gives none (proof.sent and proof.answer are the proof)',
+      }),
+    ),
     error: Nullable(
       Type.Object({
         code: Nullable(Type.String({ description: 'the authority’s code (SES: codigo or tipoError), or unconfirmed: sent, its answer lost' })),
@@ -88,7 +119,10 @@ const Report = Type.Object(
       Type.Object(
         {
           sent: Nullable(
-            Type.String({ description: 'what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; null before any send, or once the guest was erased' }),
+            Type.String({
+              description:
+                'what was sent for the guest: SES, the part (XML) of the stay; Alloggiati Web, the guest’s row; SIBA, the file (MovimentoBAL); null before any send, or once the guest was erased',
+            }),
           ),
           answer: Nullable(Type.String({ description: 'what the authority answered for the guest (JSON, in its own field names)' })),
         },

@@ -6,6 +6,7 @@
  *
  * Only files and answers here: no I/O.
  */
+import countries from 'i18n-iso-countries';
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 
 export const SIBA_NS = { soap: 'http://schemas.xmlsoap.org/soap/envelope/', service: 'http://sef.pt/', file: 'http://sef.pt/BAws' } as const;
@@ -70,6 +71,32 @@ export const BULLETIN_BOUNDS = {
   Documento_Identificacao: 16,
   Local_Residencia_Origem: 30,
 } as const;
+
+/**
+ * Where SIBA's ICAO table (`countries.xml`) differs from ISO 3166 alpha-3: Germany and Kosovo have
+ * their own codes, and the territories it does not list are reported as their state's nationals
+ * (a Gibraltarian's passport is British, a Greenlander's Danish). Antarctica and Western Sahara
+ * have no code there, and are left to SIBA's refusal.
+ */
+const ICAO_CODES: Record<string, string> = { DEU: 'D', XKK: 'RKS' };
+const STATE_OF: Record<string, string> = {
+  ...Object.fromEntries(['AIA', 'IOT', 'CYM', 'FLK', 'GIB', 'PCN', 'SHN', 'SGS', 'TCA', 'VGB', 'GGY', 'IMN', 'JEY'].map((c) => [c, 'GBR'])),
+  ...Object.fromEntries(['ASM', 'UMI', 'VIR'].map((c) => [c, 'USA'])),
+  ...Object.fromEntries(['ABW', 'CUW', 'SXM', 'BES'].map((c) => [c, 'NLD'])),
+  ...Object.fromEntries(['GUF', 'PYF', 'ATF', 'GLP', 'MTQ', 'SPM', 'WLF', 'BLM', 'MAF'].map((c) => [c, 'FRA'])),
+  ...Object.fromEntries(['CXR', 'CCK', 'HMD', 'NFK'].map((c) => [c, 'AUS'])),
+  ...Object.fromEntries(['FRO', 'GRL'].map((c) => [c, 'DNK'])),
+  BVT: 'NOR',
+  SJM: 'NOR',
+  TKL: 'NZL',
+  ALA: 'FIN',
+};
+
+/** A country (ISO alpha-2) as SIBA's ICAO code: Germany `D`, most others their alpha-3. */
+export function sibaCountry(alpha2: string): string {
+  const alpha3 = countries.alpha2ToAlpha3(alpha2) ?? alpha2;
+  return ICAO_CODES[alpha3] ?? STATE_OF[alpha3] ?? alpha3;
+}
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', suppressEmptyNode: false, format: false });
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>';

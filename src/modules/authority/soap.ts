@@ -13,6 +13,8 @@ export class AuthorityUnreachable extends Error {
   constructor(
     message: string,
     readonly mayHaveArrived = false,
+    /** The far end closed the connection before any answer (not a time-out): a service that numbers its files can be sent the same one again. */
+    readonly dropped = false,
   ) {
     super(message);
   }
@@ -22,6 +24,9 @@ export class AuthorityUnreachable extends Error {
 const NOT_SENT =
   /^(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 
+/** The far end closed the connection without answering. */
+const DROPPED = /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)$/;
+
 /** The request posted; a failure on the way is AuthorityUnreachable (the guard's refusal passes through as OutboundRefused). */
 export async function postSoap(system: string, endpoint: string, body: string, headers: Record<string, string>, opts: OutboundOptions): Promise<OutboundResponse> {
   try {
@@ -29,7 +34,7 @@ export async function postSoap(system: string, endpoint: string, body: string, h
   } catch (err) {
     if (err instanceof OutboundRefused) throw err;
     const code = String((err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code ?? '');
-    throw new AuthorityUnreachable(`${system} could not be reached at ${endpoint}: ${(err as Error).message}`, !NOT_SENT.test(code));
+    throw new AuthorityUnreachable(`${system} could not be reached at ${endpoint}: ${(err as Error).message}`, !NOT_SENT.test(code), DROPPED.test(code));
   }
 }
 

@@ -57,6 +57,13 @@ export interface Field {
   capture?: 'user';
   /** A photo the reader reads (a document's side, a selfie): JPEG, PNG, WebP or BMP only, as the API takes them. */
   photo?: true;
+  /**
+   * Asked of every guest but those of this nationality (ISO alpha-2): SIBA asks nothing more of a
+   * Portuguese guest. Hidden on the portal once the guest's nationality is this one.
+   */
+  unlessNationality?: string;
+  /** Needed whenever it is asked (`unlessNationality`): checked by the authority's rules, not as `required`, and not labelled optional. */
+  neededIfAsked?: true;
 }
 
 export interface ScreenDef {
@@ -412,8 +419,8 @@ export function readForm(
   return { answer, files, problems };
 }
 
-/** The police systems whose guests' fields are asked: Spain's SES.HOSPEDAJES, Italy's Alloggiati Web. */
-export const SYSTEMS = ['ses', 'alloggiati'] as const;
+/** The police systems whose guests' fields are asked: Spain's SES.HOSPEDAJES, Italy's Alloggiati Web, Portugal's SIBA. */
+export const SYSTEMS = ['ses', 'alloggiati', 'siba'] as const;
 export type System = (typeof SYSTEMS)[number];
 
 /** The most guests a booking reports, the one who booked included (the guest list's bound). */
@@ -497,7 +504,35 @@ const ALLOGGIATI_FIELDS: Spec[] = [
   { name: 'relationship', label: 'field.Authority.relationship', kind: 'select', options: RELATIONSHIPS, help: 'help.Authority.relationship', only: 'companions' },
 ];
 
-const SPECS: Record<System, Spec[]> = { ses: SES_FIELDS, alloggiati: ALLOGGIATI_FIELDS };
+const SIBA_DOCUMENTS = [
+  ['passport', 'option.document_type.passport'],
+  ['id_card', 'option.document_type.id_card'],
+  ['other', 'option.authority_document.other'],
+] as const;
+
+/**
+ * SIBA's bulletin, as bal.xsd bounds it: every guest's name and nationality, and of a guest who is
+ * not Portuguese (Portuguese citizens are not reported) the rest. The place of birth is optional
+ * in the XSD, and so here.
+ */
+const SIBA_FIELDS: Spec[] = [
+  { name: 'first_name', label: 'field.Authority.first_name', kind: 'text', required: true, maxLength: 40 },
+  { name: 'last_name', label: 'field.Authority.last_name', kind: 'text', required: true, maxLength: 40 },
+  { name: 'nationality', label: 'field.Authority.nationality', kind: 'country', required: true, maxLength: 100, help: 'help.Authority.siba_nationality' },
+  { name: 'birth_date', label: 'field.Authority.birth_date', kind: 'date', unlessNationality: 'PT', neededIfAsked: true },
+  { name: 'birth_place', label: 'field.Authority.birth_place', kind: 'text', maxLength: 30, unlessNationality: 'PT' },
+  { name: 'document_type', label: 'field.Authority.document_type', kind: 'select', options: SIBA_DOCUMENTS, unlessNationality: 'PT', neededIfAsked: true },
+  { name: 'document_number', label: 'field.Authority.document_number', kind: 'text', maxLength: 16, unlessNationality: 'PT', neededIfAsked: true },
+  { name: 'document_country', label: 'field.Authority.document_country', kind: 'country', maxLength: 100, unlessNationality: 'PT', neededIfAsked: true },
+  { name: 'residence_country', label: 'field.Authority.residence_country', kind: 'country', maxLength: 100, unlessNationality: 'PT', neededIfAsked: true },
+  { name: 'city', label: 'field.Authority.residence_place', kind: 'text', maxLength: 30, unlessNationality: 'PT', neededIfAsked: true },
+];
+
+/** Whether a field is needed of a guest of this nationality (ISO alpha-2; '' when not given yet). */
+export const neededOf = (spec: Pick<Spec, 'required' | 'unlessNationality' | 'neededIfAsked'>, nationality: string) =>
+  Boolean(spec.required || (spec.neededIfAsked && spec.unlessNationality !== nationality));
+
+const SPECS: Record<System, Spec[]> = { ses: SES_FIELDS, alloggiati: ALLOGGIATI_FIELDS, siba: SIBA_FIELDS };
 
 /** What a police system asks of each guest, its fields in order. */
 export const authoritySpecs = (system: System): readonly Spec[] => SPECS[system];

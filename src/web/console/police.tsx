@@ -2,10 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { momentInWords } from '../../lib/host-messages.js';
-import { findEstablishmentView, removeEstablishment, setEstablishment, switchMode, type EstablishmentView } from '../../modules/authority/establishments.js';
+import { findEstablishmentView, removeEstablishment, setEstablishment, switchMode, SYSTEM_NAMES, type EstablishmentInput, type EstablishmentView } from '../../modules/authority/establishments.js';
 import { translator } from '../../i18n/index.js';
 import { knownListing } from '../../modules/listings/service.js';
-import { answerText, type Field } from '../../modules/guests/index.js';
+import { answerText, type Field, type System } from '../../modules/guests/index.js';
 import { policeDetails, reopenPoliceStep, writePoliceDetails } from '../../modules/portal/service.js';
 import type { ReservationRow } from '../../modules/bookings/index.js';
 import { getReservation } from '../../modules/reservations/service.js';
@@ -26,6 +26,11 @@ const MODE_WORDS = {
     test: 'Test mode: each stay is checked by Alloggiati Web’s Test, which answers row by row and files nothing: the guests are not reported yet.',
     production: 'Production: each stay is filed with Alloggiati Web for real, on the arrival day; the day’s receipt (Ricevuta) is kept as the proof.',
   },
+  siba: {
+    test: 'Test mode: each stay’s foreign guests go to SIBA’s development service, which answers as the real one does. Nothing is filed: the guests are not reported yet.',
+    production:
+      'Production: each stay’s foreign guests are filed with SIBA for real, on the arrival day (due within 3 working days); SIBA gives no receipt, so the file sent, its number and SIBA’s answer are kept as the proof.',
+  },
 } as const;
 
 /** What is set, in words: system, mode, identifiers, when the credentials were set and checked, the tables' day. */
@@ -44,6 +49,19 @@ function Current({ e }: { e: EstablishmentView }) {
           <dd>{e.landlord_code}</dd>
           <dt>Establishment code</dt>
           <dd>{e.establishment_code}</dd>
+        </>
+      ) : e.system === 'siba' ? (
+        <>
+          <dt>NIPC and establishment</dt>
+          <dd>
+            {e.nipc}, establishment {e.establishment_number}
+          </dd>
+          <dt>Establishment details sent with each file</dt>
+          <dd>
+            {e.unit
+              ? `${e.unit.name} (${e.unit.abbreviation}), ${e.unit.address}, ${e.unit.postcode} ${e.unit.town}; phone ${e.unit.phone}; contact ${e.unit.contact_name}${e.unit.contact_email ? `, ${e.unit.contact_email}` : ''}`
+              : ''}
+          </dd>
         </>
       ) : e.apartment_id ? (
         <>
@@ -82,14 +100,16 @@ const field = (id: string, label: string, props: Record<string, unknown>, hint?:
 );
 
 /** The form of one system: its identifiers and credentials; what is left empty keeps what was set. */
-function SystemForm({ ctx, action, system, e }: { ctx: Ctx; action: string; system: 'ses' | 'alloggiati'; e: EstablishmentView | null }) {
+function SystemForm({ ctx, action, system, e }: { ctx: Ctx; action: string; system: System; e: EstablishmentView | null }) {
   const same = e?.system === system ? e : null;
   const secret = same ? `set on ${when(same.credentials_set_at)}: leave empty to keep` : undefined;
   const p = system;
   return (
     <PostForm ctx={ctx} action={action} id={`police-${system}`}>
       <input type="hidden" name="system" value={system} />
-      {system === 'ses' ? (
+      {system === 'siba' ? (
+        <SibaFields same={same} secret={secret} />
+      ) : system === 'ses' ? (
         <div class="grid2">
           {field(`${p}-landlord`, 'Landlord code (código de arrendador)', { name: 'landlord_code', maxLength: 10, required: !same, value: same?.landlord_code ?? '', autocomplete: 'off' })}
           {field(`${p}-establishment`, 'Establishment code (código de establecimiento)', {
@@ -125,9 +145,40 @@ function SystemForm({ ctx, action, system, e }: { ctx: Ctx; action: string; syst
           )}
         </div>
       )}
-      <button type="submit">{same ? 'Save and check again' : `Check with ${system === 'ses' ? 'SES.HOSPEDAJES' : 'Alloggiati Web'} and save`}</button>
+      <button type="submit">{same ? 'Save and check again' : `Check with ${SYSTEM_NAMES[system]} and save`}</button>
       <p class="muted">The authority checks the credentials before anything is saved; if it refuses them, you see its words and nothing changes.</p>
     </PostForm>
+  );
+}
+
+/** SIBA's identifiers, the establishment's details every file carries (bal.xsd's bounds), and the access key. */
+function SibaFields({ same, secret }: { same: EstablishmentView | null; secret: string | undefined }) {
+  const u = same?.unit;
+  const text = (name: string, maxLength: number, value: string | null | undefined, required = true) => ({ name, maxLength, required: required && !same, value: value ?? '', autocomplete: 'off' });
+  return (
+    <div class="grid2">
+      {field('siba-nipc', 'NIPC (the host’s tax number)', { ...text('nipc', 9, same?.nipc), pattern: '[0-9]{9}', inputmode: 'numeric' }, 'The Código da Unidade Hoteleira in SIBA: your NIPC or NIF.')}
+      {field(
+        'siba-establishment',
+        'Establishment number',
+        { ...text('establishment_number', 2, same?.establishment_number ?? '00'), pattern: '[0-9]{1,2}', inputmode: 'numeric' },
+        '00 for the first.',
+      )}
+      {field('siba-name', 'Establishment name', text('unit_name', 40, u?.name))}
+      {field('siba-abbreviation', 'Abbreviation', text('unit_abbreviation', 15, u?.abbreviation, false), 'Up to 15 characters; the name’s start when left empty.')}
+      {field('siba-address', 'Address', text('unit_address', 40, u?.address))}
+      {field('siba-town', 'Town', text('unit_town', 30, u?.town))}
+      {field('siba-postcode', 'Postcode', { ...text('unit_postcode', 8, u?.postcode), pattern: '[0-9]{4}-[0-9]{3}', placeholder: '1000-001' })}
+      {field('siba-phone', 'Phone', { ...text('unit_phone', 13, u?.phone), type: 'tel' })}
+      {field('siba-contact', 'Contact name', text('unit_contact_name', 40, u?.contact_name))}
+      {field('siba-email', 'Contact e-mail', { ...text('unit_contact_email', 140, u?.contact_email, false), type: 'email' })}
+      {field(
+        'siba-key',
+        'Access key (chave de acesso)',
+        { name: 'access_key', type: 'password', maxLength: 100, required: !same, autocomplete: 'off', placeholder: secret },
+        'Given by the SIBA portal once the establishment’s sending mode is set to web service.',
+      )}
+    </div>
   );
 }
 
@@ -137,8 +188,8 @@ export function PoliceSettings({ ctx, base, e, fallback }: { ctx: Ctx; base: str
     <section class="panel" aria-labelledby="police-h" id="police">
       <h2 id="police-h">Police reports</h2>
       <p class="muted">
-        In Spain and Italy every guest must be reported to the police within 24 hours of arrival. Once this is set, the guest portal asks each guest what the authority needs, and each report is filed
-        on the arrival day; guests who never open the portal are followed too, and you are told before each deadline.
+        In Spain and Italy every guest must be reported to the police within 24 hours of arrival; in Portugal every foreign guest within 3 working days. Once this is set, the guest portal asks each
+        guest what the authority needs, and each report is filed on the arrival day; guests who never open the portal are followed too, and you are told before each deadline.
       </p>
       {e ? (
         <>
@@ -176,20 +227,31 @@ export function PoliceSettings({ ctx, base, e, fallback }: { ctx: Ctx; base: str
         <summary>{e?.system === 'alloggiati' ? 'Change Alloggiati Web (Italy)' : 'Alloggiati Web (Italy)'}</summary>
         <SystemForm ctx={ctx} action={base} system="alloggiati" e={e} />
       </details>
+      <details>
+        <summary>{e?.system === 'siba' ? 'Change SIBA (Portugal)' : 'SIBA (Portugal)'}</summary>
+        <SystemForm ctx={ctx} action={base} system="siba" e={e} />
+      </details>
       {e ? <PostButton ctx={ctx} action={`${base}/remove`} label="Stop reporting here" kind="danger" id="police-remove" /> : null}
     </section>
   );
 }
 
+/** SIBA's establishment details, as the form's `unit_*` fields. */
+const UNIT_KEYS = ['name', 'abbreviation', 'address', 'town', 'postcode', 'phone', 'contact_name', 'contact_email'] as const;
+
 const SystemBody = Type.Object(
   {
-    system: Type.Union([Type.Literal('ses'), Type.Literal('alloggiati')]),
+    system: Type.Union([Type.Literal('ses'), Type.Literal('alloggiati'), Type.Literal('siba')]),
     landlord_code: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
     establishment_code: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
     apartment_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
     username: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     ws_key: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    nipc: Type.Optional(Type.String({ maxLength: 9 })),
+    establishment_number: Type.Optional(Type.String({ maxLength: 2 })),
+    ...Object.fromEntries(UNIT_KEYS.map((k) => [`unit_${k}`, Type.Optional(Type.String({ maxLength: 140 }))])),
+    access_key: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     ...CsrfField,
   },
   { additionalProperties: false },
@@ -210,8 +272,13 @@ const DONE: Record<string, string> = {
 };
 export const POLICE_DONE = DONE;
 
-/** The establishment as the form sends it: what is left empty keeps what was set. */
-const input = ({ _csrf, ...b }: Static<typeof SystemBody>) => b;
+/** The establishment as the form sends it (SIBA's details as `unit_*` fields): what is left empty keeps what was set. */
+function input({ _csrf, ...b }: Static<typeof SystemBody>): EstablishmentInput {
+  const flat = b as Record<string, string | undefined>;
+  const unit = Object.fromEntries(UNIT_KEYS.filter((k) => flat[`unit_${k}`] !== undefined).map((k) => [k, flat[`unit_${k}`]]));
+  const rest = Object.fromEntries(Object.entries(flat).filter(([k]) => !k.startsWith('unit_')));
+  return { ...(rest as unknown as EstablishmentInput), ...(b.system === 'siba' ? { unit } : {}) };
+}
 
 /** Saving, switching and removing, for a listing and for the account's default. */
 export const policePages =

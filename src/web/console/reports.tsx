@@ -17,6 +17,7 @@ const STATE_WORDS: Record<ReportView['state'], [string, string]> = {
   sent: ['Sent, waiting for the authority', 'grey'],
   accepted: ['Accepted', 'green'],
   rejected: ['Rejected', 'red'],
+  not_required: ['Not reported', 'grey'],
 };
 
 /** A report's state, with what is missing, the receipt, or the authority's refusal and what to do. */
