@@ -92,9 +92,9 @@ async function reportsPage(deps: Deps, ctx: Ctx, listing: string | undefined) {
     <ConsolePage ctx={ctx} title="Police reports" section="reports">
       <h1>Police reports</h1>
       <p>
-        Every guest reported to the police as the law of the listing's country asks: within 24 hours of arrival in Spain and Italy. Every guest of a listing that reports is here from the booking on,
-        whether or not they open the portal; each goes on its own once all the authority needs is given and the arrival day has come. The booking's page sends one at once, and lets you fill in what a
-        guest did not give. The same reports are at GET /v1/reservations/{'{id}'}/authority-reports.
+        Every guest reported to the police as the law of the listing's country asks: within 24 hours of arrival in Spain and Italy, every foreign guest within 3 working days in Portugal. Every guest
+        of a listing that reports is here from the booking on, whether or not they open the portal; each goes on its own once all the authority needs is given and the arrival day has come. The
+        booking's page sends one at once, and lets you fill in what a guest did not give. The same reports are at GET /v1/reservations/{'{id}'}/authority-reports.
       </p>
       <form method="get" action="/console/reports">
         <div class="filters">
