@@ -41,6 +41,8 @@ export interface FakeSiba {
   /** The bulletins with this document number are refused with this code and words (null: taken again). */
   refuseDocument(number: string, refusal: { code: string; words: string } | null): void;
   dropNext(n: number): void;
+  /** The next n files are taken, and their connection dropped before the answer: an answer lost on its way back. */
+  dropAfterTaking(n: number): void;
   htmlNext(n: number): void;
   answerAfter(ms: number): void;
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startFakeSiba(units: { unit: string; establishment: string
   const refused = new Map<string, { code: string; words: string }>();
   const lastNumber = new Map<string, number>();
   let drop = 0;
+  let dropAfter = 0;
   let html = 0;
   let slow = 0;
   app.addContentTypeParser(['text/xml', 'application/soap+xml'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -111,6 +114,11 @@ export async function startFakeSiba(units: { unit: string; establishment: string
     if (problems.length) return envelope(errors(problems));
     lastNumber.set(which, number);
     taken.push({ unit, establishment, number, xml, bulletins });
+    if (dropAfter > 0) {
+      dropAfter--;
+      req.raw.socket.destroy();
+      return reply;
+    }
     return envelope('0');
   });
 
@@ -121,6 +129,7 @@ export async function startFakeSiba(units: { unit: string; establishment: string
     invalid,
     refuseDocument: (number, refusal) => void (refusal ? refused.set(number, refusal) : refused.delete(number)),
     dropNext: (k) => void (drop = k),
+    dropAfterTaking: (k) => void (dropAfter = k),
     htmlNext: (k) => void (html = k),
     answerAfter: (ms) => void (slow = ms),
     close: () => app.close(),

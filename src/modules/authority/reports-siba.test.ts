@@ -213,6 +213,17 @@ describe(`police reports to SIBA (${dbKind})`, { skip: !SIBA_FILES_PRESENT && 't
     assert.equal(fake.taken.length, count + 1, 'taken once');
     assert.deepEqual(await states(b.id), [['Klaus Becker', 'accepted']]);
 
+    // Taken, its answer lost with the connection: the same number again, which SIBA refuses as used, is left for the host, not taken for a refusal.
+    const lostOnWay = await stay({ ...KLAUS, first_name: 'Kurt' }, 1);
+    fake.dropAfterTaking(1);
+    await assert.rejects(runReportJob(t.deps, lostOnWay.id));
+    const once = fake.taken.length;
+    await runReportJob(t.deps, lostOnWay.id);
+    assert.equal(fake.taken.length, once, 'not filed twice');
+    const [guarded] = await reports(lostOnWay.id);
+    assert.deepEqual([guarded!.state, (guarded!.error as { code: string }).code], ['sent', 'unconfirmed']);
+    fake.invalid.length = 0; // the fake noted the number sent twice, as SIBA would refuse it
+
     const slow = await stay({ ...KLAUS, first_name: 'Karl' }, 1);
     fake.answerAfter(1500);
     await runReportJob(t.deps, slow.id).finally(() => fake.answerAfter(0));

@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { SIBA_FILES_PRESENT, startFakeSiba, type FakeSiba } from '../../../test/fake-siba.js';
 import { AuthorityUnreachable } from './soap.js';
 import { deliverBulletins, SibaRefusal, type SibaConnection } from './siba.js';
-import { movimentoBal, readEntregaAnswer, type SibaBulletin, type SibaUnit } from './siba-files.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import countries from 'i18n-iso-countries';
+import { movimentoBal, readEntregaAnswer, sibaCountry, type SibaBulletin, type SibaUnit } from './siba-files.js';
 
 /** The development service's public fictitious unit, as the recorded exchanges use it. */
 const UNIT = { unit: '121212121', establishment: '00', key: '999999999' };
@@ -118,5 +121,15 @@ describe('SIBA: the file and the service', { skip: !SIBA_FILES_PRESENT && 'the s
       '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><EntregaBoletinsAlojamentoResponse xmlns="http://sef.pt/"><EntregaBoletinsAlojamentoResult>0</EntregaBoletinsAlojamentoResult></EntregaBoletinsAlojamentoResponse></soap:Body></soap:Envelope>';
     assert.deepEqual(readEntregaAnswer(recorded), { taken: true });
     assert.equal(readEntregaAnswer('<html><body>Server Error</body></html>'), null);
+  });
+});
+
+describe("SIBA's country codes", { skip: !SIBA_FILES_PRESENT && 'the shared SIBA files are not beside this checkout' }, () => {
+  it('gives every country a code of SIBA’s ICAO table (Germany D, Kosovo RKS, a territory its state’s), Antarctica and Western Sahara aside', () => {
+    const table = readFileSync(fileURLToPath(new URL('../../../../shared/authority/siba/countries.xml', import.meta.url)), 'utf8');
+    const icao = new Set([...table.matchAll(/<Codigo_ICAO>([^<]+)<\/Codigo_ICAO>/g)].map((m) => m[1]!.trim()));
+    assert.deepEqual([sibaCountry('DE'), sibaCountry('XK'), sibaCountry('GI'), sibaCountry('BR'), sibaCountry('PT')], ['D', 'RKS', 'GBR', 'BRA', 'PRT']);
+    const unknown = Object.keys(countries.getAlpha2Codes()).filter((c) => !icao.has(sibaCountry(c)));
+    assert.deepEqual(unknown.sort(), ['AQ', 'EH']);
   });
 });
