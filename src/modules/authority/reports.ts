@@ -153,6 +153,8 @@ function reportDigest(deps: Deps, system: System, r: ReservationRow, answers: An
   const answer = answers.AuthorityReporting?.answer ?? {};
   const times = answers.TimeInfoEdit?.answer;
   const person = system === 'ses' ? sesPerson(answer, guest, deps.config.dataDir) : Object.entries(answer).filter(([k]) => (guest === 0 ? !k.startsWith('guest_') : k.startsWith(`guest_${guest}_`)));
+  // SIBA's bulletin carries the days only: a time given later changes nothing it was sent.
+  if (system === 'siba') return digest([person, r.check_in_date, r.check_out_date]);
   return digest([person, r.check_in_date, r.check_out_date, answerText(times, 'arrival_time'), answerText(times, 'departure_time')]);
 }
 
