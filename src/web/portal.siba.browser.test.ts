@@ -154,6 +154,8 @@ describe(
       await host.goto(`${base}/console/listings/porto-1#police-h`);
       await host.click('summary:has-text("SIBA (Portugal)")');
       await fillSiba(UNIT.key);
+      await host.locator('#police-siba').scrollIntoViewIfNeeded();
+      await snap(host, 'console-listing-police-siba-form');
       await submit(host, '#police-siba button[type=submit]');
       assert.match((await host.textContent('[role=status]')) ?? '', /the authority took these credentials/);
       const current = (await host.textContent('#police-current')) ?? '';
