@@ -783,7 +783,8 @@ async function sendSiba(deps: Deps, r: ReservationRow, open: ReturnType<typeof o
       const refused = JSON.stringify({ Numero_Ficheiro: number, ErrosBA: err.errors });
       // The same file refused whole on its second delivery: the first, whose answer was lost, may have been taken.
       if (again !== null && !err.unauthorised && err.errors.every((e) => e.line === 0)) {
-        await setReports(deps, claimed, { ...sent(claimed[0]!), state: 'sent', error_code: UNCONFIRMED, error_message: err.errors.map((e) => e.description).join('; '), answer: refused });
+        for (const row of claimed)
+          await setReports(deps, [row], { ...sent(row), state: 'sent', error_code: UNCONFIRMED, error_message: err.errors.map((e) => e.description).join('; '), answer: refused });
         return;
       }
       const whole = err.errors.filter((e) => e.line === 0 || e.line > claimed.length);
