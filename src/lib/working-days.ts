@@ -4,7 +4,12 @@
  * and observances (Carnival in Portugal) are not counted as days off: a deadline in working days
  * is read against the national calendar.
  */
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
+
+/** The package, loaded on the first deadline counted: its calendars of every country take a fifth of a second to load, which the start of the service does not pay. */
+let HolidaysClass: typeof Holidays | undefined;
+const holidaysClass = () => (HolidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays);
 
 const calendars = new Map<string, { holidays: Holidays; years: Map<number, Set<string>> }>();
 
@@ -12,7 +17,7 @@ const calendars = new Map<string, { holidays: Holidays; years: Map<number, Set<s
 function holidaysOf(country: string, year: number): Set<string> {
   let calendar = calendars.get(country);
   if (!calendar) {
-    calendar = { holidays: new Holidays(country), years: new Map() };
+    calendar = { holidays: new (holidaysClass())(country), years: new Map() };
     calendars.set(country, calendar);
   }
   let days = calendar.years.get(year);

@@ -147,11 +147,14 @@ function sibaSettings(input: EstablishmentInput, before: Settings): Settings {
   for (const [name, element, required] of UNIT_FIELDS) {
     const value = typeof given[name] === 'string' ? given[name].trim() : '';
     if (required && !value) throw badRequest(`body.unit.${name}: required for SIBA`);
-    if (value.length > UNIT_BOUNDS[element]) throw badRequest(`body.unit.${name}: at most ${UNIT_BOUNDS[element]} characters (SIBA's ${element})`);
+    // The phone's bound is checked once its spaces and country code are gone (below).
+    if (name !== 'phone' && value.length > UNIT_BOUNDS[element]) throw badRequest(`body.unit.${name}: at most ${UNIT_BOUNDS[element]} characters (SIBA's ${element})`);
     unit[name] = value || null;
   }
   if (unit.contact_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(unit.contact_email)) throw badRequest('body.unit.contact_email: must be an e-mail address');
-  if (unit.phone && !/^\+?\d{6,10}$/.test(unit.phone.replaceAll(' ', ''))) throw badRequest('body.unit.phone: a phone number of at most 10 digits (SIBA’s Telefone)');
+  // SIBA's Telefone holds 10 characters: a Portuguese number's 9 digits, without the country's +351.
+  if (unit.phone) unit.phone = unit.phone.replace(/[\s.-]/g, '').replace(/^(\+|00)351(?=\d{9}$)/, '');
+  if (unit.phone && !/^\+?\d{6,10}$/.test(unit.phone)) throw badRequest('body.unit.phone: a phone number of at most 10 digits (SIBA’s Telefone; a Portuguese number without +351)');
   const postcode = typeof given.postcode === 'string' ? given.postcode.trim() : '';
   if (!/^\d{4}-\d{3}$/.test(postcode)) throw badRequest('body.unit.postcode: a Portuguese postcode, 4 and 3 digits (1000-001)');
   return {
@@ -164,7 +167,7 @@ function sibaSettings(input: EstablishmentInput, before: Settings): Settings {
       address: unit.address!,
       town: unit.town!,
       postcode,
-      phone: unit.phone!.replaceAll(' ', ''),
+      phone: unit.phone!,
       contact_name: unit.contact_name!,
       contact_email: unit.contact_email ?? null,
     },

@@ -109,6 +109,9 @@ describe(`police reports to SIBA (${dbKind})`, { skip: !SIBA_FILES_PRESENT && 't
     });
     assert.equal(long.status, 400);
     assert.match(long.json.error, /body\.unit\.town: at most 30 characters \(SIBA's Localidade\)/);
+    const phone = await call(t, 'PUT', '/v1/listings/l-phone/authority-establishment', { key: me.key, body: { ...ESTABLISHMENT, unit: { ...ESTABLISHMENT.unit, phone: '+351 223 456 789' } } });
+    assert.equal(phone.status, 200, phone.body);
+    assert.equal(phone.json.unit.phone, '223456789', 'the country code and spaces dropped, as Telefone holds 10');
     const postcode = await call(t, 'PUT', '/v1/listings/l-wrong/authority-establishment', { key: me.key, body: { ...ESTABLISHMENT, unit: { ...ESTABLISHMENT.unit, postcode: '4050' } } });
     assert.equal(postcode.status, 400);
     assert.match(postcode.json.error, /postcode/);
