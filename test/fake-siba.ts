@@ -26,6 +26,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ?
 
 /** What the service has taken: each file, decoded, with its unit, establishment and number. */
 export interface TakenFile {
+  /** The service it was delivered to: `/bawsdev/…` the development service, `/baws/…` production. */
+  service: 'development' | 'production';
   unit: string;
   establishment: string;
   number: number;
@@ -113,7 +115,7 @@ export async function startFakeSiba(units: { unit: string; establishment: string
     }
     if (problems.length) return envelope(errors(problems));
     lastNumber.set(which, number);
-    taken.push({ unit, establishment, number, xml, bulletins });
+    taken.push({ service: req.url.includes('/bawsdev/') ? 'development' : 'production', unit, establishment, number, xml, bulletins });
     if (dropAfter > 0) {
       dropAfter--;
       req.raw.socket.destroy();

@@ -2,7 +2,7 @@ import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SIBA_FILES_PRESENT, startFakeSiba, type FakeSiba } from '../../../test/fake-siba.js';
-import { call, createTestApp, dbKind, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
+import { call, createTestApp, dbKind, eventually, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
 import { translator } from '../../i18n/index.js';
 import { dayIn } from '../../lib/time.js';
 import { openPortal, saveStep, submitPortal } from '../portal/service.js';
@@ -229,7 +229,10 @@ describe(`police reports to SIBA (${dbKind})`, { skip: !SIBA_FILES_PRESENT && 't
 
     const slow = await stay({ ...KLAUS, first_name: 'Karl' }, 1);
     fake.answerAfter(1500);
+    const delivered = fake.taken.length;
     await runReportJob(t.deps, slow.id).finally(() => fake.answerAfter(0));
+    // SIBA took the file after all, its answer never heard: the lost answer the host is asked to look up.
+    await eventually(async () => fake.taken.length === delivered + 1, 'the late file taken');
     const [lost] = await reports(slow.id);
     assert.equal(lost!.state, 'sent');
     assert.equal((lost!.error as { code: string }).code, 'unconfirmed');
@@ -247,12 +250,55 @@ describe(`police reports to SIBA (${dbKind})`, { skip: !SIBA_FILES_PRESENT && 't
     assert.equal(now.json.nothing_sent.code, 'not_arrived');
 
     const b = await stay({ ...KLAUS, ...FAMILY }, 3);
-    await Promise.all([runReportJob(t.deps, b.id), runReportJob(t.deps, b.id)]);
-    assert.equal(fake.taken.length, count + 1);
+    fake.answerAfter(300);
+    await Promise.all([runReportJob(t.deps, b.id), runReportJob(t.deps, b.id), call(t, 'POST', `/v1/reservations/${b.id}/authority-reports`, { key: me.key })]).finally(() => fake.answerAfter(0));
+    // The job "send now" queued, as the worker runs it: whoever lost the race sends nothing.
+    await runReportJob(t.deps, b.id);
+    assert.equal(fake.taken.length, count + 1, 'a slow SIBA, two jobs and "send now" at once: one file');
     assert.deepEqual(fake.invalid, []);
+
+    // A sender stopped after its call went: left for the host, never sent again on its own.
+    const stopped = await stay({ ...KLAUS, first_name: 'Otto' }, 1);
+    await t.deps.db
+      .updateTable('authority_reports')
+      .set({ state: 'sending', sent_at: new Date().toISOString(), claimed_until: new Date(Date.now() - 1000).toISOString() })
+      .where('reservation_id', '=', stopped.id)
+      .execute();
+    const before = fake.taken.length;
+    await runReportJob(t.deps, stopped.id);
+    assert.equal(fake.taken.length, before);
+    assert.deepEqual(
+      (await reports(stopped.id)).map((x) => [x.state, (x.error as { code: string }).code]),
+      [['sent', 'unconfirmed']],
+    );
 
     const yearOn = new Date(Date.parse(`${inDays(4 + 367)}T12:00:00Z`));
     await purgeExpiredReports({ ...t.deps, clock: () => yearOn });
     assert.deepEqual(await reports(b.id), []);
+  });
+
+  it('once switched to production, files for real what was only tested, at the production service, under new numbers', async () => {
+    const b = await stay({ ...KLAUS, ...FAMILY, ...FRIEND }, 4);
+    await runReportJob(t.deps, b.id);
+    assert.equal(fake.taken.at(-1)!.service, 'development');
+    const switched = await call(t, 'PUT', '/v1/accounts/authority-establishment', { key: me.key, body: { system: 'siba', mode: 'production' } });
+    assert.equal(switched.status, 200, switched.body);
+    assert.equal(fake.taken.at(-1)!.service, 'production', 'the key checked by the production service');
+    const before = fake.taken.length;
+    for (let i = 0; i < 3; i++) await runReportJob(t.deps, b.id);
+    assert.equal(fake.taken.length, before + 1);
+    const file = fake.taken.at(-1)!;
+    assert.equal(file.service, 'production');
+    assert.equal(file.bulletins.length, 3, 'the Portuguese friend is not reported in production either');
+    assert.deepEqual(
+      (await reports(b.id)).map((x) => [x.state, x.mode]),
+      [
+        ['accepted', 'production'],
+        ['accepted', 'production'],
+        ['accepted', 'production'],
+        ['not_required', 'production'],
+      ],
+    );
+    assert.deepEqual(fake.invalid, []);
   });
 });
