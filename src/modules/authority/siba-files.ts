@@ -101,15 +101,24 @@ export function sibaCountry(alpha2: string): string {
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', suppressEmptyNode: false, format: false });
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 
-/** The object with its unset fields dropped, its order kept (the XSD's sequence). */
-const present = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+/** Control characters XML 1.0 cannot carry (a file with one is refused whole), and line breaks or tabs, which no field of SIBA's holds: a space. */
+const UNSENDABLE = /[\u0000-\u001F\u007F]+/g;
+const clean = (v: unknown) => (typeof v === 'string' ? v.replace(UNSENDABLE, ' ').replace(/ {2,}/g, ' ').trim() : v);
+
+/** The object with its unset fields dropped, its order kept (the XSD's sequence), its text cleaned. */
+const present = <T extends object>(o: T) =>
+  Object.fromEntries(
+    Object.entries(o)
+      .map(([k, v]) => [k, clean(v)])
+      .filter(([, v]) => v !== undefined && v !== null && v !== ''),
+  ) as T;
 
 /** A date as the XSD's `xs:dateTime` at midnight, as SIBA's own examples write it. */
 const dateTime = (day: string) => `${day.slice(0, 10)}T00:00:00`;
 
 /** The establishment's block in the XSD's order: every field but the e-mail is required, Fax among them (empty when there is none). */
 function unitBlock(unit: SibaUnit): Record<string, string> {
-  const fields = (Object.keys(UNIT_BOUNDS) as (keyof SibaUnit)[]).map((k) => [k, unit[k] ?? ''] as const);
+  const fields = (Object.keys(UNIT_BOUNDS) as (keyof SibaUnit)[]).map((k) => [k, String(clean(unit[k] ?? ''))] as const);
   return Object.fromEntries(fields.filter(([k, v]) => k !== 'Email_Contacto' || v !== ''));
 }
 

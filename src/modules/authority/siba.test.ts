@@ -89,6 +89,13 @@ describe('SIBA: the file and the service', { skip: !SIBA_FILES_PRESENT && 'the s
     assert.match(taken.xml, /<Numero_Ficheiro>\d+<\/Numero_Ficheiro><Data_Movimento>2026-07-01T18:30:05<\/Data_Movimento>/);
   });
 
+  it('sends what a guest typed with control characters or line breaks as a file XML can carry, with its & and < escaped', async () => {
+    await deliverBulletins(conn(), file([{ ...family[0]!, Apelido: 'Müller\u0001 & <Sohn>', Local_Residencia_Origem: 'Berlin\nMitte' }]));
+    assert.deepEqual(siba.invalid, []);
+    const [b] = siba.taken.at(-1)!.bulletins;
+    assert.deepEqual([b!.Apelido, b!.Local_Residencia_Origem], ['Müller & <Sohn>', 'Berlin Mitte']);
+  });
+
   it("refuses a country that is not SIBA's ICAO code (DEU for Germany)", async () => {
     await assert.rejects(deliverBulletins(conn(), file([{ ...family[0]!, Nacionalidade: 'DEU' }])), SibaRefusal);
     siba.invalid.length = 0;
