@@ -438,25 +438,28 @@ function stepPage(deps: Deps, v: View & { p: Portal }, screen: Screen, values: R
       <Warnings t={t} p={p} list={warnings} />
       <form method="post" action={v.preview ? undefined : `/gp/${r.gp_token}/step/${screen}`} enctype="multipart/form-data" inert={v.preview ? true : undefined}>
         {screen === 'Selfie' ? <Camera t={t} /> : null}
-        {fields.map((f, i) => (
-          <>
-            {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
-            {/* Under its guest's heading, a field goes by its own name ("Nombre", not "Huésped 2: nombre"). */}
-            {f.unlessNationality ? (
-              // Not asked of a guest of that nationality: public/police.js hides it once the guest's nationality reads so.
-              <div
-                class="field"
-                data-unless-field={`f_${fieldName(guestOf(f.name), 'nationality')}`}
-                data-unless-code={f.unlessNationality}
-                data-unless-name={t.countryName(f.unlessNationality) ?? f.unlessNationality}
-              >
-                <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
-              </div>
-            ) : (
-              <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />
-            )}
-          </>
-        ))}
+        {fields.map((f, i) => {
+          // Under its guest's heading, a field goes by its own name ("Nombre", not "Huésped 2: nombre").
+          const input = <FieldInput t={t} f={headed ? { ...f, labelValues: { n: 1 } } : f} values={shown} saved={saved} error={problems.find((x) => x.field === f.name)?.message} />;
+          return (
+            <>
+              {headed && (i === 0 || guestOf(f.name) !== guestOf(fields[i - 1]!.name)) ? <h2 class="guest-heading">{t.t('heading.Authority.guest', { n: guestOf(f.name) + 1 })}</h2> : null}
+              {f.unlessNationality ? (
+                // Not asked of a guest of that nationality: public/police.js hides it once the guest's nationality reads so.
+                <div
+                  class="field"
+                  data-unless-field={`f_${fieldName(guestOf(f.name), 'nationality')}`}
+                  data-unless-code={f.unlessNationality}
+                  data-unless-name={t.countryName(f.unlessNationality) ?? f.unlessNationality}
+                >
+                  {input}
+                </div>
+              ) : (
+                input
+              )}
+            </>
+          );
+        })}
         {fields.some((f) => f.kind === 'country') ? (
           <datalist id="countries">
             {t.countries().map((c) => (
