@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/connection.js';
 import { byShape } from '../../db/compiled.js';
-import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable } from '../../db/schema.js';
+import type { AuthorityEstablishmentsTable, AuthorityReceiptsTable, AuthorityReportsTable, Database } from '../../db/schema.js';
 
 export type EstablishmentRow = Selectable<AuthorityEstablishmentsTable>;
 
@@ -104,6 +104,10 @@ export type ListedReport = ReportRow & {
   listing_timezone_name: string | null;
 };
 
+/** A report still owed to the authority: not filed for real (a test answer files nothing), of a guest it takes. */
+const stillOwed = (eb: ExpressionBuilder<Database, 'authority_reports'>) =>
+  eb.and([eb('authority_reports.state', '!=', 'not_required'), eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')])]);
+
 /** The account's reports not yet accepted, soonest due first (a listing's only, when given). */
 export function openReports(db: Db, accountId: string, listingId: string | undefined, limit: number): Promise<ListedReport[]> {
   let q = db
@@ -113,8 +117,7 @@ export function openReports(db: Db, accountId: string, listingId: string | undef
     .select(['reservations.listing_id', 'reservations.listing_nickname', 'reservations.check_in_date', 'reservations.guest_full_name', 'reservations.listing_timezone_name'])
     .where('authority_reports.account_id', '=', accountId)
     .where('reservations.status', '!=', 'CANCELED')
-    .where('authority_reports.state', '!=', 'not_required')
-    .where((eb) => eb.or([eb('authority_reports.state', '!=', 'accepted'), eb('authority_reports.mode', '=', 'test')]));
+    .where(stillOwed);
   if (listingId !== undefined) q = q.where('reservations.listing_id', '=', listingId);
   return q.orderBy('authority_reports.due_at').orderBy('authority_reports.guest_index').limit(limit).execute();
 }
@@ -164,27 +167,12 @@ export async function reportListings(db: Db, accountId: string): Promise<{ listi
 
 /** Reports not accepted, due by `until`, whose host has not been told yet: their bookings' ids. */
 export async function reportsToAlert(db: Db, until: string): Promise<{ account_id: string; reservation_id: string }[]> {
-  return db
-    .selectFrom('authority_reports')
-    .select(['account_id', 'reservation_id'])
-    .where('state', '!=', 'not_required')
-    .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
-    .where('alerted_at', 'is', null)
-    .where('due_at', '<=', until)
-    .distinct()
-    .execute();
+  return db.selectFrom('authority_reports').select(['account_id', 'reservation_id']).where(stillOwed).where('alerted_at', 'is', null).where('due_at', '<=', until).distinct().execute();
 }
 
 /** A booking's open reports recorded as told to its host. */
 export async function markAlerted(db: Db, reservationId: string, at: string): Promise<void> {
-  await db
-    .updateTable('authority_reports')
-    .set({ alerted_at: at })
-    .where('reservation_id', '=', reservationId)
-    .where('state', '!=', 'not_required')
-    .where((eb) => eb.or([eb('state', '!=', 'accepted'), eb('mode', '=', 'test')]))
-    .where('alerted_at', 'is', null)
-    .execute();
+  await db.updateTable('authority_reports').set({ alerted_at: at }).where('reservation_id', '=', reservationId).where(stillOwed).where('alerted_at', 'is', null).execute();
 }
 
 /** Keeps an establishment's receipt of a day (the latest fetched replaces the one before: it lists more). */
