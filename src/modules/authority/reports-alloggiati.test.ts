@@ -1,13 +1,11 @@
-import { MARCO as marco, POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
+import { MARCO as marco, POLICE_ONLY_SCREENS, runReportJob, stayThroughPortal } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAlloggiati, type FakeAlloggiati } from '../../../test/fake-alloggiati.js';
 import { call, createTestApp, dbKind, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import { translator } from '../../i18n/index.js';
 import { dayIn } from '../../lib/time.js';
-import { openPortal, saveStep, submitPortal } from '../portal/service.js';
 import { refreshAlloggiatiTables } from './establishments.js';
 import { receiptPdf } from './reports.js';
 
@@ -56,22 +54,8 @@ describe(`police reports to Alloggiati Web (${dbKind})`, () => {
 
   const runSend = (id: string) => runReportJob(t.deps, id);
   const reports = async (id: string) => (await call(t, 'GET', `/v1/reservations/${id}/authority-reports`, { key: me.key })).json.reports as Record<string, unknown>[];
-  async function stay(answers: Record<string, string>, guests: number, checkIn = today()) {
-    const r = await call(t, 'POST', '/v1/reservations', {
-      key: me.key,
-      body: {
-        number_of_guests: guests,
-        check_in_date: checkIn,
-        check_out_date: new Date(Date.parse(checkIn) + 3 * 86_400_000).toISOString().slice(0, 10),
-        listing_timezone_name: 'Europe/Rome',
-        guest: { first_name: 'Marco', last_name: 'Rossi' },
-      },
-    });
-    const token = new URL(r.json.guest_portal_url).pathname.split('/').pop()!;
-    const saved = await saveStep(t.deps, await openPortal(t.deps, token), translator('it'), 'AuthorityReporting', answers, [], false);
-    if (saved.ok) await submitPortal(t.deps, await openPortal(t.deps, token));
-    return { id: r.json.id as string, saved };
-  }
+  const stay = (answers: Record<string, string>, guests: number, checkIn = today()) =>
+    stayThroughPortal(t, me.key, { answers, guests, checkIn, nights: 3, timezone: 'Europe/Rome', guest: { first_name: 'Marco', last_name: 'Rossi' }, language: 'it' });
 
   it('fetches its code tables from the service when the establishment is saved, and says what to do when they are gone', async () => {
     const est = await call(t, 'GET', '/v1/accounts/authority-establishment', { key: me.key });

@@ -1,11 +1,9 @@
-import { POLICE_ONLY_SCREENS, runReportJob } from '../../../test/police.js';
+import { POLICE_ONLY_SCREENS, runReportJob, stayThroughPortal } from '../../../test/police.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SIBA_FILES_PRESENT, startFakeSiba, type FakeSiba } from '../../../test/fake-siba.js';
 import { call, createTestApp, dbKind, eventually, setPortalScreens, tenant, type Tenant, type TestApp } from '../../../test/harness.js';
-import { translator } from '../../i18n/index.js';
 import { dayIn } from '../../lib/time.js';
-import { openPortal, saveStep, submitPortal } from '../portal/service.js';
 import { purgeExpiredReports } from './reports.js';
 
 const UNIT = { unit: '121212121', establishment: '00', key: '999999999' };
@@ -74,23 +72,8 @@ describe(`police reports to SIBA (${dbKind})`, { skip: !SIBA_FILES_PRESENT && 't
 
   const reports = async (id: string) => (await call(t, 'GET', `/v1/reservations/${id}/authority-reports`, { key: me.key })).json.reports as Record<string, unknown>[];
   const states = async (id: string) => (await reports(id)).map((x) => [x.guest_name, x.state]);
-  async function stay(answers: Record<string, string>, guests: number, checkIn = today(), lang: 'pt' | 'de' = 'pt') {
-    const r = await call(t, 'POST', '/v1/reservations', {
-      key: me.key,
-      body: {
-        number_of_guests: guests,
-        check_in_date: checkIn,
-        check_out_date: new Date(Date.parse(checkIn) + 4 * 86_400_000).toISOString().slice(0, 10),
-        listing_timezone_name: 'Europe/Lisbon',
-        guest: { first_name: 'Klaus', last_name: 'Becker' },
-      },
-    });
-    assert.equal(r.status, 200, r.body);
-    const token = new URL(r.json.guest_portal_url).pathname.split('/').pop()!;
-    const saved = await saveStep(t.deps, await openPortal(t.deps, token), translator(lang), 'AuthorityReporting', answers, [], false);
-    if (saved.ok) await submitPortal(t.deps, await openPortal(t.deps, token));
-    return { id: r.json.id as string, saved };
-  }
+  const stay = (answers: Record<string, string>, guests: number, checkIn = today(), language: 'pt' | 'de' = 'pt') =>
+    stayThroughPortal(t, me.key, { answers, guests, checkIn, nights: 4, timezone: 'Europe/Lisbon', guest: { first_name: 'Klaus', last_name: 'Becker' }, language });
 
   it('checks the establishment on saving with a file of no bulletins, and refuses a wrong key or a field past the XSD in words', async () => {
     assert.equal(fake.taken.length, 1, 'the check delivered one file');
