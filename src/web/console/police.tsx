@@ -5,7 +5,7 @@ import { momentInWords } from '../../lib/host-messages.js';
 import { findEstablishmentView, removeEstablishment, setEstablishment, switchMode, SYSTEM_NAMES, type EstablishmentInput, type EstablishmentView } from '../../modules/authority/establishments.js';
 import { translator } from '../../i18n/index.js';
 import { knownListing } from '../../modules/listings/service.js';
-import { answerText, type Field, type System } from '../../modules/guests/index.js';
+import { answerText, SYSTEMS, type Field, type System } from '../../modules/guests/index.js';
 import { policeDetails, reopenPoliceStep, writePoliceDetails } from '../../modules/portal/service.js';
 import type { ReservationRow } from '../../modules/bookings/index.js';
 import { getReservation } from '../../modules/reservations/service.js';
@@ -241,7 +241,7 @@ const UNIT_KEYS = ['name', 'abbreviation', 'address', 'town', 'postcode', 'phone
 
 const SystemBody = Type.Object(
   {
-    system: Type.Union([Type.Literal('ses'), Type.Literal('alloggiati'), Type.Literal('siba')]),
+    system: Type.Union(SYSTEMS.map((s) => Type.Literal(s))),
     landlord_code: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
     establishment_code: Type.Optional(Type.String({ minLength: 1, maxLength: 10 })),
     apartment_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
